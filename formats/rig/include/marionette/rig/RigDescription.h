@@ -1,0 +1,202 @@
+// Marionette — the editable rig description (DESIGN.md §3).
+//
+// A RigDescription is plain data: vectors of elements that refer to each other by index. The editor and
+// the pipeline build one; the `.mrig` reader produces one; the runtime compiles one into an immutable
+// `runtime::Rig` shared by many ragdolls. Nothing here allocates during simulation or depends on Qt.
+//
+// Indices are 0-based positions in the owning vector. Angles are radians, lengths metres, masses kg.
+#pragma once
+
+#include "marionette/Math.h"
+
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace marionette::rig {
+
+/// Stable identifier of an element across edits (the editor assigns them; 0 means "none given").
+using ElementId = std::uint32_t;
+constexpr std::int32_t kNone = -1;
+
+/// A point mass. mass == 0 makes it kinematic (inverse mass 0: only moved by the caller).
+struct Particle {
+    std::string name;
+    ElementId id = 0;
+    Vec3 position;                    ///< bind position, world space of the bind pose
+    float mass = 1.f;                 ///< kg, >= 0; 0 = kinematic
+    float radius = 0.05f;             ///< collision sphere radius, >= 0 (0 = point)
+    std::uint32_t group = 1;          ///< collision group bits
+    std::uint32_t mask = ~0u;         ///< groups this particle collides with
+    std::int32_t bone = kNone;        ///< bone it was created from, or kNone
+};
+
+/// How a distance link constrains its length L.
+enum class StickKind : std::uint8_t {
+    Rigid = 0,   ///< L = rest
+    Range = 1,   ///< minLength <= L <= maxLength (Rosen's min/max constraint)
+    MinOnly = 2, ///< L >= minLength (Jakobsen's unilateral constraint; self-collision ranges)
+    MaxOnly = 3, ///< L <= maxLength (rope)
+};
+
+/// A distance link between two particles.
+struct Stick {
+    std::string name;
+    ElementId id = 0;
+    std::int32_t a = 0, b = 0;      ///< particle indices, distinct
+    StickKind kind = StickKind::Rigid;
+    float restLength = -1.f;        ///< Rigid: target length; < 0 = bind distance
+    float minLength = 0.f;          ///< Range / MinOnly
+    float maxLength = 0.f;          ///< Range / MaxOnly
+    float stiffness = 1.f;          ///< (0, 1]: fraction of the correction applied per iteration
+    float compliance = 0.f;         ///< XPBD compliance α (m/N), >= 0; used in the XPBD solver mode
+    float tearRatio = 0.f;          ///< 0 = never; else removed when L > tearRatio × rest (or max) length
+    float capsuleRadius = 0.f;      ///< > 0 gives the stick a collision capsule of that radius
+    std::uint32_t group = 1;        ///< capsule collision group bits
+    std::uint32_t mask = ~0u;       ///< capsule collision mask
+};
+
+/// Angle at particle `center` between the arms to `a` and `b`, kept inside [minAngle, maxAngle].
+struct AngleConstraint {
+    enum class Form : std::uint8_t {
+        DotProduct = 0,   ///< angle projection on the three particles (Jakobsen's dot-product constraint)
+        LawOfCosines = 1, ///< becomes a min/max distance link between a and b (tutorial, step 8)
+    };
+    std::string name;
+    ElementId id = 0;
+    std::int32_t center = 0, a = 0, b = 0;
+    float minAngle = 0.f;           ///< radians, [0, π]
+    float maxAngle = kPi;           ///< radians, [minAngle, π]
+    float stiffness = 1.f;          ///< (0, 1]
+    Form form = Form::DotProduct;
+};
+
+/// A body part with a full orientation (Rosen): frame up = p1 − p0, facing = up × (p2 − p0).
+struct Triangle {
+    std::string name;
+    ElementId id = 0;
+    std::int32_t p[3] = {0, 0, 0};
+};
+
+/// Limits an angular constraint enforces on the relative orientation of two triangles.
+enum class AngularLimit : std::uint8_t {
+    Cone = 0,       ///< total deviation from the rest relative orientation <= coneAngle (Rosen)
+    SwingTwist = 1, ///< twist about `twistAxis` in [twistMin, twistMax], swing inside the (swing1, swing2) ellipse
+};
+
+/// Orientation constraint between triangles A and B (Rosen), with angular friction.
+struct AngularConstraint {
+    std::string name;
+    ElementId id = 0;
+    std::int32_t triangleA = 0, triangleB = 0;
+    AngularLimit limit = AngularLimit::Cone;
+    float coneAngle = radians(60.f);   ///< Cone: maximum deviation, [0, π]
+    Vec3 twistAxis{0, 1, 0};           ///< SwingTwist: unit axis in B's triangle frame
+    Vec3 swingAxis1{1, 0, 0};          ///< SwingTwist: first swing axis in B's frame (⊥ twistAxis)
+    float twistMin = -radians(45.f);   ///< radians, [−π, π]
+    float twistMax = radians(45.f);    ///< radians, [twistMin, π]
+    float swing1 = radians(45.f);      ///< radians, [0, π]: swing limit about swingAxis1
+    float swing2 = radians(45.f);      ///< radians, [0, π]: swing limit about swingAxis1 × twistAxis
+    float stiffness = 1.f;             ///< (0, 1]
+    float dynamicFriction = 0.f;       ///< [0, 1): pull toward last step's relative orientation
+    float staticFrictionAngle = 0.f;   ///< radians: below this change per step, hold fully
+    bool hasRestOrientation = false;   ///< false = capture R_Aᵀ R_B from the bind pose
+    Quat restOrientation;              ///< R_Aᵀ R_B at rest when hasRestOrientation
+};
+
+/// A particle held to a world target: an IK handle. Stiffness 1 with `kinematic` makes it immovable.
+struct Pin {
+    std::string name;
+    ElementId id = 0;
+    std::int32_t particle = 0;
+    Vec3 target;
+    float stiffness = 1.f;  ///< (0, 1]: fraction of the way to the target per iteration
+    bool kinematic = true;  ///< true: inverse mass 0 while pinned and placed exactly on the target
+};
+
+enum class ShapeKind : std::uint8_t {
+    Box = 0, ///< convex box bound to a triangle frame or embedded in a tetrahedron of four particles
+};
+
+/// Collision shapes beyond particle spheres and stick capsules.
+/// A box is attached either to a triangle (frame + offset) or to a tetrahedron of four particles whose
+/// corners carry barycentric weights (Jakobsen §5: embedding a body in a tetrahedron).
+struct Shape {
+    std::string name;
+    ElementId id = 0;
+    ShapeKind kind = ShapeKind::Box;
+    std::int32_t triangle = kNone;         ///< frame owner, or kNone
+    std::int32_t tetra[4] = {kNone, kNone, kNone, kNone}; ///< embedding tetrahedron, when triangle is kNone
+    Transform local;                       ///< box centre/orientation in the owner's bind frame
+    Vec3 halfExtents{0.1f, 0.1f, 0.1f};    ///< > 0
+    std::uint32_t group = 1;
+    std::uint32_t mask = ~0u;
+};
+
+struct Bone {
+    std::string name;
+    std::int32_t parent = kNone;    ///< index of a bone earlier in the list, or kNone for a root
+    Mat4 bindLocal;                 ///< relative to the parent at bind
+    Mat4 bindWorld;                 ///< model space at bind
+    Mat4 inverseBind;               ///< skin's inverse bind matrix (model → bone space)
+};
+
+/// What drives a bone in the simulation.
+struct BoneBinding {
+    enum class Driver : std::uint8_t {
+        Triangle = 0, ///< full frame of a triangle
+        Stick = 1,    ///< direction of a stick, twist carried from the parent by minimal rotation
+    };
+    std::int32_t bone = 0;
+    Driver driver = Driver::Triangle;
+    std::int32_t index = 0;          ///< triangle or stick index
+    bool hasOffset = false;          ///< false = capture from the bind pose
+    Transform offset;                ///< driver frame⁻¹ × bone world at bind
+};
+
+enum class SolverMode : std::uint8_t {
+    GaussSeidel = 0, ///< constraints applied one after another (Jakobsen); over-relaxation applies
+    Jacobi = 1,      ///< corrections averaged per particle then applied (Rosen)
+    Xpbd = 2,        ///< compliance-based, stiffness independent of step and iteration count
+};
+
+struct Settings {
+    Vec3 gravity{0.f, -9.81f, 0.f};
+    float timeStep = 1.f / 60.f;       ///< seconds, (0, 0.1]
+    std::uint32_t maxSubsteps = 4;     ///< per advance() call, [1, 64]
+    std::uint32_t iterations = 8;      ///< relaxation iterations per step, [1, 64]
+    float drag = 0.01f;                ///< k in x' = (2−k)x − (1−k)x* + aΔt², [0, 1)
+    float friction = 0.6f;             ///< μ: tangential reduction per metre of penetration ×(1/Δt) units, >= 0
+    float staticFriction = 0.0005f;    ///< tangential motion per step (m) below which a contact sticks
+    float sleepVelocity = 0.02f;       ///< m/s; all particles slower than this for sleepTime -> sleep
+    float sleepTime = 1.f;             ///< seconds, 0 disables sleep
+    float overRelaxation = 1.f;        ///< ω in [1, 2): Gauss–Seidel SOR factor / Jacobi averaging factor
+    bool sqrtApproximation = false;    ///< one-Newton-step sqrt for sticks (Jakobsen)
+    SolverMode solver = SolverMode::GaussSeidel;
+};
+
+/// The whole rig. `validate()` reports the first problem found, naming the element.
+struct RigDescription {
+    std::string name;
+    std::vector<Particle> particles;
+    std::vector<Stick> sticks;
+    std::vector<AngleConstraint> angles;
+    std::vector<Triangle> triangles;
+    std::vector<AngularConstraint> angular;
+    std::vector<Pin> pins;
+    std::vector<Shape> shapes;
+    std::vector<Bone> bones;
+    std::vector<BoneBinding> bindings;
+    Settings settings;
+
+    /// Checks every index, count, float and limit. Returns an empty string when the rig is usable, else a
+    /// one-line message such as `sticks[12] 'l_forearm': particle b index 40 out of range (31 particles)`.
+    std::string validate() const;
+};
+
+/// Human-readable names of enums, used in messages.
+const char* toString(StickKind kind);
+const char* toString(SolverMode mode);
+
+} // namespace marionette::rig

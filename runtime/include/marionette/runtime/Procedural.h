@@ -1,0 +1,44 @@
+// Marionette runtime — rigs built in code: a humanoid shaped like the pipeline's auto-rig, a cloth sheet
+// and a crate (a rigid prop as a particle tetrahedron with an embedded box). Used by samples, tests and
+// benchmarks, and handy for games that want a ragdoll without authoring one.
+#pragma once
+
+#include "marionette/rig/RigDescription.h"
+
+namespace marionette::runtime {
+
+struct HumanoidOptions {
+    float height = 1.8f;        ///< metres, top of the head; the figure stands on y = 0 facing +Z, in a T-pose
+    float mass = 75.f;          ///< kg in total
+    bool selfCollision = true;  ///< capsule pairs between limbs and torso, min-distance ranges
+};
+
+/// Particle indices of the procedural humanoid (left = +X).
+enum HumanoidParticle : int {
+    kHipL, kHipR, kSpine, kShoulderL, kShoulderR, kNeck, kHead, kNose,
+    kElbowL, kElbowAxisL, kWristL, kElbowR, kElbowAxisR, kWristR,
+    kKneeL, kKneeAxisL, kAnkleL, kKneeR, kKneeAxisR, kAnkleR,
+    kHumanoidParticleCount
+};
+
+/// Triangle indices of the procedural humanoid.
+enum HumanoidTriangle : int {
+    kPelvisTri, kChestTri, kHeadTri, kUpperArmLTri, kForearmLTri, kUpperArmRTri, kForearmRTri,
+    kThighLTri, kShinLTri, kThighRTri, kShinRTri, kHumanoidTriangleCount
+};
+
+/// 20 particles, 11 triangles (pelvis, chest, head, limbs), 10 angular constraints (spine and neck
+/// swing/twist, shoulders and hips as cones with twist limits, elbows and knees as hinges that do not bend
+/// backwards: two triangles sharing the hinge edge plus a one-sided twist range), self-collision ranges and
+/// capsules, and a skeleton of 13 bones (11 triangle-driven, the neck stick-driven, the hands unbound).
+rig::RigDescription makeHumanoid(const HumanoidOptions& options = {});
+
+/// A sheet of `columns` × `rows` particles `spacing` apart in the XY plane, hanging from its top row
+/// (y = 0, kinematic when pinTopRow) downward, with structural sticks (optionally tearable).
+rig::RigDescription makeCloth(int columns, int rows, float spacing, bool pinTopRow = true, float tearRatio = 0.f);
+
+/// A crate: four particles at alternate corners of the box (a regular tetrahedron), six rigid sticks, and
+/// a collision box embedded in the tetrahedron. Centred at the origin.
+rig::RigDescription makeCrate(Vec3 halfExtents, float mass);
+
+} // namespace marionette::runtime

@@ -1,0 +1,101 @@
+// Marionette runtime — one simulated instance of a Rig inside a World.
+//
+// A Ragdoll owns one contiguous block of state (positions, previous positions, inverse masses, solver
+// scratch, bone transforms) allocated when it is spawned; stepping it never allocates. Ragdolls are
+// created and stepped by World; the methods here read results and apply motion control between steps.
+// Every method that takes an index or a vector checks it and returns false instead of misbehaving.
+#pragma once
+
+#include "marionette/runtime/Rig.h"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+
+namespace marionette::runtime {
+
+class World;
+struct RagdollState;
+
+/// Per-step measurements of one ragdoll (for feedback, tests and the CLI).
+struct RagdollStats {
+    float maxStickError = 0.f;       ///< largest |L − clamp(L)| over sticks after the step, metres
+    float maxAngularViolation = 0.f; ///< largest excess over an angular limit after the step, radians
+    std::uint32_t contacts = 0;      ///< contact candidates solved this step (static + ragdoll-ragdoll)
+    std::uint32_t droppedContacts = 0; ///< candidates that did not fit the preallocated buffer
+};
+
+class Ragdoll {
+public:
+    ~Ragdoll();
+    Ragdoll(const Ragdoll&) = delete;
+    Ragdoll& operator=(const Ragdoll&) = delete;
+
+    const Rig& rig() const { return *mRig; }
+    std::uint32_t particleCount() const;
+
+    /// Current and previous positions (Verlet state), world space. Valid until the next step.
+    std::span<const Vec3> positions() const;
+    std::span<const Vec3> previousPositions() const;
+    /// Current inverse masses (0 while kinematic or pinned kinematically).
+    std::span<const float> inverseMasses() const;
+    /// Position of particle i interpolated between the last two steps: alpha in [0, 1] (World::interpolation()).
+    Vec3 interpolatedPosition(std::uint32_t i, float alpha) const;
+    /// Velocity estimate (x − x*)/Δt of particle i.
+    Vec3 velocity(std::uint32_t i) const;
+    /// Mass-weighted centre of the movable particles.
+    Vec3 centreOfMass() const;
+    /// Linear momentum Σ m (x − x*)/Δt of the movable particles.
+    Vec3 linearMomentum() const;
+
+    // ---- motion control (between steps) -------------------------------------------------------------
+    /// Instant impulse J (N·s) at particle i: its velocity changes by J/m. False on bad index, a kinematic
+    /// particle or a non-finite J. Wakes the ragdoll.
+    bool applyImpulse(std::uint32_t particle, Vec3 impulse);
+    /// Impulse at the point lerp(a, b, t) of description stick `stick`, split between its ends by the
+    /// barycentric weights (1 − t, t) so the point's velocity changes by J / m_eff. t in [0, 1].
+    bool applyImpulseOnStick(std::uint32_t stick, float t, Vec3 impulse);
+    /// Adds Δv to every movable particle (e.g. a vehicle's velocity).
+    bool addVelocity(Vec3 deltaVelocity);
+    /// Explosion at `centre`: each particle's velocity changes by strength / max(d², minDistance²) along the
+    /// direction away from the centre, for particles within `radius`. strength in m³/s.
+    bool applyExplosion(Vec3 centre, float strength, float radius, float minDistance = 0.25f);
+    /// Inherit velocity from animation: places the particles at `current` with previous positions
+    /// `previous` (two consecutive animation poses Δt apart). Both spans hold particleCount() finite points.
+    bool setPose(std::span<const Vec3> current, std::span<const Vec3> previous);
+    /// Teleports the whole ragdoll back to its rig's bind pose transformed by `placement`, at rest.
+    void resetToBindPose(const Transform& placement);
+
+    /// Holds particle i at `target`: kinematic (inverse mass 0, placed exactly) or a soft pull of
+    /// `stiffness` in (0, 1] per iteration. At most kMaxDynamicPins at once; false when full or invalid.
+    bool setPin(std::uint32_t particle, Vec3 target, float stiffness = 1.f, bool kinematic = true);
+    /// Releases a pin set with setPin(); the particle keeps the velocity it had. False if none.
+    bool releasePin(std::uint32_t particle);
+    static constexpr std::uint32_t kMaxDynamicPins = 16;
+
+    // ---- state ---------------------------------------------------------------------------------------
+    bool asleep() const;
+    void wake();
+    /// True once description stick `stick` has torn (stretched past its tear ratio).
+    bool stickTorn(std::uint32_t stick) const;
+    const RagdollStats& stats() const;
+
+    // ---- skinning ------------------------------------------------------------------------------------
+    /// Bone world matrices (model space of the game object the rig was authored in) interpolated by alpha.
+    /// out.size() must be at least the bone count; returns false otherwise.
+    bool boneMatrices(std::span<Mat4> out, float alpha = 1.f) const;
+    /// Skinning palette: bone world × inverse bind, interpolated by alpha.
+    bool skinningMatrices(std::span<Mat4> out, float alpha = 1.f) const;
+    /// The rigid world-space transform that takes bone b from its bind pose to its current pose.
+    Transform boneDelta(std::uint32_t bone, float alpha = 1.f) const;
+
+private:
+    friend class World;
+    friend struct Solver;
+    Ragdoll(std::shared_ptr<const Rig> rig, const Transform& placement, float timeStep, std::uint32_t contactCapacity);
+
+    std::shared_ptr<const Rig> mRig;
+    std::unique_ptr<RagdollState> mState;
+};
+
+} // namespace marionette::runtime

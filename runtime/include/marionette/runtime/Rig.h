@@ -1,0 +1,159 @@
+// Marionette runtime — the compiled, immutable rig shared by every ragdoll spawned from it.
+//
+// Rig::build() validates a rig::RigDescription and turns it into flat arrays laid out for the solver:
+// sticks sorted root-to-leaf, law-of-cosines angle constraints folded into sticks, triangle edges made sure
+// of, rest orientations and bone-binding offsets captured from the bind pose, self-collision capsule pairs
+// precomputed from the group/mask filter. A Rig never changes after build(); share it with shared_ptr.
+#pragma once
+
+#include "marionette/Math.h"
+#include "marionette/rig/RigDescription.h"
+
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace marionette::runtime {
+
+/// A distance constraint as the solver sees it: L is clamped into [minLength, maxLength].
+/// Rigid: min == max. Min-only: max = +inf. Max-only: min = 0. 32 bytes.
+struct StickData {
+    std::uint32_t a, b;
+    float minLength, maxLength;
+    float stiffness;    ///< (0, 1]
+    float compliance;   ///< XPBD α
+    float tearLength;   ///< +inf = never tears
+    std::uint32_t source; ///< index in RigDescription::sticks, or ~0u for generated links
+};
+
+struct AngleData {
+    std::uint32_t center, a, b;
+    float cosMin, cosMax; ///< cos(minAngle) >= cos(maxAngle)
+    float minAngle, maxAngle, stiffness;
+};
+
+struct TriangleData {
+    std::uint32_t p[3];
+};
+
+struct AngularData {
+    std::uint32_t triA, triB;
+    rig::AngularLimit limit;
+    Mat3 rest;            ///< R_Aᵀ R_B at bind
+    float cosCone;        ///< cos(coneAngle)
+    float coneAngle;
+    Quat twistFrame;      ///< rotates the constraint frame (X = swing1, Y = twist, Z = swing2) into B's frame
+    float twistMin, twistMax, swing1, swing2;
+    float stiffness, dynamicFriction, staticFrictionAngle;
+};
+
+struct CapsuleData {
+    std::uint32_t a, b;   ///< particles
+    float radius;
+    std::uint32_t group, mask;
+    std::uint32_t stick;  ///< index in RigDescription::sticks
+};
+
+/// A box bound to a triangle frame (3 particles) or embedded in a tetrahedron (4 particles).
+struct BoxData {
+    std::uint32_t particles[4];
+    std::uint32_t particleCount; ///< 3 (triangle frame) or 4 (tetrahedron)
+    Transform local;             ///< box frame relative to the owner's bind frame
+    Vec3 half;
+    std::uint32_t group, mask;
+    Mat3 bindInverseEdges;       ///< tetrahedron: inverse of [x1−x0, x2−x0, x3−x0] at bind
+    Transform bindOwner;         ///< owner frame at bind (triangle frame or tetra frame)
+};
+
+struct BoneData {
+    std::int32_t parent;
+    std::int32_t driver;         ///< -1 unbound, else triangle or stick index (see driverKind)
+    rig::BoneBinding::Driver driverKind;
+    Mat4 bindWorld, inverseBind;
+    Transform bindDriver;        ///< triangle frame at bind, or (identity, start particle) for sticks
+    Vec3 stickDirection;         ///< unit stick direction at bind (stick-driven bones)
+    std::uint32_t stickA, stickB;
+    std::int32_t follow;         ///< unbound root: bone whose motion it copies (first bound descendant), or -1
+};
+
+/// A shape that collides with other ragdolls: a stick capsule, a particle sphere not already covered by a
+/// capsule end, or a box. kind: 0 particle sphere, 1 capsule, 2 box.
+struct ColliderRef {
+    std::uint8_t kind;
+    std::uint32_t index;
+    std::uint32_t group, mask;
+};
+
+struct PinData {
+    std::uint32_t particle;
+    Vec3 target;
+    float stiffness;
+    bool kinematic;
+};
+
+/// The compiled rig. All arrays are fixed after build().
+class Rig {
+public:
+    /// Validates `description` and compiles it. Returns null and sets *error (if given) to a one-line
+    /// message naming the offending element when the description is unusable.
+    static std::shared_ptr<const Rig> build(const rig::RigDescription& description, std::string* error = nullptr);
+
+    const rig::RigDescription& description() const { return mDescription; }
+    const rig::Settings& settings() const { return mDescription.settings; }
+
+    std::size_t particleCount() const { return mBindPositions.size(); }
+    std::span<const Vec3> bindPositions() const { return mBindPositions; }
+    std::span<const float> inverseMasses() const { return mInverseMasses; }
+    std::span<const float> masses() const { return mMasses; }
+    std::span<const float> radii() const { return mRadii; }
+    std::span<const std::uint32_t> groups() const { return mGroups; }
+    std::span<const std::uint32_t> masks() const { return mMasks; }
+    std::span<const StickData> sticks() const { return mSticks; }
+    std::span<const AngleData> angles() const { return mAngles; }
+    std::span<const TriangleData> triangles() const { return mTriangles; }
+    std::span<const AngularData> angular() const { return mAngular; }
+    std::span<const CapsuleData> capsules() const { return mCapsules; }
+    std::span<const BoxData> boxes() const { return mBoxes; }
+    std::span<const PinData> pins() const { return mPins; }
+    std::span<const BoneData> bones() const { return mBones; }
+    /// Pairs of capsule indices that may collide with each other (filter passed, no shared particle).
+    std::span<const std::uint32_t> selfCapsulePairs() const { return mSelfPairs; }
+    /// Shapes that collide with other ragdolls (capsules, uncovered particle spheres, boxes).
+    std::span<const ColliderRef> colliders() const { return mColliders; }
+    /// Index in sticks() of RigDescription::sticks[i] (all description sticks survive compilation).
+    std::uint32_t compiledStick(std::size_t descriptionIndex) const { return mStickRemap[descriptionIndex]; }
+    bool hasTearableSticks() const { return mTearable; }
+    float totalMass() const { return mTotalMass; }
+    /// Radius of the bind pose around its centre of mass plus the largest collision radius.
+    float boundingRadius() const { return mBoundingRadius; }
+
+    /// Rosen's triangle frame of points p0, p1, p2 as a rotation [right | up | facing]. Returns false
+    /// (leaving `out` unchanged) when the points are (nearly) collinear or coincide.
+    static bool triangleFrame(Vec3 p0, Vec3 p1, Vec3 p2, Mat3& out);
+
+private:
+    Rig() = default;
+
+    rig::RigDescription mDescription;
+    std::vector<Vec3> mBindPositions;
+    std::vector<float> mInverseMasses, mMasses, mRadii;
+    std::vector<std::uint32_t> mGroups, mMasks;
+    std::vector<StickData> mSticks;
+    std::vector<std::uint32_t> mStickRemap;
+    std::vector<AngleData> mAngles;
+    std::vector<TriangleData> mTriangles;
+    std::vector<AngularData> mAngular;
+    std::vector<CapsuleData> mCapsules;
+    std::vector<BoxData> mBoxes;
+    std::vector<PinData> mPins;
+    std::vector<BoneData> mBones;
+    std::vector<std::uint32_t> mSelfPairs;
+    std::vector<ColliderRef> mColliders;
+    bool mTearable = false;
+    float mTotalMass = 0.f;
+    float mBoundingRadius = 0.f;
+};
+
+} // namespace marionette::runtime

@@ -1,0 +1,297 @@
+// Rosen's triangle orientation constraints (cone and swing/twist limits, angular friction) and the
+// bone palette driven by triangle frames and sticks.
+#include "RagdollState.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace marionette::runtime {
+
+namespace {
+
+/// Σ_ij A_ij B_ij: trace(Aᵀ B).
+inline float frobenius(const Mat3& a, const Mat3& b)
+{
+    return dot(a.c[0], b.c[0]) + dot(a.c[1], b.c[1]) + dot(a.c[2], b.c[2]);
+}
+
+/// Current frame of triangle t, falling back to (and refreshing) the last good one.
+inline const Mat3& frameOf(RagdollState& s, const TriangleData& t, std::uint32_t index)
+{
+    Mat3 f;
+    if (Rig::triangleFrame(s.x[t.p[0]], s.x[t.p[1]], s.x[t.p[2]], f))
+        s.frames[index] = f;
+    return s.frames[index];
+}
+
+/// Moment of inertia of the triangle's particles about the axis u through their centroid c.
+/// Infinite when a particle is immovable (the triangle then does not rotate).
+inline float inertiaAbout(const RagdollState& s, const TriangleData& t, Vec3 c, Vec3 u)
+{
+    float I = 0.f;
+    for (std::uint32_t k = 0; k < 3; ++k) {
+        const float w = s.w[t.p[k]];
+        if (w <= 0.f)
+            return INFINITY;
+        const Vec3 r = s.x[t.p[k]] - c;
+        const Vec3 perp = r - u * dot(r, u);
+        I += dot(perp, perp) / w;
+    }
+    return std::max(I, 1e-12f);
+}
+
+/// Rotates triangle A by −φ·shareA and B by +φ·shareB about world axis u (each about its centroid),
+/// split by inertia, averages particles both triangles move, then shifts the movable particles so the
+/// mass-weighted centre stays put (linear momentum is conserved).
+void applyCorrection(RagdollState& s, const TriangleData& A, const TriangleData& B, Vec3 u, float phi)
+{
+    const Vec3 ca = (s.x[A.p[0]] + s.x[A.p[1]] + s.x[A.p[2]]) * (1.f / 3.f);
+    const Vec3 cb = (s.x[B.p[0]] + s.x[B.p[1]] + s.x[B.p[2]]) * (1.f / 3.f);
+    const float Ia = inertiaAbout(s, A, ca, u);
+    const float Ib = inertiaAbout(s, B, cb, u);
+    float shareA, shareB;
+    if (std::isinf(Ia) && std::isinf(Ib))
+        return;
+    if (std::isinf(Ia)) {
+        shareA = 0.f;
+        shareB = 1.f;
+    } else if (std::isinf(Ib)) {
+        shareA = 1.f;
+        shareB = 0.f;
+    } else {
+        shareA = Ib / (Ia + Ib);
+        shareB = Ia / (Ia + Ib);
+    }
+    const Quat qa = Quat::fromAxisAngle(u, -phi * shareA);
+    const Quat qb = Quat::fromAxisAngle(u, phi * shareB);
+
+    std::uint32_t ids[6];
+    Vec3 sum[6];
+    float cnt[6];
+    std::uint32_t n = 0;
+    auto propose = [&](std::uint32_t id, Vec3 p) {
+        for (std::uint32_t k = 0; k < n; ++k)
+            if (ids[k] == id) {
+                sum[k] += p;
+                cnt[k] += 1.f;
+                return;
+            }
+        ids[n] = id;
+        sum[n] = p;
+        cnt[n] = 1.f;
+        ++n;
+    };
+    for (std::uint32_t k = 0; k < 3; ++k)
+        propose(A.p[k], ca + qa.rotate(s.x[A.p[k]] - ca));
+    for (std::uint32_t k = 0; k < 3; ++k)
+        propose(B.p[k], cb + qb.rotate(s.x[B.p[k]] - cb));
+
+    Vec3 moved[6];
+    Vec3 momentum;
+    float mass = 0.f;
+    for (std::uint32_t k = 0; k < n; ++k) {
+        const float w = s.w[ids[k]];
+        moved[k] = w > 0.f ? sum[k] / cnt[k] - s.x[ids[k]] : Vec3{};
+        if (w > 0.f) {
+            momentum += moved[k] / w;
+            mass += 1.f / w;
+        }
+    }
+    const Vec3 shift = mass > 0.f ? momentum / -mass : Vec3{};
+    for (std::uint32_t k = 0; k < n; ++k)
+        if (s.w[ids[k]] > 0.f)
+            s.x[ids[k]] += moved[k] + shift;
+}
+
+/// Axis and angle of the rotation R (angle in [0, π]); false for (near) identity.
+inline bool axisAngle(const Mat3& R, Vec3& axis, float& angle)
+{
+    const Quat q = toQuat(R);
+    const Vec3 v = q.w < 0.f ? -q.vec() : q.vec();
+    const float sv = length(v);
+    if (!(sv > 1e-7f))
+        return false;
+    axis = v / sv;
+    angle = 2.f * std::atan2(sv, std::fabs(q.w));
+    return true;
+}
+
+/// Violations below this (radians, 0.05°) are left alone: float noise on locked axes is not worth a correction.
+constexpr float kAngularTolerance = 8.7e-4f;
+
+/// Swing/twist clamp of the rotation q (constraint frame, twist about +Y). Returns true and the clamped
+/// rotation when q lies outside the limits.
+bool clampSwingTwist(Quat q, const AngularData& c, Quat& clamped, float& excess)
+{
+    if (q.w < 0.f)
+        q = {-q.x, -q.y, -q.z, -q.w};
+    Quat twist{0.f, q.y, 0.f, q.w};
+    const float tl = std::sqrt(twist.y * twist.y + twist.w * twist.w);
+    twist = tl > 1e-6f ? Quat{0.f, twist.y / tl, 0.f, twist.w / tl} : Quat{};
+    const Quat swing = q * twist.conjugate(); // axis ⊥ Y
+    float tw = 2.f * std::atan2(twist.y, twist.w);
+    if (tw > kPi)
+        tw -= 2.f * kPi;
+    if (tw < -kPi)
+        tw += 2.f * kPi;
+    const float sv = std::sqrt(swing.x * swing.x + swing.z * swing.z);
+    const float sAngle = 2.f * std::atan2(sv, std::fabs(swing.w));
+    const float sgn = swing.w < 0.f ? -1.f : 1.f;
+    float a = sv > 1e-7f ? sAngle * sgn * swing.x / sv : 0.f; // swing about X (swing1)
+    float b = sv > 1e-7f ? sAngle * sgn * swing.z / sv : 0.f; // swing about Z (swing2)
+
+    const float twc = std::clamp(tw, c.twistMin, c.twistMax);
+    float ac = a, bc = b;
+    const float s1 = c.swing1, s2 = c.swing2;
+    constexpr float kLock = 1e-4f;
+    if (s1 < kLock)
+        ac = 0.f;
+    if (s2 < kLock)
+        bc = 0.f;
+    if (s1 >= kLock && s2 >= kLock) {
+        const float e = (a / s1) * (a / s1) + (b / s2) * (b / s2);
+        if (e > 1.f) {
+            const float k = 1.f / std::sqrt(e);
+            ac = a * k;
+            bc = b * k;
+        }
+    } else if (s1 >= kLock) {
+        ac = std::clamp(a, -s1, s1);
+    } else if (s2 >= kLock) {
+        bc = std::clamp(b, -s2, s2);
+    }
+    const float dt = twc - tw, da = ac - a, db = bc - b;
+    excess = std::sqrt(dt * dt + da * da + db * db);
+    if (excess <= kAngularTolerance)
+        return false;
+    const float sc = std::sqrt(ac * ac + bc * bc);
+    const Quat swingC = sc > 1e-9f ? Quat::fromAxisAngle({ac / sc, 0.f, bc / sc}, sc) : Quat{};
+    clamped = swingC * Quat::fromAxisAngle({0.f, 1.f, 0.f}, twc);
+    return true;
+}
+
+} // namespace
+
+void Solver::solveAngular(Ragdoll& r, bool frictionPass)
+{
+    RagdollState& s = *r.mState;
+    const Rig& rig = r.rig();
+    const auto tris = rig.triangles();
+    const auto cons = rig.angular();
+    float worst = 0.f;
+    for (std::size_t i = 0; i < cons.size(); ++i) {
+        const AngularData& c = cons[i];
+        const TriangleData& A = tris[c.triA];
+        const TriangleData& B = tris[c.triB];
+        const Mat3 RA = frameOf(s, A, c.triA);
+        const Mat3& RB = frameOf(s, B, c.triB);
+        if (frictionPass) {
+            if (c.dynamicFriction <= 0.f && c.staticFrictionAngle <= 0.f)
+                continue;
+            // Rotation of B since last step, relative to A.
+            const Mat3 target = RA * s.lastRelative[i];
+            Vec3 u;
+            float theta;
+            if (!axisAngle(RB * target.transposed(), u, theta))
+                continue;
+            const float f = theta <= c.staticFrictionAngle ? 1.f : c.dynamicFriction;
+            if (f > 0.f)
+                applyCorrection(s, A, B, u, -theta * f);
+            continue;
+        }
+        const Mat3 CA = RA * c.rest; // where B's frame would be at rest relative to A
+        Vec3 u;
+        float phi;
+        if (c.limit == rig::AngularLimit::Cone) {
+            const float cosT = 0.5f * (frobenius(CA, RB) - 1.f);
+            if (cosT >= c.cosCone)
+                continue;
+            float theta;
+            if (!axisAngle(RB * CA.transposed(), u, theta))
+                continue;
+            const float over = theta - c.coneAngle;
+            if (over <= kAngularTolerance)
+                continue;
+            worst = std::max(worst, over);
+            phi = -over;
+        } else {
+            const Quat qCA = toQuat(CA);
+            const Quat G = qCA * c.twistFrame; // constraint frame in world
+            const Quat qc = G.conjugate() * toQuat(RB) * c.twistFrame;
+            Quat clamped;
+            float excess;
+            if (!clampSwingTwist(qc, c, clamped, excess))
+                continue;
+            worst = std::max(worst, excess);
+            const Quat local = clamped * qc.conjugate(); // rotation taking current to clamped, constraint frame
+            Vec3 v = local.w < 0.f ? -local.vec() : local.vec();
+            const float sv = length(v);
+            if (!(sv > 1e-7f))
+                continue;
+            phi = 2.f * std::atan2(sv, std::fabs(local.w));
+            u = G.rotate(v / sv);
+        }
+        applyCorrection(s, A, B, u, phi * c.stiffness);
+    }
+    if (!frictionPass)
+        s.stats.maxAngularViolation = worst;
+}
+
+void Solver::recordRelativeOrientations(Ragdoll& r)
+{
+    RagdollState& s = *r.mState;
+    const auto tris = r.rig().triangles();
+    const auto cons = r.rig().angular();
+    for (std::size_t i = 0; i < cons.size(); ++i) {
+        const Mat3 RA = frameOf(s, tris[cons[i].triA], cons[i].triA);
+        const Mat3& RB = frameOf(s, tris[cons[i].triB], cons[i].triB);
+        s.lastRelative[i] = RA.transposed() * RB;
+    }
+}
+
+void Solver::updateBones(Ragdoll& r)
+{
+    RagdollState& s = *r.mState;
+    const Rig& rig = r.rig();
+    const auto bones = rig.bones();
+    if (bones.empty())
+        return;
+    std::swap(s.boneNow, s.bonePrev);
+    const auto tris = rig.triangles();
+    const auto bind = rig.bindPositions();
+    auto unboundDelta = [&](const BoneData& b) {
+        return b.parent >= 0 ? s.boneNow[std::size_t(b.parent)] : s.placement;
+    };
+    for (std::size_t i = 0; i < bones.size(); ++i) {
+        const BoneData& b = bones[i];
+        Transform D;
+        if (b.driver < 0) {
+            D = unboundDelta(b);
+        } else if (b.driverKind == rig::BoneBinding::Driver::Triangle) {
+            const TriangleData& t = tris[std::size_t(b.driver)];
+            const Mat3& F = frameOf(s, t, std::uint32_t(b.driver));
+            const Vec3 c = (s.x[t.p[0]] + s.x[t.p[1]] + s.x[t.p[2]]) * (1.f / 3.f);
+            D = Transform{toQuat(F), c} * b.bindDriver.inverse();
+        } else {
+            const Quat parentRot = b.parent >= 0 ? s.boneNow[std::size_t(b.parent)].rotation : s.placement.rotation;
+            const Vec3 d0 = parentRot.rotate(b.stickDirection);
+            const Vec3 d = normalizeOr(s.x[b.stickB] - s.x[b.stickA], d0);
+            const Quat R = normalize(rotationBetween(d0, d) * parentRot);
+            D = {R, s.x[b.stickA] - R.rotate(bind[b.stickA])};
+        }
+        s.boneNow[i] = D;
+    }
+    // Unbound roots copy a bound descendant; their unbound children follow them again.
+    bool changed = false;
+    for (std::size_t i = 0; i < bones.size(); ++i)
+        if (bones[i].follow >= 0) {
+            s.boneNow[i] = s.boneNow[std::size_t(bones[i].follow)];
+            changed = true;
+        }
+    if (changed)
+        for (std::size_t i = 0; i < bones.size(); ++i)
+            if (bones[i].driver < 0 && bones[i].parent >= 0)
+                s.boneNow[i] = s.boneNow[std::size_t(bones[i].parent)];
+}
+
+} // namespace marionette::runtime

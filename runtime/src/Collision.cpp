@@ -1,0 +1,511 @@
+// Collision by projection (Jakobsen): particles as spheres, sticks as capsules moved by the c1/c2
+// barycentric rule, boxes embedded in triangles or tetrahedra, against static planes, spheres, capsules,
+// boxes and triangle meshes; self-collision between capsules; friction by penetration depth.
+#include "RagdollState.h"
+#include "geometry/Geometry.h"
+#include "geometry/TriangleMeshBvh.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace marionette::runtime {
+
+namespace {
+
+constexpr float kMargin = 0.05f; ///< contact candidates are kept this far out of touching
+
+geo::Obb staticObb(const StaticWorld::Box& b) { return {b.centre, b.axes, b.half}; }
+
+Vec3 boxCorner(const geo::Obb& o, int k)
+{
+    return o.center + o.axes.c[0] * ((k & 1) ? o.half.x : -o.half.x) + o.axes.c[1] * ((k & 2) ? o.half.y : -o.half.y) +
+           o.axes.c[2] * ((k & 4) ? o.half.z : -o.half.z);
+}
+
+/// Orthonormal basis closest to the columns of A (Gram–Schmidt, X first).
+Mat3 orthonormalize(const Mat3& a)
+{
+    const Vec3 x = normalizeOr(a.c[0], {1, 0, 0});
+    Vec3 y = a.c[1] - x * dot(x, a.c[1]);
+    y = normalizeOr(y, anyPerpendicular(x));
+    return Mat3::fromColumns(x, y, cross(x, y));
+}
+
+/// Inverse of a 3×3 matrix; false when singular.
+bool invert3(const Mat3& m, Mat3& out)
+{
+    const Vec3 c0 = m.c[0], c1 = m.c[1], c2 = m.c[2];
+    const Vec3 r0 = cross(c1, c2), r1 = cross(c2, c0), r2 = cross(c0, c1);
+    const float det = dot(c0, r0);
+    if (!(std::fabs(det) > 1e-18f))
+        return false;
+    out = Mat3::fromColumns(r0 / det, r1 / det, r2 / det).transposed();
+    return true;
+}
+
+ContactSide particleSide(RagdollState& s, std::uint32_t i)
+{
+    ContactSide side;
+    side.x = s.x;
+    side.w = s.w.data();
+    side.idx[0] = i;
+    side.c[0] = 1.f;
+    side.count = 1;
+    return side;
+}
+
+ContactSide capsuleSide(RagdollState& s, const CapsuleData& c, float t)
+{
+    ContactSide side;
+    side.x = s.x;
+    side.w = s.w.data();
+    side.idx[0] = c.a;
+    side.idx[1] = c.b;
+    side.c[0] = 1.f - t;
+    side.c[1] = t;
+    side.count = 2;
+    return side;
+}
+
+/// Pushes the side out of a static obstacle by `depth` along n (the obstacle does not move).
+inline void pushOut(const ContactSide& side, Vec3 n, float depth)
+{
+    const float W = side.weight();
+    if (W > 1e-12f)
+        side.move(n * depth, 1.f / W);
+}
+
+/// Sphere (p, r) against static obstacle `c`. prev: the particle's previous position (tunnelling guard).
+bool pointVersusObstacle(const StaticWorld& world, const StaticContact& c, Vec3 p, float r, const Vec3* prev,
+                         Vec3& n, float& depth)
+{
+    switch (c.obstacle) {
+    case ObstacleKind::Plane: {
+        const StaticWorld::Plane& pl = world.planes[c.obstacleIndex];
+        depth = r - (dot(pl.n, p) - pl.d);
+        n = pl.n;
+        return depth > 0.f;
+    }
+    case ObstacleKind::Sphere: {
+        const StaticWorld::Sphere& sp = world.spheres[c.obstacleIndex];
+        return geo::penetrationPointSphere(p, r, sp.c, sp.r, n, depth);
+    }
+    case ObstacleKind::Capsule: {
+        const StaticWorld::Capsule& cp = world.capsules[c.obstacleIndex];
+        return geo::penetrationPointCapsule(p, r, cp.a, cp.b, cp.r, n, depth);
+    }
+    case ObstacleKind::Box: {
+        Vec3 surface;
+        return geo::penetrationPointObb(p, r, staticObb(world.boxes[c.obstacleIndex]), n, depth, surface);
+    }
+    case ObstacleKind::MeshTriangle: {
+        Vec3 a, b, d;
+        world.meshes[c.mesh]->triangle(c.obstacleIndex, a, b, d);
+        return geo::penetrationPointTriangle(p, r, a, b, d, n, depth, prev);
+    }
+    }
+    return false;
+}
+
+/// Capsule (a–b, r) against static obstacle `c`: contact parameter t on a–b.
+bool segmentVersusObstacle(const StaticWorld& world, const StaticContact& c, Vec3 a, Vec3 b, float r, float& t,
+                           Vec3& n, float& depth)
+{
+    switch (c.obstacle) {
+    case ObstacleKind::Plane: {
+        const StaticWorld::Plane& pl = world.planes[c.obstacleIndex];
+        const float da = dot(pl.n, a) - pl.d, db = dot(pl.n, b) - pl.d;
+        t = std::fabs(da - db) < 1e-6f ? 0.5f : (da < db ? 0.f : 1.f);
+        depth = r - std::min(da, db);
+        n = pl.n;
+        return depth > 0.f;
+    }
+    case ObstacleKind::Sphere: {
+        const StaticWorld::Sphere& sp = world.spheres[c.obstacleIndex];
+        return geo::penetrationSegmentSphere(a, b, r, sp.c, sp.r, t, n, depth);
+    }
+    case ObstacleKind::Capsule: {
+        const StaticWorld::Capsule& cp = world.capsules[c.obstacleIndex];
+        return geo::penetrationSegmentCapsule(a, b, r, cp.a, cp.b, cp.r, t, n, depth);
+    }
+    case ObstacleKind::Box:
+        return geo::penetrationSegmentObb(a, b, r, staticObb(world.boxes[c.obstacleIndex]), t, n, depth);
+    case ObstacleKind::MeshTriangle: {
+        Vec3 p, q, d;
+        world.meshes[c.mesh]->triangle(c.obstacleIndex, p, q, d);
+        return geo::penetrationSegmentTriangle(a, b, r, p, q, d, t, n, depth);
+    }
+    }
+    return false;
+}
+
+/// Segment cast of a fast particle from `from` to `to` against every static obstacle; on a hit, the
+/// earliest contact point lifted by the radius along the surface normal.
+bool lineTest(const StaticWorld& world, std::vector<std::uint32_t>& scratch, Vec3 from, Vec3 to, float r, Vec3& out)
+{
+    float best = 2.f;
+    Vec3 bestN;
+    float t;
+    Vec3 n;
+    for (const StaticWorld::Plane& pl : world.planes) {
+        const float d0 = dot(pl.n, from) - pl.d - r, d1 = dot(pl.n, to) - pl.d - r;
+        if (d0 >= 0.f && d1 < 0.f) {
+            t = d0 / (d0 - d1);
+            if (t < best) {
+                best = t;
+                bestN = pl.n;
+            }
+        }
+    }
+    for (const StaticWorld::Sphere& sp : world.spheres)
+        if (geo::segmentIntersectsSphere(from, to, sp.c, sp.r + r, t, n) && t > 0.f && t < best) {
+            best = t;
+            bestN = n;
+        }
+    for (const StaticWorld::Capsule& cp : world.capsules)
+        if (geo::segmentIntersectsCapsule(from, to, cp.a, cp.b, cp.r + r, t, n) && t > 0.f && t < best) {
+            best = t;
+            bestN = n;
+        }
+    for (const StaticWorld::Box& b : world.boxes) {
+        geo::Obb o = staticObb(b);
+        o.half += Vec3{r, r, r};
+        if (geo::segmentIntersectsObb(from, to, o, t, n) && t > 0.f && t < best) {
+            best = t;
+            bestN = n;
+        }
+    }
+    for (const geo::TriangleMeshBvh* mesh : world.meshes) {
+        std::uint32_t tri;
+        if (mesh->raycastSegment(from, to, t, tri) && t < best) {
+            Vec3 a, b, c;
+            mesh->triangle(tri, a, b, c);
+            Vec3 fn = normalizeOr(cross(b - a, c - a), {0, 1, 0});
+            if (dot(fn, from - a) < 0.f)
+                fn = -fn;
+            best = t;
+            bestN = fn;
+            // radius: step back along the path so the sphere, not just its centre, stays in front
+            const float along = -dot(to - from, fn);
+            if (along > 1e-9f)
+                best = std::max(0.f, t - r / along);
+        }
+    }
+    (void)scratch;
+    if (best > 1.f)
+        return false;
+    out = lerp(from, to, best) + bestN * 1e-4f;
+    return true;
+}
+
+} // namespace
+
+void Solver::boxFrame(const Ragdoll& r, std::uint32_t index, Vec3& centre, Mat3& axes)
+{
+    const RagdollState& s = *r.mState;
+    const BoxData& b = r.rig().boxes()[index];
+    Transform owner;
+    if (b.particleCount == 3) {
+        const std::uint32_t* p = b.particles;
+        Mat3 f;
+        if (!Rig::triangleFrame(s.x[p[0]], s.x[p[1]], s.x[p[2]], f))
+            f = orthonormalize(Mat3{});
+        owner = {toQuat(f), (s.x[p[0]] + s.x[p[1]] + s.x[p[2]]) * (1.f / 3.f)};
+    } else {
+        const Vec3 x0 = s.x[b.particles[0]];
+        const Mat3 edges = Mat3::fromColumns(s.x[b.particles[1]] - x0, s.x[b.particles[2]] - x0, s.x[b.particles[3]] - x0);
+        owner = {toQuat(orthonormalize(edges * b.bindInverseEdges)), x0};
+    }
+    const Transform world = owner * b.local;
+    centre = world.translation;
+    axes = toMat3(world.rotation);
+}
+
+void Solver::boxWeights(const Ragdoll& r, std::uint32_t index, Vec3 p, ContactSide& side)
+{
+    const RagdollState& s = *r.mState;
+    const BoxData& b = r.rig().boxes()[index];
+    side.x = s.x;
+    side.w = s.w.data();
+    side.count = b.particleCount;
+    for (std::uint32_t k = 0; k < b.particleCount; ++k)
+        side.idx[k] = b.particles[k];
+    const Vec3 x0 = s.x[b.particles[0]];
+    if (b.particleCount == 4) {
+        Mat3 inv;
+        const Mat3 e = Mat3::fromColumns(s.x[b.particles[1]] - x0, s.x[b.particles[2]] - x0, s.x[b.particles[3]] - x0);
+        if (!invert3(e, inv)) {
+            side.c[0] = side.c[1] = side.c[2] = side.c[3] = 0.25f;
+            return;
+        }
+        const Vec3 l = inv * (p - x0);
+        side.c[0] = 1.f - l.x - l.y - l.z;
+        side.c[1] = l.x;
+        side.c[2] = l.y;
+        side.c[3] = l.z;
+    } else {
+        // Affine weights of p's projection onto the triangle's plane (may lie outside the triangle).
+        const Vec3 e1 = s.x[b.particles[1]] - x0, e2 = s.x[b.particles[2]] - x0, d = p - x0;
+        const float a11 = dot(e1, e1), a12 = dot(e1, e2), a22 = dot(e2, e2);
+        const float det = a11 * a22 - a12 * a12;
+        if (!(std::fabs(det) > 1e-18f)) {
+            side.c[0] = side.c[1] = side.c[2] = 1.f / 3.f;
+            return;
+        }
+        const float b1 = dot(d, e1), b2 = dot(d, e2);
+        const float u = (a22 * b1 - a12 * b2) / det, v = (a11 * b2 - a12 * b1) / det;
+        side.c[0] = 1.f - u - v;
+        side.c[1] = u;
+        side.c[2] = v;
+    }
+}
+
+void Solver::colliderBounds(const Ragdoll& r, ColliderKind kind, std::uint32_t index, Vec3& lo, Vec3& hi)
+{
+    const RagdollState& s = *r.mState;
+    const Rig& rig = r.rig();
+    if (kind == ColliderKind::Particle) {
+        const float rad = rig.radii()[index];
+        lo = s.x[index] - Vec3{rad, rad, rad};
+        hi = s.x[index] + Vec3{rad, rad, rad};
+    } else if (kind == ColliderKind::Capsule) {
+        const CapsuleData& c = rig.capsules()[index];
+        const Vec3 e{c.radius, c.radius, c.radius};
+        lo = vmin(s.x[c.a], s.x[c.b]) - e;
+        hi = vmax(s.x[c.a], s.x[c.b]) + e;
+    } else {
+        geo::Obb o;
+        boxFrame(r, index, o.center, o.axes);
+        o.half = rig.boxes()[index].half;
+        const geo::Aabb bb = geo::boundsOf(o);
+        lo = bb.min;
+        hi = bb.max;
+    }
+}
+
+void Solver::prepareCollisions(Ragdoll& r, const StaticWorld& world)
+{
+    RagdollState& s = *r.mState;
+    const Rig& rig = r.rig();
+    const auto radii = rig.radii();
+    const std::size_t n = s.w.size();
+
+    // Line test: particles that moved further than their radius this step cannot skip thin geometry.
+    for (std::size_t i = 0; i < n; ++i) {
+        if (s.w[i] <= 0.f)
+            continue;
+        const float move2 = lengthSquared(s.x[i] - s.xPrev[i]);
+        const float rad = std::max(radii[i], 0.005f);
+        if (move2 > rad * rad) {
+            Vec3 hit;
+            if (lineTest(world, s.meshScratch, s.xPrev[i], s.x[i], radii[i], hit))
+                s.x[i] = hit;
+        }
+    }
+
+    // Bounds of every collider and of the whole ragdoll.
+    Vec3 lo{INFINITY, INFINITY, INFINITY}, hi{-INFINITY, -INFINITY, -INFINITY};
+    for (std::size_t i = 0; i < n; ++i) {
+        const Vec3 e{radii[i], radii[i], radii[i]};
+        lo = vmin(lo, s.x[i] - e);
+        hi = vmax(hi, s.x[i] + e);
+    }
+    const auto colliders = rig.colliders();
+    for (std::size_t k = 0; k < colliders.size(); ++k) {
+        colliderBounds(r, ColliderKind(colliders[k].kind), colliders[k].index, s.colliderLo[k], s.colliderHi[k]);
+        s.colliderLo[k] -= Vec3{kMargin, kMargin, kMargin};
+        s.colliderHi[k] += Vec3{kMargin, kMargin, kMargin};
+        lo = vmin(lo, s.colliderLo[k]);
+        hi = vmax(hi, s.colliderHi[k]);
+    }
+    s.aabbMin = lo - Vec3{kMargin, kMargin, kMargin};
+    s.aabbMax = hi + Vec3{kMargin, kMargin, kMargin};
+
+    // Static contact candidates.
+    std::uint32_t count = 0, dropped = 0;
+    const std::uint32_t capacity = std::uint32_t(s.contacts.size());
+    auto add = [&](ColliderKind ck, std::uint32_t ci, ObstacleKind ok, std::uint32_t oi, std::uint16_t mesh) {
+        if (count < capacity)
+            s.contacts[count++] = {ck, ok, mesh, ci, oi, 0.f, {}, 0.f};
+        else
+            ++dropped;
+    };
+    auto considerAll = [&](ColliderKind ck, std::uint32_t ci, Vec3 clo, Vec3 chi, float lowest) {
+        const geo::Aabb cb{clo - Vec3{kMargin, kMargin, kMargin}, chi + Vec3{kMargin, kMargin, kMargin}};
+        for (std::uint32_t p = 0; p < world.planes.size(); ++p) {
+            // support point of the bounds along −n
+            const Vec3 pn = world.planes[p].n;
+            const Vec3 sp{pn.x > 0.f ? cb.min.x : cb.max.x, pn.y > 0.f ? cb.min.y : cb.max.y, pn.z > 0.f ? cb.min.z : cb.max.z};
+            if (dot(pn, sp) - world.planes[p].d < 0.f)
+                add(ck, ci, ObstacleKind::Plane, p, 0);
+        }
+        (void)lowest;
+        for (std::uint32_t p = 0; p < world.spheres.size(); ++p) {
+            const StaticWorld::Sphere& sp = world.spheres[p];
+            if (geo::overlaps(cb, {sp.c - Vec3{sp.r, sp.r, sp.r}, sp.c + Vec3{sp.r, sp.r, sp.r}}))
+                add(ck, ci, ObstacleKind::Sphere, p, 0);
+        }
+        for (std::uint32_t p = 0; p < world.capsules.size(); ++p) {
+            const StaticWorld::Capsule& cp = world.capsules[p];
+            if (geo::overlaps(cb, geo::fromSegment(cp.a, cp.b, cp.r)))
+                add(ck, ci, ObstacleKind::Capsule, p, 0);
+        }
+        for (std::uint32_t p = 0; p < world.boxes.size(); ++p)
+            if (geo::overlaps(cb, {world.boxes[p].aabbMin, world.boxes[p].aabbMax}))
+                add(ck, ci, ObstacleKind::Box, p, 0);
+        for (std::size_t m = 0; m < world.meshes.size(); ++m) {
+            const std::size_t found = world.meshes[m]->overlap(cb, s.meshScratch);
+            for (std::size_t k = 0; k < found; ++k)
+                add(ck, ci, ObstacleKind::MeshTriangle, s.meshScratch[k], std::uint16_t(m));
+        }
+    };
+    for (std::uint32_t i = 0; i < n; ++i) {
+        if (s.w[i] <= 0.f)
+            continue;
+        const Vec3 e{radii[i], radii[i], radii[i]};
+        considerAll(ColliderKind::Particle, i, s.x[i] - e, s.x[i] + e, 0.f);
+    }
+    const auto caps = rig.capsules();
+    for (std::uint32_t i = 0; i < caps.size(); ++i) {
+        Vec3 clo, chi;
+        colliderBounds(r, ColliderKind::Capsule, i, clo, chi);
+        considerAll(ColliderKind::Capsule, i, clo, chi, 0.f);
+    }
+    for (std::uint32_t i = 0; i < rig.boxes().size(); ++i) {
+        Vec3 clo, chi;
+        colliderBounds(r, ColliderKind::Box, i, clo, chi);
+        considerAll(ColliderKind::Box, i, clo, chi, 0.f);
+    }
+    s.contactCount = count;
+    s.stats.droppedContacts = dropped;
+    s.stats.contacts = count;
+
+    // Self-collision candidates: capsule pairs whose bounds come within the margin.
+    const auto pairs = rig.selfCapsulePairs();
+    std::uint32_t sp = 0;
+    for (std::size_t k = 0; k + 1 < pairs.size(); k += 2) {
+        const CapsuleData& A = caps[pairs[k]];
+        const CapsuleData& B = caps[pairs[k + 1]];
+        const geo::Aabb a = geo::fromSegment(s.x[A.a], s.x[A.b], A.radius + kMargin);
+        const geo::Aabb b = geo::fromSegment(s.x[B.a], s.x[B.b], B.radius);
+        if (geo::overlaps(a, b))
+            s.selfPairs[sp++] = std::uint32_t(k);
+    }
+    s.selfPairCount = sp;
+}
+
+void Solver::solveStaticContacts(Ragdoll& r, const StaticWorld& world)
+{
+    RagdollState& s = *r.mState;
+    const Rig& rig = r.rig();
+    const auto radii = rig.radii();
+    const auto caps = rig.capsules();
+    for (std::uint32_t k = 0; k < s.contactCount; ++k) {
+        StaticContact& c = s.contacts[k];
+        Vec3 n;
+        float depth;
+        if (c.collider == ColliderKind::Particle) {
+            const std::uint32_t i = c.colliderIndex;
+            if (!pointVersusObstacle(world, c, s.x[i], radii[i], &s.xPrev[i], n, depth))
+                continue;
+            s.x[i] += n * depth;
+            c.depth += depth;
+            c.normal = n;
+        } else if (c.collider == ColliderKind::Capsule) {
+            const CapsuleData& cap = caps[c.colliderIndex];
+            float t;
+            if (!segmentVersusObstacle(world, c, s.x[cap.a], s.x[cap.b], cap.radius, t, n, depth))
+                continue;
+            pushOut(capsuleSide(s, cap, t), n, depth);
+            c.depth += depth;
+            c.normal = n;
+            c.t = t;
+        } else {
+            // Box: every corner is a point carried by the owner particles' affine weights (Jakobsen §5).
+            geo::Obb o;
+            boxFrame(r, c.colliderIndex, o.center, o.axes);
+            o.half = rig.boxes()[c.colliderIndex].half;
+            for (int corner = 0; corner < 8; ++corner) {
+                const Vec3 p = boxCorner(o, corner);
+                if (!pointVersusObstacle(world, c, p, 0.f, nullptr, n, depth))
+                    continue;
+                ContactSide side;
+                boxWeights(r, c.colliderIndex, p, side);
+                pushOut(side, n, depth);
+                c.depth += depth;
+                c.normal = n;
+            }
+        }
+    }
+}
+
+void Solver::solveSelfCollision(Ragdoll& r)
+{
+    RagdollState& s = *r.mState;
+    const auto caps = r.rig().capsules();
+    const auto pairs = r.rig().selfCapsulePairs();
+    for (std::uint32_t k = 0; k < s.selfPairCount; ++k) {
+        const CapsuleData& A = caps[pairs[s.selfPairs[k]]];
+        const CapsuleData& B = caps[pairs[s.selfPairs[k] + 1]];
+        float sa, tb;
+        geo::closestSegmentSegment(s.x[A.a], s.x[A.b], s.x[B.a], s.x[B.b], sa, tb);
+        const Vec3 d = lerp(s.x[A.a], s.x[A.b], sa) - lerp(s.x[B.a], s.x[B.b], tb);
+        const float rr = A.radius + B.radius;
+        const float d2 = lengthSquared(d);
+        if (d2 >= rr * rr)
+            continue;
+        const float dist = std::sqrt(d2);
+        const Vec3 n = dist > 1e-7f ? d / dist : anyPerpendicular(normalizeOr(s.x[A.b] - s.x[A.a], {0, 1, 0}));
+        const ContactSide a = capsuleSide(s, A, sa), b = capsuleSide(s, B, tb);
+        const float W = a.weight() + b.weight();
+        if (!(W > 1e-12f))
+            continue;
+        const float lambda = (rr - dist) / W;
+        a.move(n, lambda);
+        b.move(-n, lambda);
+    }
+}
+
+void Solver::applyFriction(Ragdoll& r, const StaticWorld& world)
+{
+    (void)world;
+    RagdollState& s = *r.mState;
+    const rig::Settings& st = r.rig().settings();
+    const float mu = st.friction;
+    const auto caps = r.rig().capsules();
+    for (std::uint32_t k = 0; k < s.contactCount; ++k) {
+        const StaticContact& c = s.contacts[k];
+        if (!(c.depth > 0.f))
+            continue;
+        ContactSide side;
+        if (c.collider == ColliderKind::Particle) {
+            side = particleSide(s, c.colliderIndex);
+        } else if (c.collider == ColliderKind::Capsule) {
+            side = capsuleSide(s, caps[c.colliderIndex], c.t);
+        } else {
+            Vec3 centre;
+            Mat3 axes;
+            boxFrame(r, c.colliderIndex, centre, axes);
+            boxWeights(r, c.colliderIndex, centre, side);
+        }
+        const float W = side.weight();
+        if (!(W > 1e-12f))
+            continue;
+        // Tangential motion of the contact point this step.
+        Vec3 v;
+        for (std::uint32_t q = 0; q < side.count; ++q)
+            v += (s.x[side.idx[q]] - s.xPrev[side.idx[q]]) * side.c[q];
+        const Vec3 vt = v - c.normal * dot(v, c.normal);
+        const float speed = length(vt);
+        if (!(speed > 0.f))
+            continue;
+        const float reduce = mu * c.depth;
+        // Static: stop it. Dynamic: reduce by μ·depth, never reversing the direction.
+        const float f = (speed <= reduce || speed <= st.staticFriction) ? 1.f : reduce / speed;
+        const Vec3 delta = vt * f; // move the previous positions along vt so x − x* loses vt·f
+        for (std::uint32_t q = 0; q < side.count; ++q)
+            s.xPrev[side.idx[q]] += delta * (s.w[side.idx[q]] * side.c[q] / W);
+    }
+}
+
+} // namespace marionette::runtime

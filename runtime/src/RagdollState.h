@@ -1,0 +1,152 @@
+// Internal: the per-instance state block of a Ragdoll and the solver entry points World calls.
+#pragma once
+
+#include "marionette/runtime/Ragdoll.h"
+#include "marionette/runtime/World.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace marionette::runtime {
+
+namespace geo { class TriangleMeshBvh; }
+
+/// What a contact's collider is on a ragdoll.
+enum class ColliderKind : std::uint8_t { Particle = 0, Capsule = 1, Box = 2 };
+/// What a static contact's obstacle is.
+enum class ObstacleKind : std::uint8_t { Plane = 0, Sphere = 1, Capsule = 2, Box = 3, MeshTriangle = 4 };
+
+/// A candidate contact between a ragdoll collider and a static obstacle, found once per step and
+/// re-evaluated every iteration.
+struct StaticContact {
+    ColliderKind collider;
+    ObstacleKind obstacle;
+    std::uint16_t mesh;         ///< mesh id for MeshTriangle
+    std::uint32_t colliderIndex;///< particle, capsule or box (box: corner in the high 3 bits)
+    std::uint32_t obstacleIndex;
+    float depth;                ///< projection accumulated over the step (friction uses it)
+    Vec3 normal;                ///< last contact normal
+    float t;                    ///< capsule: last contact parameter
+};
+
+/// Up to four particles of one ragdoll carrying a contact point with affine weights.
+struct ContactSide {
+    Vec3* x = nullptr;
+    const float* w = nullptr;
+    std::uint32_t idx[4] = {0, 0, 0, 0};
+    float c[4] = {0, 0, 0, 0};
+    std::uint32_t count = 0;
+
+    Vec3 point() const
+    {
+        Vec3 p;
+        for (std::uint32_t k = 0; k < count; ++k)
+            p += x[idx[k]] * c[k];
+        return p;
+    }
+    /// Σ w c² (the side's generalised inverse mass for this point).
+    float weight() const
+    {
+        float s = 0.f;
+        for (std::uint32_t k = 0; k < count; ++k)
+            s += w[idx[k]] * c[k] * c[k];
+        return s;
+    }
+    /// Moves the side by w c λ D.
+    void move(Vec3 d, float lambda) const
+    {
+        for (std::uint32_t k = 0; k < count; ++k)
+            x[idx[k]] += d * (w[idx[k]] * c[k] * lambda);
+    }
+};
+
+/// Static world geometry as the solver reads it.
+struct StaticWorld {
+    struct Plane { Vec3 n; float d; };
+    struct Sphere { Vec3 c; float r; };
+    struct Capsule { Vec3 a, b; float r; };
+    struct Box { Vec3 centre; Mat3 axes; Vec3 half; Vec3 aabbMin, aabbMax; };
+    std::vector<Plane> planes;
+    std::vector<Sphere> spheres;
+    std::vector<Capsule> capsules;
+    std::vector<Box> boxes;
+    std::vector<const geo::TriangleMeshBvh*> meshes;
+};
+
+struct PinState {
+    std::uint32_t particle;
+    Vec3 target;
+    float stiffness;
+    bool kinematic;
+    float savedInverseMass; ///< restored on release
+};
+
+struct RagdollState {
+    // Verlet state (structure of arrays; x and xPrev are swapped each step, not copied).
+    std::vector<Vec3> bufA, bufB;
+    Vec3* x = nullptr;
+    Vec3* xPrev = nullptr;
+    std::vector<float> w;            ///< current inverse masses
+    // Solver scratch
+    std::vector<float> lambda;       ///< XPBD multipliers per compiled stick
+    std::vector<std::uint8_t> torn;  ///< per compiled stick
+    std::vector<Vec3> jacobiDelta;
+    std::vector<float> jacobiCount;
+    std::vector<Mat3> frames;        ///< last good frame per triangle (degenerate fallback)
+    std::vector<Mat3> lastRelative;  ///< R_Aᵀ R_B at the end of the last step, per angular constraint
+    std::vector<StaticContact> contacts;
+    std::uint32_t contactCount = 0;
+    std::vector<std::uint32_t> selfPairs; ///< capsule pairs near enough this step
+    std::uint32_t selfPairCount = 0;
+    std::vector<std::uint32_t> meshScratch;
+    std::vector<PinState> pins;
+    std::vector<Vec3> colliderLo, colliderHi; ///< bounds of Rig::colliders() this step
+    // Bone transforms: rigid delta from bind, now and one step ago
+    std::vector<Transform> boneNow, bonePrev;
+    // Bookkeeping
+    Transform placement;            ///< spawn placement (unbound root bones follow it)
+    float dt = 1.f / 60.f;
+    float stillTime = 0.f;
+    bool asleep = false;
+    bool wakeRequested = false;
+    Vec3 aabbMin, aabbMax;          ///< bounds of the colliders this step (incl. radii, margin)
+    RagdollStats stats;
+    std::uint32_t island = 0;
+};
+
+/// The solver: free functions over a ragdoll's state. All are allocation-free.
+struct Solver {
+    static RagdollState& state(Ragdoll& r) { return *r.mState; }
+    static const RagdollState& state(const Ragdoll& r) { return *r.mState; }
+    static Ragdoll* create(std::shared_ptr<const Rig> rig, const Transform& placement, float dt,
+                           std::uint32_t contactCapacity);
+
+    static void integrate(Ragdoll& r, Vec3 gravity, float dt);
+    /// Line test for fast particles, static contact candidates, self-collision candidates, bounds.
+    static void prepareCollisions(Ragdoll& r, const StaticWorld& world);
+    static void beginIterations(Ragdoll& r);
+    static void iterate(Ragdoll& r, const StaticWorld& world, std::uint32_t iteration);
+    static void finishStep(Ragdoll& r, bool sleepAllowed);
+
+    // Pieces (exposed for tests of single constraints through the public API only).
+    static void solveSticks(Ragdoll& r, bool reverse);
+    static void solveAngles(Ragdoll& r);
+    static void solveAngular(Ragdoll& r, bool frictionPass);
+    static void solvePins(Ragdoll& r);
+    static void solveStaticContacts(Ragdoll& r, const StaticWorld& world);
+    static void solveSelfCollision(Ragdoll& r);
+    static void applyFriction(Ragdoll& r, const StaticWorld& world);
+    static void updateBones(Ragdoll& r);
+    /// Stores R_Aᵀ R_B of every angular constraint for next step's angular friction.
+    static void recordRelativeOrientations(Ragdoll& r);
+    static void sanitize(Ragdoll& r);
+
+    /// A collider of ragdoll r as a contact side and its geometry: particle sphere, capsule, box.
+    static void colliderBounds(const Ragdoll& r, ColliderKind kind, std::uint32_t index, Vec3& lo, Vec3& hi);
+    /// Current box of rig box `index`: centre, axes, half extents.
+    static void boxFrame(const Ragdoll& r, std::uint32_t index, Vec3& centre, Mat3& axes);
+    /// Affine weights of world point p over the box's owner particles.
+    static void boxWeights(const Ragdoll& r, std::uint32_t index, Vec3 p, ContactSide& side);
+};
+
+} // namespace marionette::runtime

@@ -1,0 +1,334 @@
+#include "marionette/runtime/Rig.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <queue>
+
+namespace marionette::runtime {
+
+namespace {
+
+constexpr float kInf = std::numeric_limits<float>::infinity();
+
+Transform frameTransform(const Mat3& r, Vec3 origin)
+{
+    return {toQuat(r), origin};
+}
+
+Vec3 centroid(const std::vector<Vec3>& x, const TriangleData& t)
+{
+    return (x[t.p[0]] + x[t.p[1]] + x[t.p[2]]) * (1.f / 3.f);
+}
+
+/// Breadth-first depth of every particle over the stick graph, from the most connected particle.
+std::vector<std::uint32_t> particleDepths(std::size_t n, const std::vector<StickData>& sticks)
+{
+    std::vector<std::vector<std::uint32_t>> adj(n);
+    for (const StickData& s : sticks) {
+        adj[s.a].push_back(s.b);
+        adj[s.b].push_back(s.a);
+    }
+    std::vector<std::uint32_t> depth(n, std::numeric_limits<std::uint32_t>::max());
+    // Each connected component gets its own root: its most connected particle.
+    for (;;) {
+        std::size_t root = n;
+        std::size_t best = 0;
+        for (std::size_t i = 0; i < n; ++i)
+            if (depth[i] == std::numeric_limits<std::uint32_t>::max() && (root == n || adj[i].size() > best)) {
+                root = i;
+                best = adj[i].size();
+            }
+        if (root == n)
+            break;
+        std::queue<std::uint32_t> q;
+        depth[root] = 0;
+        q.push(std::uint32_t(root));
+        while (!q.empty()) {
+            const std::uint32_t i = q.front();
+            q.pop();
+            for (std::uint32_t j : adj[i])
+                if (depth[j] == std::numeric_limits<std::uint32_t>::max()) {
+                    depth[j] = depth[i] + 1;
+                    q.push(j);
+                }
+        }
+    }
+    return depth;
+}
+
+} // namespace
+
+bool Rig::triangleFrame(Vec3 p0, Vec3 p1, Vec3 p2, Mat3& out)
+{
+    const Vec3 e1 = p1 - p0;
+    const float l1 = lengthSquared(e1);
+    if (!(l1 > 1e-16f))
+        return false;
+    const Vec3 up = e1 * (1.f / std::sqrt(l1));
+    const Vec3 f = cross(up, p2 - p0);
+    const float lf = lengthSquared(f);
+    if (!(lf > 1e-14f * lengthSquared(p2 - p0)) || !(lf > 1e-20f))
+        return false;
+    const Vec3 facing = f * (1.f / std::sqrt(lf));
+    out = Mat3::fromColumns(cross(up, facing), up, facing);
+    return true;
+}
+
+std::shared_ptr<const Rig> Rig::build(const rig::RigDescription& d, std::string* error)
+{
+    if (std::string e = d.validate(); !e.empty()) {
+        if (error)
+            *error = std::move(e);
+        return nullptr;
+    }
+    std::shared_ptr<Rig> r(new Rig());
+    r->mDescription = d;
+    const std::size_t n = d.particles.size();
+    r->mBindPositions.resize(n);
+    r->mInverseMasses.resize(n);
+    r->mMasses.resize(n);
+    r->mRadii.resize(n);
+    r->mGroups.resize(n);
+    r->mMasks.resize(n);
+    Vec3 com;
+    float total = 0.f;
+    for (std::size_t i = 0; i < n; ++i) {
+        const rig::Particle& p = d.particles[i];
+        r->mBindPositions[i] = p.position;
+        r->mMasses[i] = p.mass;
+        r->mInverseMasses[i] = p.mass > 0.f ? 1.f / p.mass : 0.f;
+        r->mRadii[i] = p.radius;
+        r->mGroups[i] = p.group;
+        r->mMasks[i] = p.mask;
+        com += p.position * p.mass;
+        total += p.mass;
+    }
+    r->mTotalMass = total;
+    com = total > 0.f ? com / total : r->mBindPositions[0];
+    const auto& X = r->mBindPositions;
+
+    // Sticks: every kind becomes a [min, max] clamp.
+    std::vector<StickData> sticks;
+    sticks.reserve(d.sticks.size() + 3 * d.triangles.size() + d.angles.size());
+    for (std::size_t i = 0; i < d.sticks.size(); ++i) {
+        const rig::Stick& s = d.sticks[i];
+        const float bind = length(X[s.b] - X[s.a]);
+        const float rest = s.restLength >= 0.f ? s.restLength : bind;
+        StickData o{std::uint32_t(s.a), std::uint32_t(s.b), rest, rest, s.stiffness, s.compliance, kInf, std::uint32_t(i)};
+        float tearBase = rest;
+        switch (s.kind) {
+        case rig::StickKind::Rigid: break;
+        case rig::StickKind::Range: o.minLength = s.minLength; o.maxLength = s.maxLength; tearBase = s.maxLength; break;
+        case rig::StickKind::MinOnly: o.minLength = s.minLength; o.maxLength = kInf; tearBase = std::max(bind, s.minLength); break;
+        case rig::StickKind::MaxOnly: o.minLength = 0.f; o.maxLength = s.maxLength; tearBase = s.maxLength; break;
+        }
+        if (s.tearRatio > 0.f) {
+            o.tearLength = s.tearRatio * std::max(tearBase, 1e-6f);
+            r->mTearable = true;
+        }
+        sticks.push_back(o);
+    }
+    // Law-of-cosines angle constraints become a distance range between the two outer particles.
+    for (const rig::AngleConstraint& a : d.angles) {
+        if (a.form != rig::AngleConstraint::Form::LawOfCosines)
+            continue;
+        const float A = length(X[a.a] - X[a.center]);
+        const float B = length(X[a.b] - X[a.center]);
+        auto dist = [&](float th) { return std::sqrt(std::max(0.f, A * A + B * B - 2.f * A * B * std::cos(th))); };
+        sticks.push_back({std::uint32_t(a.a), std::uint32_t(a.b), dist(a.minAngle), dist(a.maxAngle), a.stiffness, 0.f,
+                          kInf, ~0u});
+    }
+    // Triangle edges are enforced by rigid sticks; add those the description lacks.
+    auto hasLink = [&](std::uint32_t a, std::uint32_t b) {
+        return std::any_of(sticks.begin(), sticks.end(), [&](const StickData& s) {
+            return s.minLength == s.maxLength && ((s.a == a && s.b == b) || (s.a == b && s.b == a));
+        });
+    };
+    for (const rig::Triangle& t : d.triangles) {
+        r->mTriangles.push_back({{std::uint32_t(t.p[0]), std::uint32_t(t.p[1]), std::uint32_t(t.p[2])}});
+        for (int k = 0; k < 3; ++k) {
+            const std::uint32_t a = std::uint32_t(t.p[k]), b = std::uint32_t(t.p[(k + 1) % 3]);
+            if (!hasLink(a, b)) {
+                const float L = length(X[b] - X[a]);
+                sticks.push_back({a, b, L, L, 1.f, 0.f, kInf, ~0u});
+            }
+        }
+    }
+    // Order root-to-leaf (the solver alternates direction every iteration).
+    const std::vector<std::uint32_t> depth = particleDepths(n, sticks);
+    std::stable_sort(sticks.begin(), sticks.end(), [&](const StickData& a, const StickData& b) {
+        return std::min(depth[a.a], depth[a.b]) < std::min(depth[b.a], depth[b.b]);
+    });
+    r->mStickRemap.assign(d.sticks.size(), 0);
+    for (std::size_t i = 0; i < sticks.size(); ++i)
+        if (sticks[i].source != ~0u)
+            r->mStickRemap[sticks[i].source] = std::uint32_t(i);
+    r->mSticks = std::move(sticks);
+
+    for (const rig::AngleConstraint& a : d.angles) {
+        if (a.form != rig::AngleConstraint::Form::DotProduct)
+            continue;
+        r->mAngles.push_back({std::uint32_t(a.center), std::uint32_t(a.a), std::uint32_t(a.b), std::cos(a.minAngle),
+                              std::cos(a.maxAngle), a.minAngle, a.maxAngle, a.stiffness});
+    }
+
+    std::vector<Mat3> bindFrames(d.triangles.size());
+    for (std::size_t i = 0; i < d.triangles.size(); ++i) {
+        const TriangleData& t = r->mTriangles[i];
+        Rig::triangleFrame(X[t.p[0]], X[t.p[1]], X[t.p[2]], bindFrames[i]); // validated non-degenerate
+    }
+    for (const rig::AngularConstraint& a : d.angular) {
+        AngularData o{};
+        o.triA = std::uint32_t(a.triangleA);
+        o.triB = std::uint32_t(a.triangleB);
+        o.limit = a.limit;
+        o.rest = a.hasRestOrientation ? toMat3(a.restOrientation)
+                                      : bindFrames[o.triA].transposed() * bindFrames[o.triB];
+        o.coneAngle = a.coneAngle;
+        o.cosCone = std::cos(a.coneAngle);
+        const Vec3 t = normalizeOr(a.twistAxis, {0, 1, 0});
+        Vec3 s1 = a.swingAxis1 - t * dot(a.swingAxis1, t);
+        s1 = normalizeOr(s1, anyPerpendicular(t));
+        o.twistFrame = toQuat(Mat3::fromColumns(s1, t, cross(s1, t)));
+        o.twistMin = a.twistMin;
+        o.twistMax = a.twistMax;
+        o.swing1 = a.swing1;
+        o.swing2 = a.swing2;
+        o.stiffness = a.stiffness;
+        o.dynamicFriction = a.dynamicFriction;
+        o.staticFrictionAngle = a.staticFrictionAngle;
+        r->mAngular.push_back(o);
+    }
+
+    for (std::size_t i = 0; i < d.sticks.size(); ++i) {
+        const rig::Stick& s = d.sticks[i];
+        if (s.capsuleRadius > 0.f)
+            r->mCapsules.push_back({std::uint32_t(s.a), std::uint32_t(s.b), s.capsuleRadius, s.group, s.mask, std::uint32_t(i)});
+    }
+    // Self-collision pairs: filter passes both ways, no shared particle, not joined by a rigid link.
+    auto rigidlyLinked = [&](std::uint32_t a, std::uint32_t b) {
+        for (const rig::Stick& s : d.sticks)
+            if (s.kind == rig::StickKind::Rigid && ((std::uint32_t(s.a) == a && std::uint32_t(s.b) == b) ||
+                                                    (std::uint32_t(s.a) == b && std::uint32_t(s.b) == a)))
+                return true;
+        return false;
+    };
+    for (std::uint32_t i = 0; i < r->mCapsules.size(); ++i)
+        for (std::uint32_t j = i + 1; j < r->mCapsules.size(); ++j) {
+            const CapsuleData& A = r->mCapsules[i];
+            const CapsuleData& B = r->mCapsules[j];
+            if (!((A.group & B.mask) && (B.group & A.mask)))
+                continue;
+            if (A.a == B.a || A.a == B.b || A.b == B.a || A.b == B.b)
+                continue;
+            if (rigidlyLinked(A.a, B.a) || rigidlyLinked(A.a, B.b) || rigidlyLinked(A.b, B.a) || rigidlyLinked(A.b, B.b))
+                continue;
+            r->mSelfPairs.push_back(i);
+            r->mSelfPairs.push_back(j);
+        }
+
+    for (const rig::Shape& s : d.shapes) {
+        BoxData b{};
+        b.local = s.local;
+        b.half = s.halfExtents;
+        b.group = s.group;
+        b.mask = s.mask;
+        if (s.triangle != rig::kNone) {
+            const TriangleData& t = r->mTriangles[std::size_t(s.triangle)];
+            b.particleCount = 3;
+            for (int k = 0; k < 3; ++k)
+                b.particles[k] = t.p[k];
+            b.particles[3] = t.p[0];
+            b.bindOwner = frameTransform(bindFrames[std::size_t(s.triangle)], centroid(X, t));
+        } else {
+            b.particleCount = 4;
+            for (int k = 0; k < 4; ++k)
+                b.particles[k] = std::uint32_t(s.tetra[k]);
+            const Vec3 x0 = X[b.particles[0]];
+            const Mat3 edges = Mat3::fromColumns(X[b.particles[1]] - x0, X[b.particles[2]] - x0, X[b.particles[3]] - x0);
+            // inverse of a 3×3 through the adjugate; validated non-flat
+            const Vec3 c0 = edges.c[0], c1 = edges.c[1], c2 = edges.c[2];
+            const float det = dot(c0, cross(c1, c2));
+            const Vec3 r0 = cross(c1, c2) / det, r1 = cross(c2, c0) / det, r2 = cross(c0, c1) / det;
+            b.bindInverseEdges = Mat3::fromColumns(r0, r1, r2).transposed();
+            b.bindOwner = {Quat{}, x0};
+        }
+        r->mBoxes.push_back(b);
+    }
+
+    {
+        std::vector<char> covered(n, 0);
+        for (std::uint32_t i = 0; i < r->mCapsules.size(); ++i) {
+            const CapsuleData& c = r->mCapsules[i];
+            r->mColliders.push_back({1, i, c.group, c.mask});
+            if (r->mRadii[c.a] <= c.radius)
+                covered[c.a] = 1;
+            if (r->mRadii[c.b] <= c.radius)
+                covered[c.b] = 1;
+        }
+        for (std::uint32_t i = 0; i < n; ++i)
+            if (!covered[i] && r->mRadii[i] > 0.f)
+                r->mColliders.push_back({0, i, r->mGroups[i], r->mMasks[i]});
+        for (std::uint32_t i = 0; i < r->mBoxes.size(); ++i)
+            r->mColliders.push_back({2, i, r->mBoxes[i].group, r->mBoxes[i].mask});
+    }
+
+    for (const rig::Pin& p : d.pins)
+        r->mPins.push_back({std::uint32_t(p.particle), p.target, p.stiffness, p.kinematic});
+
+    r->mBones.resize(d.bones.size());
+    for (std::size_t i = 0; i < d.bones.size(); ++i) {
+        BoneData& b = r->mBones[i];
+        b.parent = d.bones[i].parent;
+        b.driver = -1;
+        b.driverKind = rig::BoneBinding::Driver::Triangle;
+        b.bindWorld = d.bones[i].bindWorld;
+        b.inverseBind = d.bones[i].inverseBind;
+    }
+    for (const rig::BoneBinding& bb : d.bindings) {
+        BoneData& b = r->mBones[std::size_t(bb.bone)];
+        b.driver = bb.index;
+        b.driverKind = bb.driver;
+        if (bb.driver == rig::BoneBinding::Driver::Triangle) {
+            const TriangleData& t = r->mTriangles[std::size_t(bb.index)];
+            b.bindDriver = frameTransform(bindFrames[std::size_t(bb.index)], centroid(X, t));
+        } else {
+            const rig::Stick& s = d.sticks[std::size_t(bb.index)];
+            b.stickA = std::uint32_t(s.a);
+            b.stickB = std::uint32_t(s.b);
+            b.stickDirection = normalizeOr(X[b.stickB] - X[b.stickA], {0, 1, 0});
+            b.bindDriver = {Quat{}, X[b.stickA]};
+        }
+    }
+
+    for (std::size_t i = 0; i < r->mBones.size(); ++i) {
+        BoneData& b = r->mBones[i];
+        b.follow = -1;
+        if (b.parent != -1 || b.driver != -1)
+            continue;
+        for (std::size_t j = i + 1; j < r->mBones.size() && b.follow == -1; ++j) {
+            if (r->mBones[j].driver == -1)
+                continue;
+            for (std::int32_t a = r->mBones[j].parent; a != -1; a = r->mBones[std::size_t(a)].parent)
+                if (std::size_t(a) == i) {
+                    b.follow = std::int32_t(j);
+                    break;
+                }
+        }
+    }
+
+    float radius = 0.f, maxR = 0.f;
+    for (std::size_t i = 0; i < n; ++i) {
+        radius = std::max(radius, length(X[i] - com));
+        maxR = std::max(maxR, r->mRadii[i]);
+    }
+    for (const CapsuleData& c : r->mCapsules)
+        maxR = std::max(maxR, c.radius);
+    for (const BoxData& b : r->mBoxes)
+        maxR = std::max(maxR, length(b.half));
+    r->mBoundingRadius = radius + maxR;
+    return r;
+}
+
+} // namespace marionette::runtime

@@ -1,0 +1,644 @@
+#include "marionette/runtime/World.h"
+
+#include "RagdollState.h"
+#include "ThreadPool.h"
+#include "geometry/Geometry.h"
+#include "geometry/TriangleMeshBvh.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace marionette::runtime {
+
+/// A candidate contact between colliders of two ragdolls of the same island.
+struct PairContact {
+    std::uint32_t a, b;        ///< indices into Impl::live
+    std::uint32_t colliderA, colliderB; ///< indices into each rig's colliders()
+    std::uint32_t island;
+};
+
+struct World::Impl {
+    WorldSettings settings;
+    StaticWorld statics;
+    std::vector<std::unique_ptr<geo::TriangleMeshBvh>> meshes;
+
+    struct Slot {
+        std::unique_ptr<Ragdoll> ragdoll;
+        std::uint32_t generation = 0;
+    };
+    std::vector<Slot> slots;
+    std::vector<std::uint32_t> freeSlots;
+    std::vector<Ragdoll*> live;            ///< dense list in spawn order
+    std::vector<std::uint32_t> liveSlot;
+
+    ThreadPool pool;
+    // Per-step scratch, sized on spawn.
+    std::vector<std::uint32_t> awake;
+    std::vector<std::uint32_t> sweep;      ///< live indices sorted by bounds min x
+    std::vector<std::uint32_t> parent;     ///< union-find over live indices
+    std::vector<std::uint32_t> islandOf;
+    std::vector<std::uint32_t> islandStart, islandMembers;
+    std::vector<PairContact> pairContacts, pairSorted;
+    std::vector<std::uint32_t> contactStart;
+    std::vector<std::uint32_t> scratchA, scratchB; ///< per-thread collider lists are not needed: serial
+    std::uint32_t islandCount = 0;
+
+    float accumulator = 0.f;
+    std::uint64_t steps = 0;
+    WorldStats stats;
+
+    explicit Impl(const WorldSettings& s) : settings(s), pool(std::clamp<std::uint32_t>(s.threads, 1, 64)) {}
+
+    void rebuildLive()
+    {
+        live.clear();
+        liveSlot.clear();
+        std::size_t colliders = 0;
+        for (std::uint32_t i = 0; i < slots.size(); ++i)
+            if (slots[i].ragdoll) {
+                live.push_back(slots[i].ragdoll.get());
+                liveSlot.push_back(i);
+                colliders = std::max(colliders, slots[i].ragdoll->rig().colliders().size());
+            }
+        const std::size_t n = live.size();
+        awake.reserve(n);
+        sweep.reserve(n);
+        parent.resize(n);
+        islandOf.resize(n);
+        islandStart.resize(n + 1);
+        islandMembers.resize(n);
+        pairContacts.resize(std::size_t(settings.contactsPerRagdoll) * n);
+        pairSorted.resize(pairContacts.size());
+        contactStart.resize(n + 2);
+        scratchA.resize(colliders);
+        scratchB.resize(colliders);
+    }
+
+    std::uint32_t find(std::uint32_t i)
+    {
+        while (parent[i] != i) {
+            parent[i] = parent[parent[i]];
+            i = parent[i];
+        }
+        return i;
+    }
+
+    void step();
+    std::uint32_t findRagdollContacts();
+    void solveIsland(std::uint32_t island, std::uint32_t contactCount);
+};
+
+namespace {
+
+/// Contact geometry between two colliders; returns false when apart. n points from B toward A.
+bool colliderContact(Ragdoll& ra, const ColliderRef& ca, Ragdoll& rb, const ColliderRef& cb, ContactSide& sa,
+                     ContactSide& sb, Vec3& n, float& depth);
+
+} // namespace
+
+World::World(const WorldSettings& settings) : mImpl(std::make_unique<Impl>(settings))
+{
+    WorldSettings& s = mImpl->settings;
+    if (!(s.timeStep > 0.f && s.timeStep <= 0.1f))
+        s.timeStep = 1.f / 60.f;
+    s.maxSubsteps = std::clamp<std::uint32_t>(s.maxSubsteps, 1, 64);
+    s.threads = mImpl->pool.threadCount();
+    if (!isFinite(s.gravity))
+        s.gravity = {0.f, -9.81f, 0.f};
+}
+
+World::~World() = default;
+
+const WorldSettings& World::settings() const { return mImpl->settings; }
+
+bool World::setGravity(Vec3 g)
+{
+    if (!isFinite(g))
+        return false;
+    mImpl->settings.gravity = g;
+    for (Ragdoll* r : mImpl->live)
+        r->wake();
+    return true;
+}
+
+namespace {
+bool fail(std::string* error, const char* message)
+{
+    if (error)
+        *error = message;
+    return false;
+}
+} // namespace
+
+int World::addPlane(Vec3 normal, float offset, std::string* error)
+{
+    if (!isFinite(normal) || !std::isfinite(offset) || !(length(normal) > 1e-6f))
+        return fail(error, "plane: normal must be a finite non-zero vector and offset finite"), -1;
+    mImpl->statics.planes.push_back({normal / length(normal), offset});
+    return int(mImpl->statics.planes.size() - 1);
+}
+
+int World::addBox(const Transform& pose, Vec3 half, std::string* error)
+{
+    const Quat q = pose.rotation;
+    const float qn = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
+    if (!isFinite(pose.translation) || !std::isfinite(qn) || std::fabs(qn - 1.f) > 1e-3f)
+        return fail(error, "box: pose must be finite with a unit rotation"), -1;
+    if (!isFinite(half) || !(half.x > 0.f && half.y > 0.f && half.z > 0.f))
+        return fail(error, "box: half extents must be positive"), -1;
+    StaticWorld::Box b;
+    b.centre = pose.translation;
+    b.axes = toMat3(normalize(q));
+    b.half = half;
+    const Vec3 ext{std::fabs(b.axes.c[0].x) * half.x + std::fabs(b.axes.c[1].x) * half.y + std::fabs(b.axes.c[2].x) * half.z,
+                   std::fabs(b.axes.c[0].y) * half.x + std::fabs(b.axes.c[1].y) * half.y + std::fabs(b.axes.c[2].y) * half.z,
+                   std::fabs(b.axes.c[0].z) * half.x + std::fabs(b.axes.c[1].z) * half.y + std::fabs(b.axes.c[2].z) * half.z};
+    b.aabbMin = b.centre - ext;
+    b.aabbMax = b.centre + ext;
+    mImpl->statics.boxes.push_back(b);
+    return int(mImpl->statics.boxes.size() - 1);
+}
+
+int World::addSphere(Vec3 centre, float radius, std::string* error)
+{
+    if (!isFinite(centre) || !(radius > 0.f) || !std::isfinite(radius))
+        return fail(error, "sphere: centre must be finite and radius positive"), -1;
+    mImpl->statics.spheres.push_back({centre, radius});
+    return int(mImpl->statics.spheres.size() - 1);
+}
+
+int World::addCapsule(Vec3 a, Vec3 b, float radius, std::string* error)
+{
+    if (!isFinite(a) || !isFinite(b) || !(radius > 0.f) || !std::isfinite(radius))
+        return fail(error, "capsule: ends must be finite and radius positive"), -1;
+    mImpl->statics.capsules.push_back({a, b, radius});
+    return int(mImpl->statics.capsules.size() - 1);
+}
+
+int World::addTriangleMesh(std::span<const Vec3> vertices, std::span<const std::uint32_t> indices, std::string* error)
+{
+    if (mImpl->meshes.size() >= 0xFFFF)
+        return fail(error, "triangle mesh: too many meshes (65535)"), -1;
+    auto bvh = std::make_unique<geo::TriangleMeshBvh>();
+    std::string e;
+    if (!bvh->build(vertices, indices, &e)) {
+        if (error)
+            *error = "triangle mesh: " + e;
+        return -1;
+    }
+    mImpl->statics.meshes.push_back(bvh.get());
+    mImpl->meshes.push_back(std::move(bvh));
+    return int(mImpl->meshes.size() - 1);
+}
+
+void World::clearStaticGeometry()
+{
+    mImpl->statics = {};
+    mImpl->meshes.clear();
+    for (Ragdoll* r : mImpl->live)
+        r->wake();
+}
+
+RagdollHandle World::spawn(std::shared_ptr<const Rig> rig, const Transform& placement, Vec3 velocity, std::string* error)
+{
+    if (!rig) {
+        fail(error, "spawn: no rig");
+        return kInvalidRagdoll;
+    }
+    const Quat q = placement.rotation;
+    const float qn = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
+    if (!isFinite(placement.translation) || !std::isfinite(qn) || std::fabs(qn - 1.f) > 1e-3f || !isFinite(velocity)) {
+        fail(error, "spawn: placement must be finite with a unit rotation, velocity finite");
+        return kInvalidRagdoll;
+    }
+    Impl& m = *mImpl;
+    std::uint32_t slot;
+    if (!m.freeSlots.empty()) {
+        slot = m.freeSlots.back();
+        m.freeSlots.pop_back();
+    } else {
+        slot = std::uint32_t(m.slots.size());
+        m.slots.emplace_back();
+    }
+    Transform p{normalize(q), placement.translation};
+    m.slots[slot].ragdoll.reset(Solver::create(std::move(rig), p, m.settings.timeStep, m.settings.contactsPerRagdoll));
+    m.slots[slot].generation++;
+    if (velocity != Vec3{})
+        m.slots[slot].ragdoll->addVelocity(velocity);
+    m.rebuildLive();
+    return (RagdollHandle(m.slots[slot].generation) << 32) | (RagdollHandle(slot) + 1);
+}
+
+static bool decode(const World::Impl& m, RagdollHandle h, std::uint32_t& slot)
+{
+    const std::uint64_t low = h & 0xFFFFFFFFull;
+    if (low == 0 || low > m.slots.size())
+        return false;
+    slot = std::uint32_t(low - 1);
+    return m.slots[slot].ragdoll && m.slots[slot].generation == std::uint32_t(h >> 32);
+}
+
+bool World::remove(RagdollHandle h)
+{
+    std::uint32_t slot;
+    if (!decode(*mImpl, h, slot))
+        return false;
+    mImpl->slots[slot].ragdoll.reset();
+    mImpl->freeSlots.push_back(slot);
+    mImpl->rebuildLive();
+    return true;
+}
+
+Ragdoll* World::ragdoll(RagdollHandle h)
+{
+    std::uint32_t slot;
+    return decode(*mImpl, h, slot) ? mImpl->slots[slot].ragdoll.get() : nullptr;
+}
+
+const Ragdoll* World::ragdoll(RagdollHandle h) const
+{
+    std::uint32_t slot;
+    return decode(*mImpl, h, slot) ? mImpl->slots[slot].ragdoll.get() : nullptr;
+}
+
+std::size_t World::ragdollCount() const { return mImpl->live.size(); }
+
+std::size_t World::ragdolls(std::span<RagdollHandle> out) const
+{
+    std::size_t k = 0;
+    for (std::size_t i = 0; i < mImpl->liveSlot.size() && k < out.size(); ++i) {
+        const std::uint32_t s = mImpl->liveSlot[i];
+        out[k++] = (RagdollHandle(mImpl->slots[s].generation) << 32) | (RagdollHandle(s) + 1);
+    }
+    return k;
+}
+
+void World::applyExplosion(Vec3 centre, float strength, float radius, float minDistance)
+{
+    for (Ragdoll* r : mImpl->live)
+        r->applyExplosion(centre, strength, radius, minDistance);
+}
+
+void World::step() { mImpl->step(); }
+
+std::uint32_t World::advance(float seconds)
+{
+    Impl& m = *mImpl;
+    if (!std::isfinite(seconds) || seconds < 0.f)
+        seconds = 0.f;
+    m.accumulator += std::min(seconds, 1.f);
+    std::uint32_t n = 0;
+    while (m.accumulator >= m.settings.timeStep && n < m.settings.maxSubsteps) {
+        m.step();
+        m.accumulator -= m.settings.timeStep;
+        ++n;
+    }
+    // A stall longer than maxSubsteps steps is dropped rather than carried (no spiral of death).
+    if (m.accumulator >= m.settings.timeStep)
+        m.accumulator = std::fmod(m.accumulator, m.settings.timeStep);
+    return n;
+}
+
+float World::interpolation() const { return std::clamp(mImpl->accumulator / mImpl->settings.timeStep, 0.f, 1.f); }
+std::uint64_t World::stepCount() const { return mImpl->steps; }
+const WorldStats& World::stats() const { return mImpl->stats; }
+
+void World::Impl::step()
+{
+    const float dt = settings.timeStep;
+    const std::size_t n = live.size();
+    awake.clear();
+    for (std::uint32_t i = 0; i < n; ++i) {
+        RagdollState& s = Solver::state(*live[i]);
+        if (!s.asleep || !settings.sleep) {
+            s.asleep = false;
+            awake.push_back(i);
+        }
+    }
+    // 1. Integrate and gather static contacts, in parallel (ragdolls are independent here).
+    pool.parallelFor(awake.size(), [&](std::size_t b, std::size_t e, unsigned) {
+        for (std::size_t k = b; k < e; ++k) {
+            Ragdoll& r = *live[awake[k]];
+            Solver::integrate(r, settings.gravity, dt);
+            Solver::prepareCollisions(r, statics);
+        }
+    }, 4);
+
+    // 2. Ragdoll-versus-ragdoll contacts and islands.
+    for (std::uint32_t i = 0; i < n; ++i)
+        parent[i] = i;
+    const std::uint32_t contactCount = settings.ragdollCollisions ? findRagdollContacts() : 0;
+
+    // Islands over awake ragdolls (ragdolls woken by contact joined the awake list in findRagdollContacts).
+    std::fill(islandStart.begin(), islandStart.end(), 0u);
+    islandCount = 0;
+    std::vector<std::uint32_t>& root = islandOf; // reuse: root id → island id, then ragdoll → island
+    for (std::uint32_t k : awake)
+        Solver::state(*live[k]).island = ~0u;
+    for (std::uint32_t k : awake) {
+        const std::uint32_t rt = find(k);
+        RagdollState& rs = Solver::state(*live[rt]);
+        if (rs.island == ~0u)
+            rs.island = islandCount++;
+        Solver::state(*live[k]).island = rs.island;
+    }
+    for (std::uint32_t k : awake)
+        islandStart[Solver::state(*live[k]).island + 1]++;
+    for (std::uint32_t i = 0; i < islandCount; ++i)
+        islandStart[i + 1] += islandStart[i];
+    for (std::uint32_t i = 0; i <= islandCount; ++i)
+        root[i] = islandStart[i];
+    for (std::uint32_t k : awake)
+        islandMembers[root[Solver::state(*live[k]).island]++] = k;
+    // Bucket contacts by island.
+    std::fill(contactStart.begin(), contactStart.begin() + islandCount + 2, 0u);
+    for (std::uint32_t c = 0; c < contactCount; ++c) {
+        PairContact& pc = pairContacts[c];
+        pc.island = Solver::state(*live[pc.a]).island;
+        contactStart[pc.island + 1]++;
+    }
+    for (std::uint32_t i = 0; i < islandCount; ++i)
+        contactStart[i + 1] += contactStart[i];
+    for (std::uint32_t i = 0; i <= islandCount; ++i)
+        root[i] = contactStart[i];
+    for (std::uint32_t c = 0; c < contactCount; ++c)
+        pairSorted[root[pairContacts[c].island]++] = pairContacts[c];
+
+    // 3. Relax each island on the pool.
+    pool.parallelFor(islandCount, [&](std::size_t b, std::size_t e, unsigned) {
+        for (std::size_t i = b; i < e; ++i)
+            solveIsland(std::uint32_t(i), contactCount);
+    }, 1);
+
+    stats.awakeRagdolls = std::uint32_t(awake.size());
+    stats.islands = islandCount;
+    stats.ragdollContacts = contactCount;
+    ++steps;
+}
+
+void World::Impl::solveIsland(std::uint32_t island, std::uint32_t)
+{
+    const std::uint32_t mb = islandStart[island], me = islandStart[island + 1];
+    const std::uint32_t cb = contactStart[island], ce = contactStart[island + 1];
+    std::uint32_t iterations = 0;
+    for (std::uint32_t k = mb; k < me; ++k) {
+        Ragdoll& r = *live[islandMembers[k]];
+        Solver::beginIterations(r);
+        iterations = std::max(iterations, r.rig().settings().iterations);
+    }
+    for (std::uint32_t it = 0; it < iterations; ++it) {
+        for (std::uint32_t k = mb; k < me; ++k)
+            Solver::iterate(*live[islandMembers[k]], statics, it);
+        for (std::uint32_t c = cb; c < ce; ++c) {
+            const PairContact& pc = pairSorted[c];
+            Ragdoll& ra = *live[pc.a];
+            Ragdoll& rb = *live[pc.b];
+            ContactSide sa, sb;
+            Vec3 nrm;
+            float depth;
+            if (!colliderContact(ra, ra.rig().colliders()[pc.colliderA], rb, rb.rig().colliders()[pc.colliderB], sa, sb,
+                                 nrm, depth))
+                continue;
+            const float wsum = sa.weight() + sb.weight();
+            if (!(wsum > 1e-12f))
+                continue;
+            const float lambda = depth / wsum;
+            sa.move(nrm, lambda);
+            sb.move(-nrm, lambda);
+        }
+    }
+    for (std::uint32_t k = mb; k < me; ++k) {
+        Ragdoll& r = *live[islandMembers[k]];
+        Solver::applyFriction(r, statics);
+        Solver::finishStep(r, settings.sleep);
+        Solver::state(r).stats.contacts += 0;
+    }
+}
+
+std::uint32_t World::Impl::findRagdollContacts()
+{
+    const std::uint32_t n = std::uint32_t(live.size());
+    // Sweep and prune on x over every live ragdoll (sleeping ones too: an awake body may hit them).
+    sweep.resize(n);
+    std::iota(sweep.begin(), sweep.end(), 0u);
+    std::sort(sweep.begin(), sweep.end(), [&](std::uint32_t a, std::uint32_t b) {
+        return Solver::state(*live[a]).aabbMin.x < Solver::state(*live[b]).aabbMin.x;
+    });
+    std::uint32_t count = 0, pairs = 0, dropped = 0;
+    const std::uint32_t capacity = std::uint32_t(pairContacts.size());
+    for (std::uint32_t i = 0; i < n; ++i) {
+        const std::uint32_t a = sweep[i];
+        RagdollState& sa = Solver::state(*live[a]);
+        for (std::uint32_t j = i + 1; j < n; ++j) {
+            const std::uint32_t b = sweep[j];
+            RagdollState& sb = Solver::state(*live[b]);
+            if (sb.aabbMin.x > sa.aabbMax.x)
+                break;
+            if (sa.asleep && sb.asleep)
+                continue;
+            if (sb.aabbMin.y > sa.aabbMax.y || sa.aabbMin.y > sb.aabbMax.y || sb.aabbMin.z > sa.aabbMax.z ||
+                sa.aabbMin.z > sb.aabbMax.z)
+                continue;
+            ++pairs;
+            // The overlap of the two bounds culls each side's colliders before the pairwise test.
+            const Vec3 lo = vmax(sa.aabbMin, sb.aabbMin), hi = vmin(sa.aabbMax, sb.aabbMax);
+            const Rig& ra = live[a]->rig();
+            const Rig& rb = live[b]->rig();
+            std::uint32_t na = 0, nb = 0;
+            for (std::uint32_t k = 0; k < ra.colliders().size(); ++k)
+                if (!(sa.colliderLo[k].x > hi.x || sa.colliderHi[k].x < lo.x || sa.colliderLo[k].y > hi.y ||
+                      sa.colliderHi[k].y < lo.y || sa.colliderLo[k].z > hi.z || sa.colliderHi[k].z < lo.z))
+                    scratchA[na++] = k;
+            if (na == 0)
+                continue;
+            for (std::uint32_t k = 0; k < rb.colliders().size(); ++k)
+                if (!(sb.colliderLo[k].x > hi.x || sb.colliderHi[k].x < lo.x || sb.colliderLo[k].y > hi.y ||
+                      sb.colliderHi[k].y < lo.y || sb.colliderLo[k].z > hi.z || sb.colliderHi[k].z < lo.z))
+                    scratchB[nb++] = k;
+            bool any = false;
+            for (std::uint32_t p = 0; p < na; ++p) {
+                const std::uint32_t ka = scratchA[p];
+                const ColliderRef& ca = ra.colliders()[ka];
+                for (std::uint32_t q = 0; q < nb; ++q) {
+                    const std::uint32_t kb = scratchB[q];
+                    const ColliderRef& cb = rb.colliders()[kb];
+                    if (!((ca.group & cb.mask) && (cb.group & ca.mask)))
+                        continue;
+                    if (sa.colliderLo[ka].x > sb.colliderHi[kb].x || sb.colliderLo[kb].x > sa.colliderHi[ka].x ||
+                        sa.colliderLo[ka].y > sb.colliderHi[kb].y || sb.colliderLo[kb].y > sa.colliderHi[ka].y ||
+                        sa.colliderLo[ka].z > sb.colliderHi[kb].z || sb.colliderLo[kb].z > sa.colliderHi[ka].z)
+                        continue;
+                    any = true;
+                    if (count < capacity)
+                        pairContacts[count++] = {a, b, ka, kb, 0};
+                    else
+                        ++dropped;
+                }
+            }
+            if (any) {
+                // Touching: wake a sleeper (its state is at rest, so it joins without integrating) and join islands.
+                for (RagdollState* st : {&sa, &sb})
+                    if (st->asleep) {
+                        st->asleep = false;
+                        st->stillTime = 0.f;
+                        const std::uint32_t idx = st == &sa ? a : b;
+                        awake.push_back(idx);
+                        Solver::prepareCollisions(*live[idx], statics);
+                    }
+                const std::uint32_t x = find(a), y = find(b);
+                if (x != y)
+                    parent[std::max(x, y)] = std::min(x, y);
+            }
+        }
+    }
+    stats.ragdollPairs = pairs;
+    stats.droppedContacts = dropped;
+    return count;
+}
+
+namespace {
+
+void sphereSide(Ragdoll& r, std::uint32_t particle, ContactSide& s)
+{
+    RagdollState& st = Solver::state(r);
+    s.x = st.x;
+    s.w = st.w.data();
+    s.idx[0] = particle;
+    s.c[0] = 1.f;
+    s.count = 1;
+}
+
+void capsuleSide(Ragdoll& r, const CapsuleData& c, float t, ContactSide& s)
+{
+    RagdollState& st = Solver::state(r);
+    s.x = st.x;
+    s.w = st.w.data();
+    s.idx[0] = c.a;
+    s.idx[1] = c.b;
+    s.c[0] = 1.f - t;
+    s.c[1] = t;
+    s.count = 2;
+}
+
+/// Collider as a segment (sphere: a == b) with radius; boxes are handled separately.
+void segmentOf(Ragdoll& r, const ColliderRef& c, Vec3& a, Vec3& b, float& radius)
+{
+    const RagdollState& st = Solver::state(r);
+    if (c.kind == 1) {
+        const CapsuleData& cap = r.rig().capsules()[c.index];
+        a = st.x[cap.a];
+        b = st.x[cap.b];
+        radius = cap.radius;
+    } else {
+        a = b = st.x[c.index];
+        radius = r.rig().radii()[c.index];
+    }
+}
+
+/// Box of ragdoll rb against a segment collider of ragdoll ra. n points from the box toward ra.
+bool boxVersusSegment(Ragdoll& ra, const ColliderRef& ca, Ragdoll& rb, std::uint32_t box, ContactSide& sa,
+                      ContactSide& sb, Vec3& n, float& depth)
+{
+    Vec3 a, b;
+    float radius;
+    segmentOf(ra, ca, a, b, radius);
+    geo::Obb obb;
+    Solver::boxFrame(rb, box, obb.center, obb.axes);
+    obb.half = rb.rig().boxes()[box].half;
+    float t = 0.f;
+    if (ca.kind == 1) {
+        if (!geo::penetrationSegmentObb(a, b, radius, obb, t, n, depth))
+            return false;
+        capsuleSide(ra, ra.rig().capsules()[ca.index], t, sa);
+    } else {
+        Vec3 surface;
+        if (!geo::penetrationPointObb(a, radius, obb, n, depth, surface))
+            return false;
+        sphereSide(ra, ca.index, sa);
+    }
+    const Vec3 p = lerp(a, b, t) - n * (radius - depth); // the box surface point touched
+    Solver::boxWeights(rb, box, p, sb);
+    return true;
+}
+
+bool boxVersusBox(Ragdoll& ra, std::uint32_t boxA, Ragdoll& rb, std::uint32_t boxB, ContactSide& sa, ContactSide& sb,
+                  Vec3& n, float& depth)
+{
+    // Deepest corner of either box inside the other.
+    geo::Obb oa, ob;
+    Solver::boxFrame(ra, boxA, oa.center, oa.axes);
+    oa.half = ra.rig().boxes()[boxA].half;
+    Solver::boxFrame(rb, boxB, ob.center, ob.axes);
+    ob.half = rb.rig().boxes()[boxB].half;
+    float best = 0.f;
+    bool found = false;
+    for (int side = 0; side < 2; ++side) {
+        const geo::Obb& src = side == 0 ? oa : ob;
+        const geo::Obb& dst = side == 0 ? ob : oa;
+        for (int k = 0; k < 8; ++k) {
+            const Vec3 corner = src.center + src.axes.c[0] * ((k & 1) ? src.half.x : -src.half.x) +
+                                src.axes.c[1] * ((k & 2) ? src.half.y : -src.half.y) +
+                                src.axes.c[2] * ((k & 4) ? src.half.z : -src.half.z);
+            Vec3 nn, surface;
+            float d;
+            if (!geo::penetrationPointObb(corner, 0.f, dst, nn, d, surface) || d <= best)
+                continue;
+            best = d;
+            found = true;
+            depth = d;
+            if (side == 0) { // corner of A inside B: normal from B toward A
+                n = nn;
+                Solver::boxWeights(ra, boxA, corner, sa);
+                Solver::boxWeights(rb, boxB, surface, sb);
+            } else {         // corner of B inside A: nn points out of A toward B
+                n = -nn;
+                Solver::boxWeights(rb, boxB, corner, sb);
+                Solver::boxWeights(ra, boxA, surface, sa);
+            }
+        }
+    }
+    return found;
+}
+
+bool colliderContact(Ragdoll& ra, const ColliderRef& ca, Ragdoll& rb, const ColliderRef& cb, ContactSide& sa,
+                     ContactSide& sb, Vec3& n, float& depth)
+{
+    if (ca.kind == 2 && cb.kind == 2)
+        return boxVersusBox(ra, ca.index, rb, cb.index, sa, sb, n, depth);
+    if (cb.kind == 2)
+        return boxVersusSegment(ra, ca, rb, cb.index, sa, sb, n, depth);
+    if (ca.kind == 2) {
+        if (!boxVersusSegment(rb, cb, ra, ca.index, sb, sa, n, depth))
+            return false;
+        n = -n;
+        return true;
+    }
+    Vec3 a0, a1, b0, b1;
+    float ra_, rb_;
+    segmentOf(ra, ca, a0, a1, ra_);
+    segmentOf(rb, cb, b0, b1, rb_);
+    float s = 0.f, t = 0.f;
+    geo::closestSegmentSegment(a0, a1, b0, b1, s, t);
+    const Vec3 d = lerp(a0, a1, s) - lerp(b0, b1, t);
+    const float dist2 = lengthSquared(d);
+    const float rsum = ra_ + rb_;
+    if (dist2 >= rsum * rsum)
+        return false;
+    const float dist = std::sqrt(dist2);
+    n = dist > 1e-7f ? d / dist : Vec3{0.f, 1.f, 0.f};
+    depth = rsum - dist;
+    if (ca.kind == 1)
+        capsuleSide(ra, ra.rig().capsules()[ca.index], s, sa);
+    else
+        sphereSide(ra, ca.index, sa);
+    if (cb.kind == 1)
+        capsuleSide(rb, rb.rig().capsules()[cb.index], t, sb);
+    else
+        sphereSide(rb, cb.index, sb);
+    return true;
+}
+
+} // namespace
+
+} // namespace marionette::runtime
