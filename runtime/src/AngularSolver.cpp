@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <span>
 
 namespace marionette::runtime {
 
@@ -120,30 +121,46 @@ inline bool axisAngle(const Mat3& R, Vec3& axis, float& angle)
 constexpr float kAngularTolerance = 8.7e-4f;
 
 /// Swing/twist clamp of the rotation q (constraint frame, twist about +Y). Returns true and the clamped
-/// rotation when q lies outside the limits.
+/// rotation when q lies outside the limits by more than the tolerance. The common in-limits case costs a
+/// few multiplications: the twist range is tested on the half-angle quaternion without trigonometry.
 bool clampSwingTwist(Quat q, const AngularData& c, Quat& clamped, float& excess)
 {
     if (q.w < 0.f)
         q = {-q.x, -q.y, -q.z, -q.w};
-    Quat twist{0.f, q.y, 0.f, q.w};
-    const float tl = std::sqrt(twist.y * twist.y + twist.w * twist.w);
-    twist = tl > 1e-6f ? Quat{0.f, twist.y / tl, 0.f, twist.w / tl} : Quat{};
+    const float tl = std::sqrt(q.y * q.y + q.w * q.w);
+    const Quat twist = tl > 1e-6f ? Quat{0.f, q.y / tl, 0.f, q.w / tl} : Quat{};
     const Quat swing = q * twist.conjugate(); // axis ⊥ Y
+    const float sv2 = swing.x * swing.x + swing.z * swing.z;
+    // Twist within [min, max] ⇔ its half angle within the half limits (w >= 0 keeps it in [−π/2, π/2]).
+    const bool twistOk = twist.y * c.twistMinCos - twist.w * c.twistMinSin >= 0.f &&
+                         twist.w * c.twistMaxSin - twist.y * c.twistMaxCos >= 0.f;
+    constexpr float kLock = 1e-4f;
+    const float s1 = c.swing1, s2 = c.swing2;
+    const float halfTol = 0.5f * kAngularTolerance;
+    if (twistOk) {
+        if (sv2 <= halfTol * halfTol)
+            return false; // swing below tolerance
+        if (s1 >= kLock && s2 >= kLock) {
+            // conservative: swing angle <= min limit
+            const float smin = std::min(s1, s2);
+            const float sh = std::sin(0.5f * smin);
+            if (sv2 <= sh * sh * (swing.w * swing.w + sv2))
+                return false;
+        }
+    }
     float tw = 2.f * std::atan2(twist.y, twist.w);
-    if (tw > kPi)
-        tw -= 2.f * kPi;
-    if (tw < -kPi)
-        tw += 2.f * kPi;
-    const float sv = std::sqrt(swing.x * swing.x + swing.z * swing.z);
+    const float sv = std::sqrt(sv2);
     const float sAngle = 2.f * std::atan2(sv, std::fabs(swing.w));
     const float sgn = swing.w < 0.f ? -1.f : 1.f;
     float a = sv > 1e-7f ? sAngle * sgn * swing.x / sv : 0.f; // swing about X (swing1)
     float b = sv > 1e-7f ? sAngle * sgn * swing.z / sv : 0.f; // swing about Z (swing2)
+    if (tw > kPi)
+        tw -= 2.f * kPi;
+    if (tw < -kPi)
+        tw += 2.f * kPi;
 
     const float twc = std::clamp(tw, c.twistMin, c.twistMax);
     float ac = a, bc = b;
-    const float s1 = c.swing1, s2 = c.swing2;
-    constexpr float kLock = 1e-4f;
     if (s1 < kLock)
         ac = 0.f;
     if (s2 < kLock)
@@ -170,6 +187,13 @@ bool clampSwingTwist(Quat q, const AngularData& c, Quat& clamped, float& excess)
     return true;
 }
 
+/// Recomputes the frame of every triangle (keeping the last good one for degenerate triangles).
+void refreshFrames(RagdollState& s, std::span<const TriangleData> tris)
+{
+    for (std::uint32_t i = 0; i < tris.size(); ++i)
+        frameOf(s, tris[i], i);
+}
+
 } // namespace
 
 void Solver::solveAngular(Ragdoll& r, bool frictionPass)
@@ -179,12 +203,15 @@ void Solver::solveAngular(Ragdoll& r, bool frictionPass)
     const auto tris = rig.triangles();
     const auto cons = rig.angular();
     float worst = 0.f;
+    if (cons.empty())
+        return;
+    refreshFrames(s, tris);
     for (std::size_t i = 0; i < cons.size(); ++i) {
         const AngularData& c = cons[i];
         const TriangleData& A = tris[c.triA];
         const TriangleData& B = tris[c.triB];
-        const Mat3 RA = frameOf(s, A, c.triA);
-        const Mat3& RB = frameOf(s, B, c.triB);
+        const Mat3& RA = s.frames[c.triA];
+        const Mat3& RB = s.frames[c.triB];
         if (frictionPass) {
             if (c.dynamicFriction <= 0.f && c.staticFrictionAngle <= 0.f)
                 continue;
@@ -195,14 +222,17 @@ void Solver::solveAngular(Ragdoll& r, bool frictionPass)
             if (!axisAngle(RB * target.transposed(), u, theta))
                 continue;
             const float f = theta <= c.staticFrictionAngle ? 1.f : c.dynamicFriction;
-            if (f > 0.f)
+            if (f > 0.f) {
                 applyCorrection(s, A, B, u, -theta * f);
+                frameOf(s, A, c.triA);
+                frameOf(s, B, c.triB);
+            }
             continue;
         }
-        const Mat3 CA = RA * c.rest; // where B's frame would be at rest relative to A
         Vec3 u;
         float phi;
         if (c.limit == rig::AngularLimit::Cone) {
+            const Mat3 CA = RA * c.rest; // where B's frame would be at rest relative to A
             const float cosT = 0.5f * (frobenius(CA, RB) - 1.f);
             if (cosT >= c.cosCone)
                 continue;
@@ -215,9 +245,11 @@ void Solver::solveAngular(Ragdoll& r, bool frictionPass)
             worst = std::max(worst, over);
             phi = -over;
         } else {
-            const Quat qCA = toQuat(CA);
-            const Quat G = qCA * c.twistFrame; // constraint frame in world
-            const Quat qc = G.conjugate() * toQuat(RB) * c.twistFrame;
+            // Deviation in the constraint frame: (R_A·rest·F)ᵀ (R_B·F).
+            const Mat3 GA = RA * c.restFrame;
+            const Mat3 GB = RB * c.frame;
+            const Mat3 D = Mat3::fromColumns(GA.transposeMul(GB.c[0]), GA.transposeMul(GB.c[1]), GA.transposeMul(GB.c[2]));
+            const Quat qc = toQuat(D);
             Quat clamped;
             float excess;
             if (!clampSwingTwist(qc, c, clamped, excess))
@@ -229,9 +261,11 @@ void Solver::solveAngular(Ragdoll& r, bool frictionPass)
             if (!(sv > 1e-7f))
                 continue;
             phi = 2.f * std::atan2(sv, std::fabs(local.w));
-            u = G.rotate(v / sv);
+            u = GA * (v / sv);
         }
         applyCorrection(s, A, B, u, phi * c.stiffness);
+        frameOf(s, A, c.triA);
+        frameOf(s, B, c.triB);
     }
     if (!frictionPass)
         s.stats.maxAngularViolation = worst;

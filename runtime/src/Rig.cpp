@@ -191,6 +191,12 @@ std::shared_ptr<const Rig> Rig::build(const rig::RigDescription& d, std::string*
         Vec3 s1 = a.swingAxis1 - t * dot(a.swingAxis1, t);
         s1 = normalizeOr(s1, anyPerpendicular(t));
         o.twistFrame = toQuat(Mat3::fromColumns(s1, t, cross(s1, t)));
+        o.frame = toMat3(o.twistFrame);
+        o.restFrame = o.rest * o.frame;
+        o.twistMinSin = std::sin(0.5f * a.twistMin);
+        o.twistMinCos = std::cos(0.5f * a.twistMin);
+        o.twistMaxSin = std::sin(0.5f * a.twistMax);
+        o.twistMaxCos = std::cos(0.5f * a.twistMax);
         o.twistMin = a.twistMin;
         o.twistMax = a.twistMax;
         o.swing1 = a.swing1;

@@ -45,6 +45,9 @@ struct AngularData {
     float cosCone;        ///< cos(coneAngle)
     float coneAngle;
     Quat twistFrame;      ///< rotates the constraint frame (X = swing1, Y = twist, Z = swing2) into B's frame
+    Mat3 frame;           ///< twistFrame as a matrix
+    Mat3 restFrame;       ///< rest × frame: the constraint frame seen from A at rest
+    float twistMinSin, twistMinCos, twistMaxSin, twistMaxCos; ///< sin/cos of half the twist limits
     float twistMin, twistMax, swing1, swing2;
     float stiffness, dynamicFriction, staticFrictionAngle;
 };

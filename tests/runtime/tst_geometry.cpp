@@ -1,0 +1,1143 @@
+// Tests of marionette::runtime::geo: closest points, penetrations and segment casts against hand-derived
+// values, degenerate inputs (which must stay finite), exactness checks of the segment queries against dense
+// sampling, and TriangleMeshBvh queries against brute force over random queries (fixed seeds).
+#include "geometry/Geometry.h"
+#include "geometry/TriangleMeshBvh.h"
+
+#include <QtTest/QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace marionette;
+using namespace marionette::runtime::geo;
+
+namespace {
+
+QString str(Vec3 v) { return QStringLiteral("(%1, %2, %3)").arg(v.x, 0, 'g', 8).arg(v.y, 0, 'g', 8).arg(v.z, 0, 'g', 8); }
+
+bool finite(float f) { return std::isfinite(f); }
+
+} // namespace
+
+#define EXPECT_NEAR(actual, expected, tol)                                                                     \
+    do {                                                                                                       \
+        const float a_ = (actual), e_ = (expected);                                                            \
+        if (!(std::fabs(a_ - e_) <= (tol)))                                                                    \
+            QFAIL(qPrintable(QStringLiteral("%1 = %2, expected %3 (line %4)")                                  \
+                                 .arg(QString::fromLatin1(#actual))                                            \
+                                 .arg(a_, 0, 'g', 9)                                                           \
+                                 .arg(e_, 0, 'g', 9)                                                           \
+                                 .arg(__LINE__)));                                                             \
+    } while (0)
+
+#define EXPECT_VEC(actual, expected, tol)                                                                      \
+    do {                                                                                                       \
+        const Vec3 a_ = (actual), e_ = (expected);                                                             \
+        if (!(length(a_ - e_) <= (tol)))                                                                       \
+            QFAIL(qPrintable(QStringLiteral("%1 = %2, expected %3 (line %4)")                                  \
+                                 .arg(QString::fromLatin1(#actual), str(a_), str(e_))                          \
+                                 .arg(__LINE__)));                                                             \
+    } while (0)
+
+#define EXPECT_FINITE(v) QVERIFY2(isFinite(v), qPrintable(QString::fromLatin1(#v) + QStringLiteral(" = ") + str(v)))
+
+namespace {
+
+constexpr float kTol = 1e-5f;
+
+// A box rotated about a skew axis, centre (1, 2, 3), half extents (1, 0.5, 2).
+Obb testBox()
+{
+    Obb b;
+    b.center = {1.f, 2.f, 3.f};
+    b.axes = toMat3(Quat::fromAxisAngle(normalizeOr({1.f, 2.f, 3.f}, {0.f, 1.f, 0.f}), 0.7f));
+    b.half = {1.f, 0.5f, 2.f};
+    return b;
+}
+Vec3 world(const Obb& b, Vec3 local) { return b.center + b.axes * local; }
+
+Vec3 randomVec(std::mt19937& rng, float lo, float hi)
+{
+    std::uniform_real_distribution<float> u(lo, hi);
+    const float x = u(rng), y = u(rng), z = u(rng);
+    return {x, y, z};
+}
+
+float randomFloat(std::mt19937& rng, float lo, float hi) { return std::uniform_real_distribution<float>(lo, hi)(rng); }
+
+// Reference triangle in the z = 0 plane; its face normal cross(b-a, c-a) is +Z.
+const Vec3 kTa{0.f, 0.f, 0.f}, kTb{2.f, 0.f, 0.f}, kTc{0.f, 2.f, 0.f};
+
+// 100×100 quads on a gently curved sheet over [0, 10]², plus 20 randomly rotated closed boxes.
+void makeTestMesh(std::vector<Vec3>& vertices, std::vector<std::uint32_t>& indices)
+{
+    const int n = 100;
+    for (int j = 0; j <= n; ++j)
+        for (int i = 0; i <= n; ++i) {
+            const float x = 0.1f * static_cast<float>(i), z = 0.1f * static_cast<float>(j);
+            vertices.push_back({x, 0.3f * std::sin(x) * std::cos(z), z});
+        }
+    for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) {
+            const auto v00 = static_cast<std::uint32_t>(j * (n + 1) + i);
+            const std::uint32_t v10 = v00 + 1, v01 = v00 + n + 1, v11 = v01 + 1;
+            indices.insert(indices.end(), {v00, v01, v10, v10, v01, v11});
+        }
+    std::mt19937 rng(7);
+    const int quads[6][4] = {{0, 1, 3, 2}, {4, 6, 7, 5}, {0, 4, 5, 1}, {2, 3, 7, 6}, {0, 2, 6, 4}, {1, 5, 7, 3}};
+    for (int k = 0; k < 20; ++k) {
+        Obb b;
+        b.center = randomVec(rng, 0.f, 10.f);
+        b.center.y = randomFloat(rng, -0.5f, 1.5f);
+        b.axes = toMat3(Quat::fromAxisAngle(normalizeOr(randomVec(rng, -1.f, 1.f), {0.f, 1.f, 0.f}),
+                                            randomFloat(rng, 0.f, 3.f)));
+        b.half = randomVec(rng, 0.05f, 0.8f);
+        const auto base = static_cast<std::uint32_t>(vertices.size());
+        for (int c = 0; c < 8; ++c)
+            vertices.push_back(world(b, {(c & 1) ? b.half.x : -b.half.x, (c & 2) ? b.half.y : -b.half.y,
+                                         (c & 4) ? b.half.z : -b.half.z}));
+        for (const auto& q : quads)
+            indices.insert(indices.end(), {base + std::uint32_t(q[0]), base + std::uint32_t(q[1]), base + std::uint32_t(q[2]),
+                                           base + std::uint32_t(q[0]), base + std::uint32_t(q[2]), base + std::uint32_t(q[3])});
+    }
+}
+
+} // namespace
+
+class TestGeometry : public QObject {
+    Q_OBJECT
+
+private slots:
+    // Aabb
+    void aabb_helpers();
+    // Segments
+    void closestOnSegment_basic();
+    void closestOnSegment_degenerate();
+    void closestSegmentSegment_crossing();
+    void closestSegmentSegment_clamped();
+    void closestSegmentSegment_parallel();
+    void closestSegmentSegment_degenerate();
+    void closestSegmentSegment_matchesSampling();
+    // Spheres and capsules
+    void penetrationPointSphere_basic();
+    void penetrationPointCapsule_basic();
+    void penetrationSegmentSphere_basic();
+    void penetrationSegmentCapsule_basic();
+    void penetrationSegmentCapsule_matchesSampling();
+    // Boxes
+    void pointInsideObb_basic();
+    void penetrationPointObb_outside();
+    void penetrationPointObb_inside();
+    void penetrationSegmentObb_basic();
+    void penetrationSegmentObb_matchesSampling();
+    // Triangles
+    void closestPointOnTriangle_regions();
+    void closestPointOnTriangle_degenerate();
+    void penetrationPointTriangle_basic();
+    void penetrationPointTriangle_previousPosition();
+    void penetrationSegmentTriangle_basic();
+    void penetrationSegmentTriangle_matchesSampling();
+    void triangleOverlapsAabb_basic();
+    // Segment casts
+    void segmentIntersectsTriangle_basic();
+    void segmentIntersectsObb_basic();
+    void segmentIntersectsObb_matchesSampling();
+    void segmentIntersectsSphere_basic();
+    void segmentIntersectsCapsule_basic();
+    void segmentIntersectsCapsule_conservative();
+    void degenerate_inputsStayFinite();
+    // TriangleMeshBvh
+    void bvh_rejectsBadInput();
+    void bvh_emptyAndDegenerate();
+    void bvh_structure();
+    void bvh_overlapMatchesBruteForce();
+    void bvh_overlapTruncates();
+    void bvh_raycastMatchesBruteForce();
+};
+
+// ---------------------------------------------------------------------------------------------- Aabb
+
+void TestGeometry::aabb_helpers()
+{
+    const Aabb a{{0, 0, 0}, {1, 1, 1}};
+    QVERIFY(overlaps(a, Aabb{{1, 1, 1}, {2, 2, 2}})); // touching corner counts
+    QVERIFY(!overlaps(a, Aabb{{1.01f, 0, 0}, {2, 1, 1}}));
+    QVERIFY(!overlaps(a, Aabb{{0, -2, 0}, {1, -0.5f, 1}}));
+    QVERIFY(!overlaps(a, emptyAabb()));
+    const Aabb e = expand(a, 0.5f);
+    EXPECT_VEC(e.min, Vec3(-0.5f, -0.5f, -0.5f), 0.f);
+    EXPECT_VEC(e.max, Vec3(1.5f, 1.5f, 1.5f), 0.f);
+    const Aabb m = merge(a, Aabb{{-1, 2, 0.5f}, {0, 3, 0.7f}});
+    EXPECT_VEC(m.min, Vec3(-1, 0, 0), 0.f);
+    EXPECT_VEC(m.max, Vec3(1, 3, 1), 0.f);
+    const Aabb mp = merge(merge(emptyAabb(), Vec3{2, -1, 0}), Vec3{1, 1, 1});
+    EXPECT_VEC(mp.min, Vec3(1, -1, 0), 0.f);
+    EXPECT_VEC(mp.max, Vec3(2, 1, 1), 0.f);
+    QVERIFY(contains(a, {1, 0, 0.5f}));
+    QVERIFY(!contains(a, {1, 0, 1.0001f}));
+    const Aabb s = fromSegment({1, 2, 3}, {-1, 5, 3}, 0.25f);
+    EXPECT_VEC(s.min, Vec3(-1.25f, 1.75f, 2.75f), 0.f);
+    EXPECT_VEC(s.max, Vec3(1.25f, 5.25f, 3.25f), 0.f);
+    const Aabb t = fromTriangle(kTa, kTb, kTc);
+    EXPECT_VEC(t.max, Vec3(2, 2, 0), 0.f);
+    // A unit cube turned 45° about Y is sqrt(2) wide in X and Z.
+    Obb b;
+    b.axes = toMat3(Quat::fromAxisAngle({0, 1, 0}, kPi / 4));
+    b.half = {0.5f, 0.5f, 0.5f};
+    const Aabb bb = boundsOf(b);
+    EXPECT_VEC(bb.max, Vec3(std::sqrt(0.5f), 0.5f, std::sqrt(0.5f)), kTol);
+    EXPECT_VEC(bb.min, -bb.max, kTol);
+}
+
+// ------------------------------------------------------------------------------------------ Segments
+
+void TestGeometry::closestOnSegment_basic()
+{
+    EXPECT_NEAR(closestOnSegment({0.5f, 1, 0}, {0, 0, 0}, {1, 0, 0}), 0.5f, kTol);
+    EXPECT_NEAR(closestOnSegment({3, 2, 1}, {0, 0, 0}, {4, 0, 0}), 0.75f, kTol);
+    EXPECT_NEAR(closestOnSegment({-2, 1, 0}, {0, 0, 0}, {1, 0, 0}), 0.f, 0.f);
+    EXPECT_NEAR(closestOnSegment({7, -1, 0}, {0, 0, 0}, {1, 0, 0}), 1.f, 0.f);
+}
+
+void TestGeometry::closestOnSegment_degenerate()
+{
+    EXPECT_NEAR(closestOnSegment({1, 2, 3}, {1, 1, 1}, {1, 1, 1}), 0.f, 0.f);
+    EXPECT_NEAR(closestOnSegment({1, 1, 1}, {1, 1, 1}, {1, 1, 1}), 0.f, 0.f);
+    const float t = closestOnSegment({1e6f, 0, 0}, {0, 0, 0}, {1e-20f, 0, 0});
+    QVERIFY(finite(t) && t >= 0.f && t <= 1.f);
+}
+
+void TestGeometry::closestSegmentSegment_crossing()
+{
+    float s = -1, t = -1;
+    closestSegmentSegment({-1, 0, 0}, {1, 0, 0}, {0, -1, 1}, {0, 1, 1}, s, t);
+    EXPECT_NEAR(s, 0.5f, kTol);
+    EXPECT_NEAR(t, 0.5f, kTol);
+    // Skew: x-axis segment [0, 2] and a z-parallel segment at x = 1.5, y = 1, z ∈ [-1, 3].
+    closestSegmentSegment({0, 0, 0}, {2, 0, 0}, {1.5f, 1, -1}, {1.5f, 1, 3}, s, t);
+    EXPECT_NEAR(s, 0.75f, kTol);
+    EXPECT_NEAR(t, 0.25f, kTol);
+}
+
+void TestGeometry::closestSegmentSegment_clamped()
+{
+    float s = -1, t = -1;
+    closestSegmentSegment({0, 0, 0}, {1, 0, 0}, {2, 1, 0}, {2, 3, 0}, s, t);
+    EXPECT_NEAR(s, 1.f, kTol);
+    EXPECT_NEAR(t, 0.f, kTol);
+    closestSegmentSegment({0, 0, 0}, {1, 0, 0}, {-1, 2, -3}, {-1, 2, 3}, s, t);
+    EXPECT_NEAR(s, 0.f, kTol);
+    EXPECT_NEAR(t, 0.5f, kTol);
+}
+
+void TestGeometry::closestSegmentSegment_parallel()
+{
+    float s = -1, t = -1;
+    // Segment 2 projects onto s ∈ [0.25, 0.75] of segment 1: the middle of that stretch.
+    closestSegmentSegment({0, 0, 0}, {4, 0, 0}, {1, 1, 0}, {3, 1, 0}, s, t);
+    EXPECT_NEAR(s, 0.5f, kTol);
+    EXPECT_NEAR(t, 0.5f, kTol);
+    // Antiparallel gives the same pair.
+    closestSegmentSegment({0, 0, 0}, {4, 0, 0}, {3, 1, 0}, {1, 1, 0}, s, t);
+    EXPECT_NEAR(s, 0.5f, kTol);
+    EXPECT_NEAR(t, 0.5f, kTol);
+    // Partial overlap [0.75, 1]: s = 0.875 (x = 3.5), which is 1/6 along x ∈ [3, 6].
+    closestSegmentSegment({0, 0, 0}, {4, 0, 0}, {3, 1, 0}, {6, 1, 0}, s, t);
+    EXPECT_NEAR(s, 0.875f, kTol);
+    EXPECT_NEAR(t, 1.f / 6.f, kTol);
+    // Disjoint: nearest ends.
+    closestSegmentSegment({0, 0, 0}, {4, 0, 0}, {5, 1, 0}, {7, 1, 0}, s, t);
+    EXPECT_NEAR(s, 1.f, kTol);
+    EXPECT_NEAR(t, 0.f, kTol);
+    // Collinear and overlapping: distance 0.
+    closestSegmentSegment({0, 0, 0}, {2, 0, 0}, {1, 0, 0}, {3, 0, 0}, s, t);
+    EXPECT_NEAR(length(lerp(Vec3{0, 0, 0}, Vec3{2, 0, 0}, s) - lerp(Vec3{1, 0, 0}, Vec3{3, 0, 0}, t)), 0.f, kTol);
+    EXPECT_NEAR(s, 0.75f, kTol);
+}
+
+void TestGeometry::closestSegmentSegment_degenerate()
+{
+    float s = -1, t = -1;
+    closestSegmentSegment({1, 1, 1}, {1, 1, 1}, {2, 2, 2}, {2, 2, 2}, s, t);
+    QCOMPARE(s, 0.f);
+    QCOMPARE(t, 0.f);
+    closestSegmentSegment({0.5f, 1, 0}, {0.5f, 1, 0}, {0, 0, 0}, {1, 0, 0}, s, t);
+    EXPECT_NEAR(s, 0.f, 0.f);
+    EXPECT_NEAR(t, 0.5f, kTol);
+    closestSegmentSegment({0, 0, 0}, {4, 0, 0}, {1, 5, 0}, {1, 5, 0}, s, t);
+    EXPECT_NEAR(s, 0.25f, kTol);
+    EXPECT_NEAR(t, 0.f, 0.f);
+    closestSegmentSegment({0, 0, 0}, {1e-12f, 0, 0}, {0, 1, 0}, {1e-12f, 1, 1e-13f}, s, t);
+    QVERIFY(finite(s) && finite(t) && s >= 0 && s <= 1 && t >= 0 && t <= 1);
+}
+
+void TestGeometry::closestSegmentSegment_matchesSampling()
+{
+    std::mt19937 rng(1);
+    for (int it = 0; it < 300; ++it) {
+        const Vec3 p1 = randomVec(rng, -1, 1), q1 = randomVec(rng, -1, 1), p2 = randomVec(rng, -1, 1);
+        // Every third pair is nearly parallel.
+        const Vec3 q2 = it % 3 == 0 ? p2 + (q1 - p1) * 0.7f + randomVec(rng, -1e-4f, 1e-4f) : randomVec(rng, -1, 1);
+        float s = 0, t = 0;
+        closestSegmentSegment(p1, q1, p2, q2, s, t);
+        QVERIFY(s >= 0 && s <= 1 && t >= 0 && t <= 1);
+        const float d = length(lerp(p1, q1, s) - lerp(p2, q2, t));
+        float best = 1e9f;
+        for (int i = 0; i <= 200; ++i) {
+            const Vec3 p = lerp(p1, q1, static_cast<float>(i) / 200.f);
+            best = std::min(best, length(p - lerp(p2, q2, closestOnSegment(p, p2, q2))));
+        }
+        QVERIFY2(d <= best + 1e-4f, qPrintable(QStringLiteral("iteration %1: %2 > %3").arg(it).arg(d).arg(best)));
+    }
+}
+
+// ------------------------------------------------------------------------------- Spheres and capsules
+
+void TestGeometry::penetrationPointSphere_basic()
+{
+    Vec3 n;
+    float depth = -1;
+    QVERIFY(penetrationPointSphere({0, 1.2f, 0}, 0.5f, {0, 0, 0}, 1.f, n, depth));
+    EXPECT_VEC(n, Vec3(0, 1, 0), kTol);
+    EXPECT_NEAR(depth, 0.3f, kTol);
+    QVERIFY(penetrationPointSphere({3, 4, 0}, 1.f, {0, 0, 0}, 4.5f, n, depth));
+    EXPECT_VEC(n, Vec3(0.6f, 0.8f, 0), kTol);
+    EXPECT_NEAR(depth, 0.5f, kTol);
+    QVERIFY(!penetrationPointSphere({0, 1.6f, 0}, 0.5f, {0, 0, 0}, 1.f, n, depth));
+    // Coincident centres: +Y, full depth.
+    QVERIFY(penetrationPointSphere({1, 1, 1}, 0.25f, {1, 1, 1}, 0.5f, n, depth));
+    EXPECT_VEC(n, Vec3(0, 1, 0), 0.f);
+    EXPECT_NEAR(depth, 0.75f, kTol);
+}
+
+void TestGeometry::penetrationPointCapsule_basic()
+{
+    const Vec3 ca{0, 0, 0}, cb{0, 2, 0};
+    Vec3 n;
+    float depth = -1;
+    QVERIFY(penetrationPointCapsule({0.5f, 1, 0}, 0.2f, ca, cb, 0.5f, n, depth));
+    EXPECT_VEC(n, Vec3(1, 0, 0), kTol);
+    EXPECT_NEAR(depth, 0.2f, kTol);
+    QVERIFY(!penetrationPointCapsule({0.8f, 1, 0}, 0.1f, ca, cb, 0.5f, n, depth));
+    QVERIFY(penetrationPointCapsule({0, 2.6f, 0}, 0.2f, ca, cb, 0.5f, n, depth)); // over the top cap
+    EXPECT_VEC(n, Vec3(0, 1, 0), kTol);
+    EXPECT_NEAR(depth, 0.1f, kTol);
+    // On the axis: any unit normal perpendicular to it, full depth.
+    QVERIFY(penetrationPointCapsule({0, 1, 0}, 0.2f, ca, cb, 0.5f, n, depth));
+    EXPECT_NEAR(length(n), 1.f, kTol);
+    EXPECT_NEAR(dot(n, Vec3(0, 1, 0)), 0.f, kTol);
+    EXPECT_NEAR(depth, 0.7f, kTol);
+    // Zero-length capsule acts as a sphere, even at its centre.
+    QVERIFY(penetrationPointCapsule({0, 0, 0.3f}, 0.f, ca, ca, 0.5f, n, depth));
+    EXPECT_VEC(n, Vec3(0, 0, 1), kTol);
+    EXPECT_NEAR(depth, 0.2f, kTol);
+    QVERIFY(penetrationPointCapsule(ca, 0.1f, ca, ca, 0.5f, n, depth));
+    EXPECT_NEAR(length(n), 1.f, kTol);
+    EXPECT_NEAR(depth, 0.6f, kTol);
+}
+
+void TestGeometry::penetrationSegmentSphere_basic()
+{
+    Vec3 n;
+    float t = -1, depth = -1;
+    QVERIFY(penetrationSegmentSphere({-1, 0.5f, 0}, {1, 0.5f, 0}, 0.1f, {0, 0, 0}, 0.5f, t, n, depth));
+    EXPECT_NEAR(t, 0.5f, kTol);
+    EXPECT_VEC(n, Vec3(0, 1, 0), kTol);
+    EXPECT_NEAR(depth, 0.1f, kTol);
+    QVERIFY(penetrationSegmentSphere({1, 0, 0}, {3, 0, 0}, 0.25f, {0, 0, 0}, 1.f, t, n, depth)); // end touches
+    EXPECT_NEAR(t, 0.f, 0.f);
+    EXPECT_VEC(n, Vec3(1, 0, 0), kTol);
+    EXPECT_NEAR(depth, 0.25f, kTol);
+    QVERIFY(!penetrationSegmentSphere({-1, 1, 0}, {1, 1, 0}, 0.1f, {0, 0, 0}, 0.5f, t, n, depth));
+    // Through the centre: perpendicular to the segment.
+    QVERIFY(penetrationSegmentSphere({-1, 0, 0}, {1, 0, 0}, 0.1f, {0, 0, 0}, 0.5f, t, n, depth));
+    EXPECT_NEAR(t, 0.5f, kTol);
+    EXPECT_NEAR(length(n), 1.f, kTol);
+    EXPECT_NEAR(n.x, 0.f, kTol);
+    EXPECT_NEAR(depth, 0.6f, kTol);
+}
+
+void TestGeometry::penetrationSegmentCapsule_basic()
+{
+    Vec3 n;
+    float t = -1, depth = -1;
+    // Crossing at right angles, 0.3 apart in z.
+    QVERIFY(penetrationSegmentCapsule({-1, 0, 0.3f}, {1, 0, 0.3f}, 0.1f, {0, -1, 0}, {0, 1, 0}, 0.25f, t, n, depth));
+    EXPECT_NEAR(t, 0.5f, kTol);
+    EXPECT_VEC(n, Vec3(0, 0, 1), kTol);
+    EXPECT_NEAR(depth, 0.05f, kTol);
+    // Parallel, overlapping on s ∈ [0.5, 1]: contact in the middle of it.
+    QVERIFY(penetrationSegmentCapsule({0, 0.3f, 0}, {2, 0.3f, 0}, 0.1f, {1, 0, 0}, {5, 0, 0}, 0.25f, t, n, depth));
+    EXPECT_NEAR(t, 0.75f, kTol);
+    EXPECT_VEC(n, Vec3(0, 1, 0), kTol);
+    EXPECT_NEAR(depth, 0.05f, kTol);
+    QVERIFY(!penetrationSegmentCapsule({0, 0.4f, 0}, {2, 0.4f, 0}, 0.1f, {1, 0, 0}, {5, 0, 0}, 0.25f, t, n, depth));
+    // Axes intersect: normal perpendicular to both, full depth.
+    QVERIFY(penetrationSegmentCapsule({-1, 0, 0}, {1, 0, 0}, 0.1f, {0, -1, 0}, {0, 1, 0}, 0.25f, t, n, depth));
+    EXPECT_NEAR(std::fabs(n.z), 1.f, kTol);
+    EXPECT_NEAR(depth, 0.35f, kTol);
+    // Collinear overlapping axes: some unit normal perpendicular to them.
+    QVERIFY(penetrationSegmentCapsule({0, 0, 0}, {2, 0, 0}, 0.1f, {1, 0, 0}, {3, 0, 0}, 0.25f, t, n, depth));
+    EXPECT_NEAR(length(n), 1.f, kTol);
+    EXPECT_NEAR(n.x, 0.f, kTol);
+    EXPECT_NEAR(depth, 0.35f, kTol);
+}
+
+void TestGeometry::penetrationSegmentCapsule_matchesSampling()
+{
+    std::mt19937 rng(1);
+    int hits = 0;
+    for (int it = 0; it < 300; ++it) {
+        const Vec3 a = randomVec(rng, -1, 1), b = randomVec(rng, -1, 1);
+        const Vec3 ca = randomVec(rng, -1, 1), cb = it % 4 == 0 ? ca + (b - a) * 0.5f : randomVec(rng, -1, 1);
+        const float r = randomFloat(rng, 0.f, 0.3f), R = randomFloat(rng, 0.f, 0.3f);
+        float sampled = -1.f;
+        for (int i = 0; i <= 400; ++i) {
+            Vec3 n;
+            float d = 0;
+            if (penetrationPointCapsule(lerp(a, b, static_cast<float>(i) / 400.f), r, ca, cb, R, n, d))
+                sampled = std::max(sampled, d);
+        }
+        Vec3 n;
+        float t = 0, depth = -1;
+        const bool hit = penetrationSegmentCapsule(a, b, r, ca, cb, R, t, n, depth);
+        QVERIFY(hit || sampled < 1e-5f);
+        if (hit) {
+            ++hits;
+            QVERIFY(depth >= sampled - 1e-4f);
+            QVERIFY(depth <= r + R + 1e-5f);
+            EXPECT_NEAR(length(n), 1.f, kTol);
+        }
+    }
+    QVERIFY(hits > 20);
+}
+
+// ----------------------------------------------------------------------------------------- Boxes
+
+void TestGeometry::pointInsideObb_basic()
+{
+    const Obb b = testBox();
+    QVERIFY(pointInsideObb(world(b, {0.9f, 0.4f, -1.9f}), b));
+    QVERIFY(pointInsideObb(b.center, b));
+    QVERIFY(!pointInsideObb(world(b, {1.1f, 0, 0}), b));
+    QVERIFY(!pointInsideObb(world(b, {0, -0.55f, 0}), b));
+    QVERIFY(!pointInsideObb(world(b, {0, 0, 2.05f}), b));
+}
+
+void TestGeometry::penetrationPointObb_outside()
+{
+    const Obb b = testBox();
+    Vec3 n, surface;
+    float depth = -1;
+    QVERIFY(penetrationPointObb(world(b, {1.3f, 0, 0}), 0.5f, b, n, depth, surface));
+    EXPECT_VEC(n, b.axes.c[0], kTol);
+    EXPECT_NEAR(depth, 0.2f, kTol);
+    EXPECT_VEC(surface, world(b, {1, 0, 0}), kTol);
+    // Off an edge: local offset (0.3, 0.4, 0) from the edge point (1, 0.5, 0.7).
+    QVERIFY(penetrationPointObb(world(b, {1.3f, 0.9f, 0.7f}), 0.6f, b, n, depth, surface));
+    EXPECT_VEC(n, b.axes * Vec3(0.6f, 0.8f, 0), kTol);
+    EXPECT_NEAR(depth, 0.1f, kTol);
+    EXPECT_VEC(surface, world(b, {1, 0.5f, 0.7f}), kTol);
+    QVERIFY(!penetrationPointObb(world(b, {1.3f, 0, 0}), 0.25f, b, n, depth, surface));
+    QVERIFY(!penetrationPointObb(world(b, {1.3f, 0.9f, 0.7f}), 0.45f, b, n, depth, surface));
+}
+
+void TestGeometry::penetrationPointObb_inside()
+{
+    const Obb b = testBox();
+    Vec3 n, surface;
+    float depth = -1;
+    // Gaps to the faces: x 0.8, y 0.4, z 0.5 — out through +Y.
+    QVERIFY(penetrationPointObb(world(b, {0.2f, 0.1f, 1.5f}), 0.1f, b, n, depth, surface));
+    EXPECT_VEC(n, b.axes.c[1], kTol);
+    EXPECT_NEAR(depth, 0.5f, kTol);
+    EXPECT_VEC(surface, world(b, {0.2f, 0.5f, 1.5f}), kTol);
+    // Negative side.
+    QVERIFY(penetrationPointObb(world(b, {0, -0.3f, 0}), 0.f, b, n, depth, surface));
+    EXPECT_VEC(n, -b.axes.c[1], kTol);
+    EXPECT_NEAR(depth, 0.2f, kTol);
+    // Exactly at the centre: nearest face is ±Y (half 0.5); the + side is chosen.
+    QVERIFY(penetrationPointObb(b.center, 0.25f, b, n, depth, surface));
+    EXPECT_VEC(n, b.axes.c[1], kTol);
+    EXPECT_NEAR(depth, 0.75f, kTol);
+    EXPECT_VEC(surface, world(b, {0, 0.5f, 0}), kTol);
+    // Flat box (zero half height): a point in its plane is pushed out along +Y by the radius.
+    Obb flat = b;
+    flat.half.y = 0.f;
+    QVERIFY(penetrationPointObb(world(flat, {0.3f, 0, -0.2f}), 0.1f, flat, n, depth, surface));
+    EXPECT_VEC(n, flat.axes.c[1], kTol);
+    EXPECT_NEAR(depth, 0.1f, kTol);
+    // On the surface with zero radius: touching, not penetrating.
+    Obb axisAligned;
+    axisAligned.half = {1, 1, 1};
+    QVERIFY(!penetrationPointObb({1, 0, 0}, 0.f, axisAligned, n, depth, surface));
+}
+
+void TestGeometry::penetrationSegmentObb_basic()
+{
+    const Obb b = testBox();
+    Vec3 n;
+    float t = -1, depth = -1;
+    // Lying flat 0.1 above the +Y face: contact at the middle.
+    QVERIFY(penetrationSegmentObb(world(b, {-0.5f, 0.6f, 0}), world(b, {0.5f, 0.6f, 0}), 0.2f, b, t, n, depth));
+    EXPECT_NEAR(t, 0.5f, 1e-4f);
+    EXPECT_VEC(n, b.axes.c[1], kTol);
+    EXPECT_NEAR(depth, 0.1f, kTol);
+    // Tilted away from the face: contact at the low end.
+    QVERIFY(penetrationSegmentObb(world(b, {-0.5f, 0.6f, 0}), world(b, {0.5f, 0.8f, 0}), 0.2f, b, t, n, depth));
+    EXPECT_NEAR(t, 0.f, kTol);
+    EXPECT_NEAR(depth, 0.1f, kTol);
+    // Above the +Y face for x_local in [0, 1] (t in [0, 0.5], 0.4 away), then past its edge: contact in the
+    // middle of the flat stretch.
+    QVERIFY(penetrationSegmentObb(world(b, {0.f, 0.9f, 0.5f}), world(b, {2.f, 0.9f, 0.5f}), 0.45f, b, t, n, depth));
+    EXPECT_NEAR(depth, 0.05f, kTol);
+    EXPECT_VEC(n, b.axes.c[1], kTol);
+    EXPECT_NEAR(t, 0.25f, 1e-3f);
+    // Piercing along X at y = 0.1: deepest where |x| <= 0.6 (gap 0.4 to +Y), middle t = 0.5.
+    QVERIFY(penetrationSegmentObb(world(b, {-3, 0.1f, 0}), world(b, {3, 0.1f, 0}), 0.1f, b, t, n, depth));
+    EXPECT_NEAR(t, 0.5f, 1e-4f);
+    EXPECT_VEC(n, b.axes.c[1], kTol);
+    EXPECT_NEAR(depth, 0.5f, kTol);
+    // Piercing along Z through the centre: deepest at the centre (gap 0.5 to ±Y).
+    QVERIFY(penetrationSegmentObb(world(b, {0, 0, -4}), world(b, {0, 0, 2}), 0.f, b, t, n, depth));
+    EXPECT_NEAR(t, 4.f / 6.f, 1e-4f);
+    EXPECT_NEAR(depth, 0.5f, kTol);
+    // Zero-length segment inside: as the point.
+    QVERIFY(penetrationSegmentObb(world(b, {0.2f, 0.1f, 1.5f}), world(b, {0.2f, 0.1f, 1.5f}), 0.1f, b, t, n, depth));
+    EXPECT_NEAR(depth, 0.5f, kTol);
+    QVERIFY(!penetrationSegmentObb(world(b, {-1, 0.8f, 0}), world(b, {1, 0.9f, 0}), 0.2f, b, t, n, depth));
+}
+
+void TestGeometry::penetrationSegmentObb_matchesSampling()
+{
+    std::mt19937 rng(1);
+    const Obb b = testBox();
+    int hits = 0, inside = 0;
+    for (int it = 0; it < 400; ++it) {
+        const Vec3 a = world(b, randomVec(rng, -2.5f, 2.5f)), c = world(b, randomVec(rng, -2.5f, 2.5f));
+        const float r = randomFloat(rng, 0.f, 0.5f);
+        float sampled = -1.f;
+        for (int i = 0; i <= 1000; ++i) {
+            Vec3 n, s;
+            float d = 0;
+            if (penetrationPointObb(lerp(a, c, static_cast<float>(i) / 1000.f), r, b, n, d, s))
+                sampled = std::max(sampled, d);
+        }
+        Vec3 n;
+        float t = 0, depth = -1;
+        const bool hit = penetrationSegmentObb(a, c, r, b, t, n, depth);
+        QVERIFY2(hit || sampled < 1e-4f, qPrintable(QStringLiteral("iteration %1 missed (sampled %2)").arg(it).arg(sampled)));
+        if (!hit)
+            continue;
+        ++hits;
+        inside += depth > r ? 1 : 0;
+        QVERIFY2(depth >= sampled - 1e-4f,
+                 qPrintable(QStringLiteral("iteration %1: depth %2 < sampled %3").arg(it).arg(depth).arg(sampled)));
+        EXPECT_NEAR(length(n), 1.f, kTol);
+        // Consistent with the point query at tOut.
+        Vec3 n2, s2;
+        float d2 = 0;
+        QVERIFY(penetrationPointObb(lerp(a, c, t), r, b, n2, d2, s2));
+        EXPECT_NEAR(d2, depth, kTol);
+    }
+    QVERIFY(hits > 50);
+    QVERIFY(inside > 20);
+}
+
+// -------------------------------------------------------------------------------------- Triangles
+
+void TestGeometry::closestPointOnTriangle_regions()
+{
+    Vec3 bary;
+    EXPECT_VEC(closestPointOnTriangle({0.5f, 0.5f, 3}, kTa, kTb, kTc, bary), Vec3(0.5f, 0.5f, 0), kTol);
+    EXPECT_VEC(bary, Vec3(0.5f, 0.25f, 0.25f), kTol);
+    EXPECT_VEC(closestPointOnTriangle({-1, -1, 0}, kTa, kTb, kTc, bary), kTa, 0.f);
+    EXPECT_VEC(bary, Vec3(1, 0, 0), 0.f);
+    EXPECT_VEC(closestPointOnTriangle({3, -1, 1}, kTa, kTb, kTc, bary), kTb, 0.f);
+    EXPECT_VEC(bary, Vec3(0, 1, 0), 0.f);
+    EXPECT_VEC(closestPointOnTriangle({-1, 3, -2}, kTa, kTb, kTc, bary), kTc, 0.f);
+    EXPECT_VEC(bary, Vec3(0, 0, 1), 0.f);
+    EXPECT_VEC(closestPointOnTriangle({1, -1, 0}, kTa, kTb, kTc, bary), Vec3(1, 0, 0), kTol);
+    EXPECT_VEC(bary, Vec3(0.5f, 0.5f, 0), kTol);
+    EXPECT_VEC(closestPointOnTriangle({-1, 1, 5}, kTa, kTb, kTc, bary), Vec3(0, 1, 0), kTol);
+    EXPECT_VEC(bary, Vec3(0.5f, 0, 0.5f), kTol);
+    EXPECT_VEC(closestPointOnTriangle({2, 2, 0}, kTa, kTb, kTc, bary), Vec3(1, 1, 0), kTol);
+    EXPECT_VEC(bary, Vec3(0, 0.5f, 0.5f), kTol);
+    EXPECT_VEC(closestPointOnTriangle({0.5f, 0.5f, 1}, kTa, kTb, kTc), Vec3(0.5f, 0.5f, 0), kTol);
+}
+
+void TestGeometry::closestPointOnTriangle_degenerate()
+{
+    Vec3 bary;
+    // Collinear vertices: closest point of the segment hull.
+    EXPECT_VEC(closestPointOnTriangle({1.5f, 1, 0}, {0, 0, 0}, {1, 0, 0}, {2, 0, 0}, bary), Vec3(1.5f, 0, 0), kTol);
+    EXPECT_NEAR(bary.x + bary.y + bary.z, 1.f, kTol);
+    EXPECT_VEC(bary.x * Vec3(0, 0, 0) + bary.y * Vec3(1, 0, 0) + bary.z * Vec3(2, 0, 0), Vec3(1.5f, 0, 0), kTol);
+    // Two coincident vertices.
+    EXPECT_VEC(closestPointOnTriangle({0.5f, 1, 1}, {0, 0, 0}, {0, 0, 0}, {1, 0, 0}, bary), Vec3(0.5f, 0, 0), kTol);
+    // All coincident.
+    EXPECT_VEC(closestPointOnTriangle({3, 4, 5}, {1, 1, 1}, {1, 1, 1}, {1, 1, 1}, bary), Vec3(1, 1, 1), 0.f);
+    EXPECT_NEAR(bary.x + bary.y + bary.z, 1.f, kTol);
+    // Point on a vertex / on an edge of a proper triangle.
+    EXPECT_VEC(closestPointOnTriangle(kTb, kTa, kTb, kTc, bary), kTb, 0.f);
+    EXPECT_VEC(closestPointOnTriangle({1, 1, 0}, kTa, kTb, kTc, bary), Vec3(1, 1, 0), kTol);
+}
+
+void TestGeometry::penetrationPointTriangle_basic()
+{
+    Vec3 n;
+    float depth = -1;
+    QVERIFY(penetrationPointTriangle({0.5f, 0.5f, 0.3f}, 0.5f, kTa, kTb, kTc, n, depth));
+    EXPECT_VEC(n, Vec3(0, 0, 1), kTol);
+    EXPECT_NEAR(depth, 0.2f, kTol);
+    QVERIFY(penetrationPointTriangle({0.5f, 0.5f, -0.3f}, 0.5f, kTa, kTb, kTc, n, depth)); // two-sided
+    EXPECT_VEC(n, Vec3(0, 0, -1), kTol);
+    EXPECT_NEAR(depth, 0.2f, kTol);
+    QVERIFY(penetrationPointTriangle({1, -0.3f, 0}, 0.5f, kTa, kTb, kTc, n, depth)); // beside an edge
+    EXPECT_VEC(n, Vec3(0, -1, 0), kTol);
+    EXPECT_NEAR(depth, 0.2f, kTol);
+    QVERIFY(!penetrationPointTriangle({0.5f, 0.5f, 0.6f}, 0.5f, kTa, kTb, kTc, n, depth));
+    // On the triangle, no history: face normal cross(b-a, c-a) = +Z, depth r.
+    QVERIFY(penetrationPointTriangle({0.5f, 0.5f, 0}, 0.1f, kTa, kTb, kTc, n, depth));
+    EXPECT_VEC(n, Vec3(0, 0, 1), kTol);
+    EXPECT_NEAR(depth, 0.1f, kTol);
+    // Zero-area triangle: still finite, pushes away from the segment it collapses to.
+    QVERIFY(penetrationPointTriangle({1, 0.2f, 0}, 0.5f, {0, 0, 0}, {1, 0, 0}, {2, 0, 0}, n, depth));
+    EXPECT_VEC(n, Vec3(0, 1, 0), kTol);
+    EXPECT_NEAR(depth, 0.3f, kTol);
+    QVERIFY(penetrationPointTriangle({1, 0, 0}, 0.5f, {0, 0, 0}, {1, 0, 0}, {2, 0, 0}, n, depth));
+    EXPECT_NEAR(length(n), 1.f, kTol);
+    EXPECT_NEAR(depth, 0.5f, kTol);
+}
+
+void TestGeometry::penetrationPointTriangle_previousPosition()
+{
+    Vec3 n;
+    float depth = -1;
+    const Vec3 below{0.5f, 0.5f, -1}, above{0.5f, 0.5f, 1};
+    // On the triangle: pushed back to the side it came from.
+    QVERIFY(penetrationPointTriangle({0.5f, 0.5f, 0}, 0.1f, kTa, kTb, kTc, n, depth, &below));
+    EXPECT_VEC(n, Vec3(0, 0, -1), kTol);
+    EXPECT_NEAR(depth, 0.1f, kTol);
+    QVERIFY(penetrationPointTriangle({0.5f, 0.5f, 0}, 0.1f, kTa, kTb, kTc, n, depth, &above));
+    EXPECT_VEC(n, Vec3(0, 0, 1), kTol);
+    // Tunnelled 0.05 through from above: back above, depth r + 0.05 (without history: pushed further down).
+    QVERIFY(penetrationPointTriangle({0.5f, 0.5f, -0.05f}, 0.1f, kTa, kTb, kTc, n, depth, &above));
+    EXPECT_VEC(n, Vec3(0, 0, 1), kTol);
+    EXPECT_NEAR(depth, 0.15f, kTol);
+    QVERIFY(penetrationPointTriangle({0.5f, 0.5f, -0.05f}, 0.1f, kTa, kTb, kTc, n, depth));
+    EXPECT_VEC(n, Vec3(0, 0, -1), kTol);
+    EXPECT_NEAR(depth, 0.05f, kTol);
+    // Far through: still pushed back.
+    QVERIFY(penetrationPointTriangle({0.5f, 0.5f, -2.f}, 0.1f, kTa, kTb, kTc, n, depth, &above));
+    EXPECT_VEC(n, Vec3(0, 0, 1), kTol);
+    EXPECT_NEAR(depth, 2.1f, kTol);
+    // Came round the edge (crossed the plane outside the triangle): ordinary closest-point push.
+    const Vec3 beside{-1, 0.5f, 0.5f};
+    QVERIFY(penetrationPointTriangle({-0.05f, 0.5f, -0.05f}, 0.1f, kTa, kTb, kTc, n, depth, &beside));
+    EXPECT_VEC(n, Vec3(-std::sqrt(0.5f), 0, -std::sqrt(0.5f)), kTol);
+    EXPECT_NEAR(depth, 0.1f - std::sqrt(0.005f), kTol);
+    // Same side as before: history changes nothing.
+    QVERIFY(penetrationPointTriangle({0.5f, 0.5f, 0.05f}, 0.1f, kTa, kTb, kTc, n, depth, &above));
+    EXPECT_VEC(n, Vec3(0, 0, 1), kTol);
+    EXPECT_NEAR(depth, 0.05f, kTol);
+}
+
+void TestGeometry::penetrationSegmentTriangle_basic()
+{
+    Vec3 n;
+    float t = -1, depth = -1;
+    // Parallel above the face: middle.
+    QVERIFY(penetrationSegmentTriangle({0.2f, 0.2f, 0.1f}, {1.2f, 0.2f, 0.1f}, 0.3f, kTa, kTb, kTc, t, n, depth));
+    EXPECT_NEAR(t, 0.5f, 1e-4f);
+    EXPECT_VEC(n, Vec3(0, 0, 1), kTol);
+    EXPECT_NEAR(depth, 0.2f, kTol);
+    // Standing on the face.
+    QVERIFY(penetrationSegmentTriangle({0.5f, 0.5f, 0.1f}, {0.5f, 0.5f, 1}, 0.3f, kTa, kTb, kTc, t, n, depth));
+    EXPECT_NEAR(t, 0.f, 0.f);
+    EXPECT_VEC(n, Vec3(0, 0, 1), kTol);
+    EXPECT_NEAR(depth, 0.2f, kTol);
+    // Piercing, 0.1 below: the lower end goes back up.
+    QVERIFY(penetrationSegmentTriangle({0.5f, 0.5f, -0.1f}, {0.5f, 0.5f, 1}, 0.3f, kTa, kTb, kTc, t, n, depth));
+    EXPECT_NEAR(t, 0.f, 0.f);
+    EXPECT_VEC(n, Vec3(0, 0, 1), kTol);
+    EXPECT_NEAR(depth, 0.4f, kTol);
+    QVERIFY(penetrationSegmentTriangle({0.5f, 0.5f, -1}, {0.5f, 0.5f, 0.2f}, 0.f, kTa, kTb, kTc, t, n, depth));
+    EXPECT_NEAR(t, 1.f, 0.f);
+    EXPECT_VEC(n, Vec3(0, 0, -1), kTol);
+    EXPECT_NEAR(depth, 0.2f, kTol);
+    // Parallel to the edge y = 0, in the plane, 0.2 outside: middle.
+    QVERIFY(penetrationSegmentTriangle({0.5f, -0.2f, 0}, {1.5f, -0.2f, 0}, 0.3f, kTa, kTb, kTc, t, n, depth));
+    EXPECT_NEAR(t, 0.5f, 1e-4f);
+    EXPECT_VEC(n, Vec3(0, -1, 0), kTol);
+    EXPECT_NEAR(depth, 0.1f, kTol);
+    // Vertical segment passing the edge y = 0 at distance 0.2.
+    QVERIFY(penetrationSegmentTriangle({1, -0.2f, -1}, {1, -0.2f, 1}, 0.3f, kTa, kTb, kTc, t, n, depth));
+    EXPECT_NEAR(t, 0.5f, kTol);
+    EXPECT_VEC(n, Vec3(0, -1, 0), kTol);
+    EXPECT_NEAR(depth, 0.1f, kTol);
+    QVERIFY(!penetrationSegmentTriangle({1, -0.4f, -1}, {1, -0.4f, 1}, 0.3f, kTa, kTb, kTc, t, n, depth));
+    // Zero-length segment: as a point.
+    QVERIFY(penetrationSegmentTriangle({0.5f, 0.5f, 0.1f}, {0.5f, 0.5f, 0.1f}, 0.3f, kTa, kTb, kTc, t, n, depth));
+    EXPECT_VEC(n, Vec3(0, 0, 1), kTol);
+    EXPECT_NEAR(depth, 0.2f, kTol);
+}
+
+void TestGeometry::penetrationSegmentTriangle_matchesSampling()
+{
+    std::mt19937 rng(1);
+    int hits = 0;
+    for (int it = 0; it < 400; ++it) {
+        const Vec3 a = randomVec(rng, -1, 1), b = randomVec(rng, -1, 1), c = randomVec(rng, -1, 1);
+        const Vec3 p0 = randomVec(rng, -1.2f, 1.2f), p1 = randomVec(rng, -1.2f, 1.2f);
+        const float r = randomFloat(rng, 0.f, 0.4f);
+        float sampled = -1.f;
+        for (int i = 0; i <= 400; ++i) {
+            Vec3 n;
+            float d = 0;
+            if (penetrationPointTriangle(lerp(p0, p1, static_cast<float>(i) / 400.f), r, a, b, c, n, d))
+                sampled = std::max(sampled, d);
+        }
+        Vec3 n;
+        float t = 0, depth = -1;
+        const bool hit = penetrationSegmentTriangle(p0, p1, r, a, b, c, t, n, depth);
+        QVERIFY2(hit || sampled < 1e-4f, qPrintable(QStringLiteral("iteration %1 missed").arg(it)));
+        if (!hit)
+            continue;
+        ++hits;
+        QVERIFY2(depth >= sampled - 1e-4f,
+                 qPrintable(QStringLiteral("iteration %1: depth %2 < sampled %3").arg(it).arg(depth).arg(sampled)));
+        QVERIFY(t >= 0.f && t <= 1.f);
+        EXPECT_NEAR(length(n), 1.f, kTol);
+    }
+    QVERIFY(hits > 50);
+}
+
+void TestGeometry::triangleOverlapsAabb_basic()
+{
+    // AABBs overlap but the box corner (1.1, 1.1) is past the hypotenuse x + y = 2.
+    QVERIFY(!triangleOverlapsAabb(kTa, kTb, kTc, {{1.1f, 1.1f, -1}, {2, 2, 1}}));
+    QVERIFY(triangleOverlapsAabb(kTa, kTb, kTc, {{0.9f, 0.9f, -1}, {2, 2, 1}}));
+    QVERIFY(!triangleOverlapsAabb(kTa, kTb, kTc, {{0, 0, 0.01f}, {1, 1, 1}}));  // above
+    QVERIFY(triangleOverlapsAabb(kTa, kTb, kTc, {{0, 0, 0}, {1, 1, 1}}));       // touching the plane
+    QVERIFY(triangleOverlapsAabb(kTa, kTb, kTc, {{-5, -5, -5}, {5, 5, 5}}));    // containing
+    QVERIFY(triangleOverlapsAabb(kTa, kTb, kTc, {{0.2f, 0.2f, -0.1f}, {0.3f, 0.3f, 0.1f}})); // inside the face
+    // Tilted triangle x + z = 1 against a unit box touching at a corner region.
+    QVERIFY(!triangleOverlapsAabb({1, -5, 0}, {1, 5, 0}, {0, 0, 1}, {{-1, -1, -1}, {0.45f, 1, 0.45f}}));
+    QVERIFY(triangleOverlapsAabb({1, -5, 0}, {1, 5, 0}, {0, 0, 1}, {{-1, -1, -1}, {0.55f, 1, 0.55f}}));
+}
+
+// ---------------------------------------------------------------------------------- Segment casts
+
+void TestGeometry::segmentIntersectsTriangle_basic()
+{
+    float t = -1;
+    QVERIFY(segmentIntersectsTriangle({0.5f, 0.5f, 1}, {0.5f, 0.5f, -1}, kTa, kTb, kTc, t));
+    EXPECT_NEAR(t, 0.5f, kTol);
+    QVERIFY(segmentIntersectsTriangle({0.5f, 0.5f, -1}, {0.5f, 0.5f, 3}, kTa, kTb, kTc, t)); // two-sided
+    EXPECT_NEAR(t, 0.25f, kTol);
+    QVERIFY(segmentIntersectsTriangle({1, 0, 1}, {1, 0, -1}, kTa, kTb, kTc, t)); // on an edge
+    EXPECT_NEAR(t, 0.5f, kTol);
+    QVERIFY(!segmentIntersectsTriangle({1.5f, 1.5f, 1}, {1.5f, 1.5f, -1}, kTa, kTb, kTc, t));
+    QVERIFY(!segmentIntersectsTriangle({0.5f, 0.5f, 1}, {0.5f, 0.5f, 0.1f}, kTa, kTb, kTc, t)); // stops short
+    QVERIFY(!segmentIntersectsTriangle({-1, 0.5f, 0}, {3, 0.5f, 0}, kTa, kTb, kTc, t));          // in the plane
+    QVERIFY(!segmentIntersectsTriangle({0.5f, 0.5f, 0}, {0.5f, 0.5f, 0}, kTa, kTb, kTc, t));      // zero length
+    QVERIFY(!segmentIntersectsTriangle({0.5f, 0, 1}, {0.5f, 0, -1}, {0, 0, 0}, {1, 0, 0}, {2, 0, 0}, t));
+}
+
+void TestGeometry::segmentIntersectsObb_basic()
+{
+    const Obb b = testBox();
+    float t = -1;
+    Vec3 n;
+    QVERIFY(segmentIntersectsObb(world(b, {-3, 0, 0}), world(b, {3, 0, 0}), b, t, n));
+    EXPECT_NEAR(t, 1.f / 3.f, kTol);
+    EXPECT_VEC(n, -b.axes.c[0], kTol);
+    QVERIFY(segmentIntersectsObb(world(b, {0, 0, 5}), world(b, {0, 0, -5}), b, t, n));
+    EXPECT_NEAR(t, 0.3f, kTol);
+    EXPECT_VEC(n, b.axes.c[2], kTol);
+    QVERIFY(segmentIntersectsObb(world(b, {3, 3, 0}), world(b, {-1, -1, 0}), b, t, n)); // enters through +Y
+    EXPECT_NEAR(t, 2.5f / 4.f, kTol);
+    EXPECT_VEC(n, b.axes.c[1], kTol);
+    QVERIFY(!segmentIntersectsObb(world(b, {-3, 0.6f, 0}), world(b, {3, 0.6f, 0}), b, t, n));
+    QVERIFY(!segmentIntersectsObb(world(b, {-3, 0, 0}), world(b, {-1.5f, 0, 0}), b, t, n)); // stops short
+    QVERIFY(!segmentIntersectsObb(world(b, {-3, 0, 0}), world(b, {-3, 0, 0}), b, t, n));     // zero length outside
+    // Starting inside: t = 0, nearest face (+Y, 0.1 away).
+    QVERIFY(segmentIntersectsObb(world(b, {0, 0.4f, 0}), world(b, {5, 0.4f, 0}), b, t, n));
+    EXPECT_NEAR(t, 0.f, 0.f);
+    EXPECT_VEC(n, b.axes.c[1], kTol);
+}
+
+void TestGeometry::segmentIntersectsObb_matchesSampling()
+{
+    std::mt19937 rng(1);
+    const Obb b = testBox();
+    int hits = 0;
+    for (int it = 0; it < 500; ++it) {
+        const Vec3 p0 = world(b, randomVec(rng, -3, 3)), p1 = world(b, randomVec(rng, -3, 3));
+        float first = 2.f;
+        for (int i = 0; i <= 2000 && first > 1.f; ++i)
+            if (pointInsideObb(lerp(p0, p1, static_cast<float>(i) / 2000.f), b))
+                first = static_cast<float>(i) / 2000.f;
+        float t = -1;
+        Vec3 n;
+        const bool hit = segmentIntersectsObb(p0, p1, b, t, n);
+        QVERIFY(hit || first > 1.f);
+        if (!hit)
+            continue;
+        ++hits;
+        QVERIFY(t <= first + 1e-5f);
+        const Vec3 l = toObbLocal(b, lerp(p0, p1, t));
+        QVERIFY(std::fabs(l.x) <= b.half.x + 1e-4f && std::fabs(l.y) <= b.half.y + 1e-4f &&
+                std::fabs(l.z) <= b.half.z + 1e-4f);
+        EXPECT_NEAR(length(n), 1.f, kTol);
+        if (t > 0.f) // entering: the normal faces the segment's start
+            QVERIFY(dot(n, p1 - p0) < 0.f);
+    }
+    QVERIFY(hits > 50);
+}
+
+void TestGeometry::segmentIntersectsSphere_basic()
+{
+    float t = -1;
+    Vec3 n;
+    QVERIFY(segmentIntersectsSphere({-2, 0, 0}, {2, 0, 0}, {0, 0, 0}, 1.f, t, n));
+    EXPECT_NEAR(t, 0.25f, kTol);
+    EXPECT_VEC(n, Vec3(-1, 0, 0), kTol);
+    // Off-centre: hits where x² + 0.36 = 1, x = -0.8.
+    QVERIFY(segmentIntersectsSphere({-2, 0.6f, 0}, {2, 0.6f, 0}, {0, 0, 0}, 1.f, t, n));
+    EXPECT_NEAR(t, 0.3f, kTol);
+    EXPECT_VEC(n, Vec3(-0.8f, 0.6f, 0), kTol);
+    QVERIFY(segmentIntersectsSphere({0.5f, 0, 0}, {2, 0, 0}, {0, 0, 0}, 1.f, t, n)); // starts inside
+    EXPECT_NEAR(t, 0.f, 0.f);
+    EXPECT_VEC(n, Vec3(1, 0, 0), kTol);
+    QVERIFY(segmentIntersectsSphere({0, 0, 0}, {0, 0, 0}, {0, 0, 0}, 1.f, t, n)); // zero length at the centre
+    EXPECT_NEAR(length(n), 1.f, kTol);
+    QVERIFY(!segmentIntersectsSphere({-2, 1.1f, 0}, {2, 1.1f, 0}, {0, 0, 0}, 1.f, t, n));
+    QVERIFY(!segmentIntersectsSphere({-3, 0, 0}, {-1.5f, 0, 0}, {0, 0, 0}, 1.f, t, n)); // stops short
+    QVERIFY(!segmentIntersectsSphere({2, 0, 0}, {3, 0, 0}, {0, 0, 0}, 1.f, t, n));      // moving away
+}
+
+void TestGeometry::segmentIntersectsCapsule_basic()
+{
+    const Vec3 ca{0, -1, 0}, cb{0, 1, 0};
+    float t = -1;
+    Vec3 n;
+    QVERIFY(segmentIntersectsCapsule({-2, 0, 0}, {2, 0, 0}, ca, cb, 0.5f, t, n));
+    EXPECT_NEAR(t, 0.375f, 1e-5f);
+    EXPECT_VEC(n, Vec3(-1, 0, 0), kTol);
+    // Over the top cap: (x, 1.3) within 0.5 of (0, 1) from x = -0.4.
+    QVERIFY(segmentIntersectsCapsule({-2, 1.3f, 0}, {2, 1.3f, 0}, ca, cb, 0.5f, t, n));
+    EXPECT_NEAR(t, 0.4f, 1e-5f);
+    EXPECT_VEC(n, Vec3(-0.8f, 0.6f, 0), 1e-4f);
+    QVERIFY(!segmentIntersectsCapsule({-2, 1.6f, 0}, {2, 1.6f, 0}, ca, cb, 0.5f, t, n));
+    QVERIFY(!segmentIntersectsCapsule({-2, 0, 0}, {-0.6f, 0, 0}, ca, cb, 0.5f, t, n));
+    QVERIFY(segmentIntersectsCapsule({0.2f, 0.5f, 0}, {2, 0, 0}, ca, cb, 0.5f, t, n)); // starts inside
+    EXPECT_NEAR(t, 0.f, 0.f);
+    EXPECT_VEC(n, Vec3(1, 0, 0), kTol);
+    // Along the axis itself.
+    QVERIFY(segmentIntersectsCapsule({0, -5, 0}, {0, 5, 0}, ca, cb, 0.5f, t, n));
+    EXPECT_NEAR(t, 0.35f, 1e-5f);
+    EXPECT_VEC(n, Vec3(0, -1, 0), kTol);
+}
+
+void TestGeometry::segmentIntersectsCapsule_conservative()
+{
+    std::mt19937 rng(1);
+    int hits = 0;
+    for (int it = 0; it < 500; ++it) {
+        const Vec3 p0 = randomVec(rng, -2, 2), p1 = randomVec(rng, -2, 2);
+        const Vec3 ca = randomVec(rng, -1, 1), cb = it % 5 == 0 ? ca : randomVec(rng, -1, 1);
+        const float R = randomFloat(rng, 0.05f, 0.8f);
+        float s = 0, u = 0;
+        closestSegmentSegment(p0, p1, ca, cb, s, u);
+        const bool within = length(lerp(p0, p1, s) - lerp(ca, cb, u)) <= R;
+        float t = -1;
+        Vec3 n;
+        const bool hit = segmentIntersectsCapsule(p0, p1, ca, cb, R, t, n);
+        QCOMPARE(hit, within);
+        if (!hit)
+            continue;
+        ++hits;
+        const Vec3 p = lerp(p0, p1, t);
+        QVERIFY(length(p - lerp(ca, cb, closestOnSegment(p, ca, cb))) <= R + 1e-5f);
+        // No earlier point is clearly inside.
+        for (int i = 0; i <= 200; ++i) {
+            const float ti = t * static_cast<float>(i) / 200.f;
+            const Vec3 q = lerp(p0, p1, ti);
+            if (ti < t - 1e-4f)
+                QVERIFY(length(q - lerp(ca, cb, closestOnSegment(q, ca, cb))) >= R - 1e-4f);
+        }
+        EXPECT_NEAR(length(n), 1.f, kTol);
+    }
+    QVERIFY(hits > 50);
+}
+
+void TestGeometry::degenerate_inputsStayFinite()
+{
+    const Vec3 o{0.3f, -0.2f, 0.7f};
+    Vec3 n, s;
+    float t = 0.5f, depth = 0.f, u = 0.5f;
+    closestSegmentSegment(o, o, o, o, t, u);
+    QVERIFY(finite(t) && finite(u));
+    QVERIFY(penetrationPointSphere(o, 0.f, o, 0.f + 1e-3f, n, depth));
+    EXPECT_FINITE(n);
+    QVERIFY(penetrationPointCapsule(o, 0.1f, o, o, 0.1f, n, depth));
+    EXPECT_FINITE(n);
+    QVERIFY(penetrationSegmentSphere(o, o, 0.1f, o, 0.1f, t, n, depth));
+    EXPECT_FINITE(n);
+    QVERIFY(finite(t) && finite(depth));
+    QVERIFY(penetrationSegmentCapsule(o, o, 0.1f, o, o, 0.1f, t, n, depth));
+    EXPECT_FINITE(n);
+    Obb point; // zero-size box at the origin
+    point.half = {0, 0, 0};
+    QVERIFY(penetrationPointObb({0, 0, 0}, 0.1f, point, n, depth, s));
+    EXPECT_FINITE(n);
+    EXPECT_FINITE(s);
+    QVERIFY(penetrationSegmentObb({0, 0, 0}, {0, 0, 0}, 0.1f, point, t, n, depth));
+    EXPECT_FINITE(n);
+    QVERIFY(penetrationSegmentObb({-1, 0, 0}, {1, 0, 0}, 0.1f, point, t, n, depth));
+    EXPECT_FINITE(n);
+    EXPECT_NEAR(t, 0.5f, 1e-4f);
+    QVERIFY(segmentIntersectsObb({0, 0, 0}, {0, 0, 0}, point, t, n));
+    EXPECT_FINITE(n);
+    Vec3 bary;
+    EXPECT_FINITE(closestPointOnTriangle(o, o, o, o, bary));
+    EXPECT_FINITE(bary);
+    EXPECT_FINITE(closestPointOnTriangle({1, 1, 1}, {0, 0, 0}, {1e-20f, 0, 0}, {0, 1e-20f, 0}, bary));
+    EXPECT_FINITE(bary);
+    QVERIFY(penetrationPointTriangle(o, 0.1f, o, o, o, n, depth, &o));
+    EXPECT_FINITE(n);
+    QVERIFY(penetrationSegmentTriangle(o, o, 0.1f, o, o, o, t, n, depth));
+    EXPECT_FINITE(n);
+    QVERIFY(finite(t) && finite(depth));
+    QVERIFY(penetrationSegmentTriangle({0, 0, 0}, {2, 0, 0}, 0.1f, {1, -1, 0}, {1, 1, 0}, {1, 0, 0}, t, n, depth));
+    EXPECT_FINITE(n);
+    QVERIFY(segmentIntersectsSphere(o, o, o, 0.f, t, n));
+    EXPECT_FINITE(n);
+    QVERIFY(segmentIntersectsCapsule(o, o, o, o, 0.f, t, n));
+    EXPECT_FINITE(n);
+    QVERIFY(finite(t));
+}
+
+// ------------------------------------------------------------------------------------ TriangleMeshBvh
+
+void TestGeometry::bvh_rejectsBadInput()
+{
+    TriangleMeshBvh bvh;
+    std::string error;
+    const std::vector<Vec3> vertices = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {1, 1, 0}};
+    const std::vector<std::uint32_t> seven = {0, 1, 2, 1, 3, 2, 0};
+    QVERIFY(!bvh.build(vertices, seven, &error));
+    QVERIFY2(error.find("index count 7 is not a multiple of 3") != std::string::npos, error.c_str());
+
+    const std::vector<std::uint32_t> outOfRange = {0, 1, 2, 1, 9, 2};
+    QVERIFY(!bvh.build(vertices, outOfRange, &error));
+    QVERIFY2(error.find("index 4 (triangle 1) refers to vertex 9 but there are only 4 vertices") != std::string::npos,
+             error.c_str());
+
+    std::vector<Vec3> bad = vertices;
+    bad[2].y = std::nanf("");
+    QVERIFY(!bvh.build(bad, std::vector<std::uint32_t>{0, 1, 2}, &error));
+    QVERIFY2(error.find("vertex 2 is not finite") != std::string::npos, error.c_str());
+    bad[2].y = INFINITY;
+    QVERIFY(!bvh.build(bad, std::vector<std::uint32_t>{0, 1, 3}, nullptr)); // unreferenced, still rejected
+
+    // A failed build leaves the mesh empty, even after a good one.
+    QVERIFY(bvh.build(vertices, std::vector<std::uint32_t>{0, 1, 2}, &error));
+    QCOMPARE(bvh.triangleCount(), 1u);
+    QVERIFY(!bvh.build(vertices, outOfRange, nullptr));
+    QCOMPARE(bvh.triangleCount(), 0u);
+    QCOMPARE(bvh.nodeCount(), std::size_t(0));
+    float t = 0;
+    std::uint32_t tri = 0;
+    QVERIFY(!bvh.raycastSegment({0.2f, 0.2f, 1}, {0.2f, 0.2f, -1}, t, tri));
+}
+
+void TestGeometry::bvh_emptyAndDegenerate()
+{
+    TriangleMeshBvh bvh;
+    std::string error;
+    QVERIFY(bvh.build({}, {}, &error));
+    QCOMPARE(bvh.triangleCount(), 0u);
+    std::uint32_t out[8];
+    bool truncated = true;
+    QCOMPARE(bvh.overlap({{-1e9f, -1e9f, -1e9f}, {1e9f, 1e9f, 1e9f}}, out, &truncated), std::size_t(0));
+    QVERIFY(!truncated);
+    QVERIFY(bvh.bounds().min.x > bvh.bounds().max.x);
+
+    // Triangle 1 is collinear and triangle 2 repeats a vertex: skipped, but still addressable.
+    const std::vector<Vec3> v = {{0, 0, 0}, {1, 0, 0}, {0, 1, 0}, {2, 0, 0}};
+    const std::vector<std::uint32_t> idx = {0, 1, 2, 0, 1, 3, 2, 2, 1};
+    QVERIFY(bvh.build(v, idx, &error));
+    QCOMPARE(bvh.triangleCount(), 3u);
+    QCOMPARE(bvh.skippedTriangleCount(), 2u);
+    const std::size_t n = bvh.overlap({{-5, -5, -5}, {5, 5, 5}}, out, &truncated);
+    QCOMPARE(n, std::size_t(1));
+    QCOMPARE(out[0], 0u);
+    Vec3 a, b, c;
+    QVERIFY(bvh.triangle(1, a, b, c));
+    QCOMPARE(c, Vec3(2, 0, 0));
+    QVERIFY(!bvh.triangle(3, a, b, c));
+    EXPECT_VEC(bvh.bounds().max, Vec3(1, 1, 0), 0.f);
+    float t = 0;
+    std::uint32_t tri = 7;
+    QVERIFY(bvh.raycastSegment({0.25f, 0.25f, 1}, {0.25f, 0.25f, -1}, t, tri));
+    QCOMPARE(tri, 0u);
+    EXPECT_NEAR(t, 0.5f, kTol);
+    QVERIFY(!bvh.raycastSegment({1.5f, 0, 1}, {1.5f, 0, -1}, t, tri));
+
+    // All triangles degenerate: builds, never hits.
+    QVERIFY(bvh.build(v, std::vector<std::uint32_t>{0, 1, 3}, &error));
+    QCOMPARE(bvh.nodeCount(), std::size_t(0));
+    QCOMPARE(bvh.overlap({{-5, -5, -5}, {5, 5, 5}}, out), std::size_t(0));
+}
+
+void TestGeometry::bvh_structure()
+{
+    std::vector<Vec3> vertices;
+    std::vector<std::uint32_t> indices;
+    makeTestMesh(vertices, indices);
+    TriangleMeshBvh bvh;
+    std::string error;
+    QVERIFY2(bvh.build(vertices, indices, &error), error.c_str());
+    QCOMPARE(bvh.triangleCount(), std::uint32_t(indices.size() / 3));
+    QCOMPARE(bvh.skippedTriangleCount(), 0u);
+    QVERIFY(bvh.depth() < TriangleMeshBvh::kStackSize - 1);
+    QVERIFY(bvh.depth() <= 40);
+    std::vector<int> seen(bvh.triangleCount(), 0);
+    std::size_t leafEntries = 0;
+    const auto nodes = bvh.nodes();
+    for (const TriangleMeshBvh::Node& node : nodes) {
+        if (node.count > 0) {
+            QVERIFY(node.count <= TriangleMeshBvh::kMaxLeafTriangles);
+            leafEntries += node.count;
+            continue;
+        }
+        QVERIFY(node.first + 1 < nodes.size());
+        for (std::uint32_t k = node.first; k <= node.first + 1; ++k) {
+            const Aabb& child = nodes[k].box;
+            QVERIFY(contains(node.box, child.min) && contains(node.box, child.max));
+        }
+    }
+    QCOMPARE(leafEntries, std::size_t(bvh.triangleCount()));
+    // Every triangle is reported exactly once by an all-covering overlap query.
+    std::vector<std::uint32_t> out(bvh.triangleCount() + 10);
+    bool truncated = true;
+    const std::size_t n = bvh.overlap(expand(bvh.bounds(), 1.f), out, &truncated);
+    QVERIFY(!truncated);
+    QCOMPARE(n, std::size_t(bvh.triangleCount()));
+    for (std::size_t i = 0; i < n; ++i)
+        ++seen[out[i]];
+    QVERIFY(std::all_of(seen.begin(), seen.end(), [](int s) { return s == 1; }));
+}
+
+void TestGeometry::bvh_overlapMatchesBruteForce()
+{
+    std::vector<Vec3> vertices;
+    std::vector<std::uint32_t> indices;
+    makeTestMesh(vertices, indices);
+    TriangleMeshBvh bvh;
+    QVERIFY(bvh.build(vertices, indices, nullptr));
+    std::mt19937 rng(1);
+    std::vector<std::uint32_t> out(bvh.triangleCount());
+    std::vector<std::uint32_t> expected;
+    std::size_t total = 0;
+    for (int it = 0; it < 1000; ++it) {
+        const Vec3 c = randomVec(rng, -0.5f, 10.5f);
+        const Vec3 centre{c.x, randomFloat(rng, -1.f, 2.f), c.z};
+        const float size = it % 10 == 0 ? randomFloat(rng, 0.5f, 3.f) : randomFloat(rng, 0.f, 0.3f);
+        const Aabb box{centre - randomVec(rng, 0.f, size), centre + randomVec(rng, 0.f, size)};
+        expected.clear();
+        for (std::uint32_t i = 0; i < bvh.triangleCount(); ++i) {
+            Vec3 a, b, cc;
+            bvh.triangle(i, a, b, cc);
+            if (triangleOverlapsAabb(a, b, cc, box))
+                expected.push_back(i);
+        }
+        bool truncated = true;
+        const std::size_t n = bvh.overlap(box, out, &truncated);
+        QVERIFY(!truncated);
+        std::vector<std::uint32_t> got(out.begin(), out.begin() + static_cast<std::ptrdiff_t>(n));
+        std::sort(got.begin(), got.end());
+        QVERIFY2(got == expected, qPrintable(QStringLiteral("query %1: %2 triangles, expected %3")
+                                                 .arg(it).arg(got.size()).arg(expected.size())));
+        total += n;
+    }
+    QVERIFY(total > 1000); // the queries do hit the mesh
+}
+
+void TestGeometry::bvh_overlapTruncates()
+{
+    std::vector<Vec3> vertices;
+    std::vector<std::uint32_t> indices;
+    makeTestMesh(vertices, indices);
+    TriangleMeshBvh bvh;
+    QVERIFY(bvh.build(vertices, indices, nullptr));
+    const Aabb box{{2, -1, 2}, {3, 1, 3}}; // about 10×10 quads of the sheet
+    std::vector<std::uint32_t> all(bvh.triangleCount());
+    bool truncated = true;
+    const std::size_t n = bvh.overlap(box, all, &truncated);
+    QVERIFY(n > 200);
+    QVERIFY(!truncated);
+    std::uint32_t few[16];
+    QCOMPARE(bvh.overlap(box, few, &truncated), std::size_t(16));
+    QVERIFY(truncated);
+    for (std::uint32_t id : few)
+        QVERIFY(std::find(all.begin(), all.begin() + static_cast<std::ptrdiff_t>(n), id) != all.begin() + static_cast<std::ptrdiff_t>(n));
+    QCOMPARE(bvh.overlap(box, std::span<std::uint32_t>(all.data(), n), &truncated), n); // exactly full
+    QVERIFY(!truncated);
+    QCOMPARE(bvh.overlap(box, std::span<std::uint32_t>(), &truncated), std::size_t(0));
+    QVERIFY(truncated);
+}
+
+void TestGeometry::bvh_raycastMatchesBruteForce()
+{
+    std::vector<Vec3> vertices;
+    std::vector<std::uint32_t> indices;
+    makeTestMesh(vertices, indices);
+    TriangleMeshBvh bvh;
+    QVERIFY(bvh.build(vertices, indices, nullptr));
+    std::mt19937 rng(1);
+    int hits = 0;
+    for (int it = 0; it < 2000; ++it) {
+        Vec3 p0 = randomVec(rng, -1.f, 11.f), p1 = randomVec(rng, -1.f, 11.f);
+        p0.y = randomFloat(rng, -2.f, 3.f);
+        p1.y = it % 4 == 0 ? p0.y : randomFloat(rng, -2.f, 3.f); // some horizontal, axis-parallel-ish casts
+        if (it % 7 == 0)
+            p1 = {p0.x, p1.y, p0.z}; // vertical
+        if (it % 11 == 0)
+            p1 = p0 + (p1 - p0) * 0.05f; // short
+        bool expectHit = false;
+        float bestT = 0;
+        std::uint32_t bestId = 0;
+        for (std::uint32_t i = 0; i < bvh.triangleCount(); ++i) {
+            Vec3 a, b, c;
+            bvh.triangle(i, a, b, c);
+            float t = 0;
+            if (segmentIntersectsTriangle(p0, p1, a, b, c, t) && (!expectHit || t < bestT)) {
+                expectHit = true;
+                bestT = t;
+                bestId = i;
+            }
+        }
+        float t = -1;
+        std::uint32_t id = 0;
+        const bool hit = bvh.raycastSegment(p0, p1, t, id);
+        QVERIFY2(hit == expectHit, qPrintable(QStringLiteral("cast %1: hit %2, expected %3").arg(it).arg(hit).arg(expectHit)));
+        if (!hit)
+            continue;
+        ++hits;
+        QCOMPARE(t, bestT);
+        QCOMPARE(id, bestId);
+    }
+    QVERIFY(hits > 500);
+}
+
+QTEST_APPLESS_MAIN(TestGeometry)
+#include "tst_geometry.moc"
