@@ -12,7 +12,8 @@ namespace marionette::runtime {
 
 namespace {
 
-constexpr float kMargin = 0.05f; ///< contact candidates are kept this far out of touching
+constexpr float kMargin = 0.05f;   ///< contact candidates are kept this far out of touching
+constexpr float kMeshSkin = 0.002f; ///< minimum thickness of a point against a triangle mesh
 
 geo::Obb staticObb(const StaticWorld::Box& b) { return {b.centre, b.axes, b.half}; }
 
@@ -99,9 +100,11 @@ bool pointVersusObstacle(const StaticWorld& world, const StaticContact& c, Vec3 
         return geo::penetrationPointObb(p, r, staticObb(world.boxes[c.obstacleIndex]), n, depth, surface);
     }
     case ObstacleKind::MeshTriangle: {
+        // Triangles are thin: a point is kept a skin's width off them, so a resting point is never exactly
+        // on the plane, where the next step could not tell which side it came from.
         Vec3 a, b, d;
         world.meshes[c.mesh]->triangle(c.obstacleIndex, a, b, d);
-        return geo::penetrationPointTriangle(p, r, a, b, d, n, depth, prev);
+        return geo::penetrationPointTriangle(p, std::max(r, kMeshSkin), a, b, d, n, depth, prev);
     }
     }
     return false;
@@ -427,10 +430,13 @@ void Solver::solveStaticContacts(Ragdoll& r, const StaticWorld& world)
             o.half = rig.boxes()[c.colliderIndex].half;
             for (int corner = 0; corner < 8; ++corner) {
                 const Vec3 p = boxCorner(o, corner);
-                if (!pointVersusObstacle(world, c, p, 0.f, nullptr, n, depth))
-                    continue;
                 ContactSide side;
                 boxWeights(r, c.colliderIndex, p, side);
+                Vec3 prev; // where the corner was at the start of the step, for thin geometry
+                for (std::uint32_t q = 0; q < side.count; ++q)
+                    prev += s.xPrev[side.idx[q]] * side.c[q];
+                if (!pointVersusObstacle(world, c, p, 0.f, &prev, n, depth))
+                    continue;
                 pushOut(side, n, depth);
                 c.depth += depth;
                 c.normal = n;

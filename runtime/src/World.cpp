@@ -65,7 +65,7 @@ struct World::Impl {
         awake.reserve(n);
         sweep.reserve(n);
         parent.resize(n);
-        islandOf.resize(n);
+        islandOf.resize(n + 1);
         islandStart.resize(n + 1);
         islandMembers.resize(n);
         pairContacts.resize(std::size_t(settings.contactsPerRagdoll) * n);

@@ -30,7 +30,7 @@ enum HumanoidTriangle : int {
 /// 20 particles, 11 triangles (pelvis, chest, head, limbs), 10 angular constraints (spine and neck
 /// swing/twist, shoulders and hips as cones with twist limits, elbows and knees as hinges that do not bend
 /// backwards: two triangles sharing the hinge edge plus a one-sided twist range), self-collision ranges and
-/// capsules, and a skeleton of 13 bones (11 triangle-driven, the neck stick-driven, the hands unbound).
+/// capsules, and a skeleton of 14 bones (11 triangle-driven, the neck stick-driven, the hands unbound).
 rig::RigDescription makeHumanoid(const HumanoidOptions& options = {});
 
 /// A sheet of `columns` × `rows` particles `spacing` apart in the XY plane, hanging from its top row

@@ -1,0 +1,426 @@
+/* Marionette — C API of the character-physics runtime.
+ *
+ * A plain C99/C11 header over the C++ runtime (marionette::runtime): compile-time and link-time
+ * independent of C++ for the caller (link the static library `Marionette::runtime` with a C++ linker, or
+ * add the C++ standard library yourself).
+ *
+ * Conventions
+ *   - Right-handed, +Y up, metres, kilograms, seconds, radians.
+ *   - Every function except the *Default() initialisers and mrLastError() returns an MrResult. On failure
+ *     nothing is written to the output parameters (except where a function says otherwise, e.g. the
+ *     required count of a too-small buffer), and mrLastError() describes the problem.
+ *   - No function throws, aborts or crashes on bad input that can be detected: NULL pointers, unknown
+ *     ragdoll handles, out-of-range indices, non-finite floats and counts are reported as errors. Pointers
+ *     to freed objects or buffers shorter than the count you pass cannot be detected.
+ *   - Ownership: objects returned through an `Mr...**` out-parameter belong to the caller and are freed
+ *     with the matching mrRigRelease() / mrWorldDestroy(). Arrays passed in are copied before the call
+ *     returns; the caller keeps ownership of them.
+ *
+ * Threading
+ *   - Rigs are immutable once created: use one from any number of threads and worlds at once.
+ *     mrRigRetain() / mrRigRelease() are thread-safe.
+ *   - A world, and the ragdolls in it, must be used by one thread at a time (the world may internally
+ *     step on several threads, see MrWorldSettings.threads). Different worlds are independent.
+ *   - mrLastError() is per thread.
+ */
+#ifndef MARIONETTE_MARIONETTE_H
+#define MARIONETTE_MARIONETTE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifndef MR_API
+#define MR_API
+#endif
+
+/* Incremented whenever a declaration below changes incompatibly. */
+#define MR_C_API_VERSION 1
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- results ------------------------------------------------------------------------------------- */
+
+typedef enum MrResult {
+    MR_OK = 0,
+    MR_INVALID_ARGUMENT = 1, /* NULL pointer, non-finite float, value out of range, buffer too small */
+    MR_INVALID_RIG = 2,      /* a rig description failed validation; the message names the element */
+    MR_NOT_FOUND = 3,        /* the ragdoll handle (or pin) does not exist in that world */
+    MR_OUT_OF_MEMORY = 4,
+    MR_INTERNAL = 5          /* unexpected failure inside the runtime (please report it) */
+} MrResult;
+
+/* The message of the last call that failed on the calling thread, or "" if none has failed yet.
+ * Never NULL. The text stays valid until the next failing call on the same thread; successful calls do
+ * not clear it. */
+MR_API const char* mrLastError(void);
+
+/* Short constant name of a result code ("MR_OK", "MR_INVALID_ARGUMENT", ...); "MR_UNKNOWN" otherwise. */
+MR_API const char* mrResultString(MrResult result);
+
+/* ---- value types --------------------------------------------------------------------------------- */
+
+typedef struct MrVec3 { float x, y, z; } MrVec3;
+
+/* Unit quaternion; rotation by angle t about unit axis a is (a*sin(t/2), cos(t/2)). Identity: {0,0,0,1}. */
+typedef struct MrQuat { float x, y, z, w; } MrQuat;
+
+/* Rigid transform applied to a point p as rotation*p + translation. rotation must be a unit quaternion
+ * (|q| within 1e-3 of 1; it is renormalised). */
+typedef struct MrTransform {
+    MrQuat rotation;
+    MrVec3 translation;
+} MrTransform;
+
+/* 4x4 matrix, column-major (OpenGL order): element (row r, column c) is m[c*4 + r]; translation is
+ * m[12], m[13], m[14]. Upload as is. */
+typedef struct MrMat4 { float m[16]; } MrMat4;
+
+/* Opaque handles. */
+typedef struct MrRig MrRig;
+typedef struct MrWorld MrWorld;
+
+/* A ragdoll in a world. 0 is never a valid handle. A handle is never reused after mrWorldRemove(). */
+typedef uint64_t MrRagdoll;
+#define MR_INVALID_RAGDOLL ((MrRagdoll)0)
+
+/* ---- rig descriptions (mrRigCreate) -------------------------------------------------------------- *
+ *
+ * Start every element from its *Default() initialiser and change the fields you need: a zeroed struct
+ * is NOT the default (mass 0 is kinematic, stiffness 0 is rejected, restLength 0 is a zero-length stick).
+ * Indices are 0-based positions in the corresponding array. Names are optional (NULL = unnamed), are
+ * copied, and appear in validation messages. Booleans are int: 0 false, anything else true. */
+
+/* A point mass. */
+typedef struct MrParticleDesc {
+    const char* name;
+    MrVec3 position;   /* bind position (model space of the bind pose); |coordinates| <= 1e6 */
+    float mass;        /* kg in [0, 1e6]; 0 = kinematic (moved only by the caller / pins)   default 1 */
+    float radius;      /* collision sphere radius in [0, 100]; 0 = point                   default 0.05 */
+    uint32_t group;    /* collision group bits                                              default 1 */
+    uint32_t mask;     /* groups it collides with                                           default ~0 */
+} MrParticleDesc;
+
+/* How a stick constrains its length L. Values of MrStickDesc.kind. */
+typedef enum MrStickKind {
+    MR_STICK_RIGID = 0,    /* L = restLength */
+    MR_STICK_RANGE = 1,    /* minLength <= L <= maxLength */
+    MR_STICK_MIN_ONLY = 2, /* L >= minLength */
+    MR_STICK_MAX_ONLY = 3  /* L <= maxLength (rope) */
+} MrStickKind;
+
+/* A distance link between particles a and b (distinct). */
+typedef struct MrStickDesc {
+    const char* name;
+    int32_t a, b;          /* particle indices */
+    int32_t kind;          /* an MrStickKind                                           default RIGID */
+    float restLength;      /* RIGID: target length; < 0 = the bind distance                default -1 */
+    float minLength;       /* RANGE / MIN_ONLY, [0, 1e6]                                   default 0 */
+    float maxLength;       /* RANGE / MAX_ONLY, [minLength, 1e6]                           default 0 */
+    float stiffness;       /* (0, 1]: fraction of the correction per iteration              default 1 */
+    float compliance;      /* XPBD compliance (m/N) >= 0, used by MR_SOLVER_XPBD            default 0 */
+    float tearRatio;       /* 0 = never tears, else > 1: tears when L > ratio * rest/max     default 0 */
+    float capsuleRadius;   /* > 0 gives the stick a collision capsule, [0, 100]             default 0 */
+    uint32_t group;        /* capsule collision group bits                                   default 1 */
+    uint32_t mask;         /* capsule collision mask                                        default ~0 */
+} MrStickDesc;
+
+/* Values of MrAngleDesc.form. */
+typedef enum MrAngleForm {
+    MR_ANGLE_DOT_PRODUCT = 0,   /* angle projection on the three particles */
+    MR_ANGLE_LAW_OF_COSINES = 1 /* becomes a min/max distance link between a and b */
+} MrAngleForm;
+
+/* Keeps the angle at `center` between the arms to a and b inside [minAngle, maxAngle]. */
+typedef struct MrAngleDesc {
+    const char* name;
+    int32_t center, a, b;  /* three distinct particle indices */
+    float minAngle;        /* radians, [0, pi]                                             default 0 */
+    float maxAngle;        /* radians, [minAngle, pi]                                      default pi */
+    float stiffness;       /* (0, 1]                                                       default 1 */
+    int32_t form;          /* an MrAngleForm                                     default DOT_PRODUCT */
+} MrAngleDesc;
+
+/* A body part with a full orientation: frame up = p1 - p0, facing = up x (p2 - p0). The three particles
+ * must be distinct and not collinear in the bind pose. */
+typedef struct MrTriangleDesc {
+    const char* name;
+    int32_t p[3];
+} MrTriangleDesc;
+
+/* Values of MrAngularDesc.limit. */
+typedef enum MrAngularLimit {
+    MR_ANGULAR_CONE = 0,       /* total deviation from the rest relative orientation <= coneAngle */
+    MR_ANGULAR_SWING_TWIST = 1 /* twist in [twistMin, twistMax] about twistAxis, swing inside an ellipse */
+} MrAngularLimit;
+
+/* Orientation limit between triangles A and B (distinct), with angular friction. */
+typedef struct MrAngularDesc {
+    const char* name;
+    int32_t triangleA, triangleB;
+    int32_t limit;               /* an MrAngularLimit                                  default CONE */
+    float coneAngle;             /* CONE: radians, [0, pi]                           default 60 deg */
+    MrVec3 twistAxis;            /* SWING_TWIST: unit axis in B's triangle frame        default +Y */
+    MrVec3 swingAxis1;           /* SWING_TWIST: unit, perpendicular to twistAxis       default +X */
+    float twistMin, twistMax;    /* radians, -pi <= twistMin <= twistMax <= pi     default -45/45 deg */
+    float swing1, swing2;        /* radians, [0, pi]: about swingAxis1 / swingAxis1 x twistAxis
+                                                                                    default 45/45 deg */
+    float stiffness;             /* (0, 1]                                                default 1 */
+    float dynamicFriction;       /* [0, 0.999]: pull toward last step's relative orientation  def. 0 */
+    float staticFrictionAngle;   /* radians [0, pi]: below this change per step, hold      default 0 */
+    int32_t hasRestOrientation;  /* 0 = capture R_A^T R_B from the bind pose               default 0 */
+    MrQuat restOrientation;      /* R_A^T R_B at rest when hasRestOrientation (unit)  default identity */
+} MrAngularDesc;
+
+/* A particle held to a world-space target from spawn on (release it with mrRagdollReleasePin()). */
+typedef struct MrPinDesc {
+    const char* name;
+    int32_t particle;
+    MrVec3 target;         /* world space */
+    float stiffness;       /* (0, 1]: fraction of the way to the target per iteration       default 1 */
+    int32_t kinematic;     /* non-zero: immovable and placed exactly on the target          default 1 */
+} MrPinDesc;
+
+/* Values of MrRigSettings.solver. */
+typedef enum MrSolverMode {
+    MR_SOLVER_GAUSS_SEIDEL = 0, /* constraints one after another; overRelaxation is the SOR factor */
+    MR_SOLVER_JACOBI = 1,       /* corrections averaged per particle then applied */
+    MR_SOLVER_XPBD = 2          /* compliance based: stiffness independent of step and iterations */
+} MrSolverMode;
+
+/* Per-rig solver settings. Gravity and the time step belong to the world (MrWorldSettings). */
+typedef struct MrRigSettings {
+    uint32_t iterations;       /* relaxation iterations per step, [1, 64]                    default 8 */
+    float drag;                /* velocity damping per step, [0, 0.99]                    default 0.01 */
+    float friction;            /* contact friction coefficient, [0, 1e4]                   default 0.6 */
+    float staticFriction;      /* tangential motion per step (m) below which contacts stick, [0, 10]
+                                                                                        default 0.0005 */
+    float sleepVelocity;       /* m/s, [0, 100]: sleep when all particles are slower...    default 0.02 */
+    float sleepTime;           /* ...for this long, seconds [0, 3600]; 0 disables sleep      default 1 */
+    float overRelaxation;      /* [1, 1.99]: Gauss-Seidel SOR / Jacobi averaging factor      default 1 */
+    int32_t sqrtApproximation; /* non-zero: one-Newton-step square root for sticks          default 0 */
+    int32_t solver;            /* an MrSolverMode                                  default GAUSS_SEIDEL */
+} MrRigSettings;
+
+/* A whole rig as arrays. A count may be 0 with a NULL pointer; a non-zero count needs a non-NULL
+ * pointer to at least that many elements. At least one particle is required. Rigs built this way have
+ * no skeleton (mrRigBoneCount() is 0). */
+typedef struct MrRigDesc {
+    const char* name;                  /* optional */
+    const MrParticleDesc* particles;
+    size_t particleCount;
+    const MrStickDesc* sticks;
+    size_t stickCount;
+    const MrAngleDesc* angles;
+    size_t angleCount;
+    const MrTriangleDesc* triangles;
+    size_t triangleCount;
+    const MrAngularDesc* angular;
+    size_t angularCount;
+    const MrPinDesc* pins;
+    size_t pinCount;
+    MrRigSettings settings;
+} MrRigDesc;
+
+/* Initialisers returning the documented defaults. MrRigDesc: no elements, default settings. */
+MR_API MrRigDesc mrRigDescDefault(void);
+MR_API MrRigSettings mrRigSettingsDefault(void);
+MR_API MrParticleDesc mrParticleDescDefault(void);
+MR_API MrStickDesc mrStickDescDefault(void);
+MR_API MrAngleDesc mrAngleDescDefault(void);
+MR_API MrTriangleDesc mrTriangleDescDefault(void);
+MR_API MrAngularDesc mrAngularDescDefault(void);
+MR_API MrPinDesc mrPinDescDefault(void);
+
+/* ---- rigs ---------------------------------------------------------------------------------------- *
+ *
+ * A rig is the compiled, immutable description shared by every ragdoll spawned from it. It is reference
+ * counted: a new rig has one reference; mrRigRetain() adds one, mrRigRelease() drops one and frees the
+ * handle at zero. Ragdolls hold their own reference to the compiled rig, so releasing a rig while
+ * ragdolls spawned from it are alive is safe (they keep it alive until they are removed). */
+
+/* Procedural humanoid standing on y = 0 facing +Z in a T-pose: 20 particles, 11 triangles, 10 angular
+ * joints, self-collision, and a 14-bone skeleton (11 triangle-driven, the neck stick-driven, the
+ * hands unbound: they follow their parents). height in [0.1, 100] m (top of the head), mass in
+ * (0, 1e6] kg (total). *out receives a new rig.
+ * Fails: MR_INVALID_ARGUMENT (out NULL, value out of range or not finite), MR_OUT_OF_MEMORY. */
+MR_API MrResult mrRigCreateHumanoid(float height, float mass, MrRig** out);
+
+/* Cloth sheet of cols x rows particles `spacing` apart in the XY plane, hanging from its top row at
+ * y = 0 downward (the top row is kinematic when pinTopRow is non-zero), with structural sticks.
+ * cols, rows in [1, 4096] with cols*rows <= 1048576; spacing in (0, 100]; tearRatio 0 (never tears)
+ * or in (1, 1e6]. No skeleton.
+ * Fails: MR_INVALID_ARGUMENT, MR_OUT_OF_MEMORY. */
+MR_API MrResult mrRigCreateCloth(int cols, int rows, float spacing, int pinTopRow, float tearRatio, MrRig** out);
+
+/* Crate centred at the origin: a particle tetrahedron carrying a collision box of half extents `half`
+ * (each in (0, 1e3]), total mass in (0, 1e6]. No skeleton.
+ * Fails: MR_INVALID_ARGUMENT, MR_INVALID_RIG (a box so small that its tetrahedron is degenerate),
+ * MR_OUT_OF_MEMORY. */
+MR_API MrResult mrRigCreateCrate(MrVec3 half, float mass, MrRig** out);
+
+/* Compiles a rig from arrays (copied; desc may be freed afterwards).
+ * Fails: MR_INVALID_ARGUMENT (desc or out NULL, NULL array with a non-zero count, a count above
+ * INT32_MAX), MR_INVALID_RIG (validation failed; mrLastError() names the first bad element, e.g.
+ * "sticks[0] 'rope': particle b index 7 out of range (2 particles)"). */
+MR_API MrResult mrRigCreate(const MrRigDesc* desc, MrRig** out);
+
+/* Adds a reference to rig. Fails: MR_INVALID_ARGUMENT (rig NULL). */
+MR_API MrResult mrRigRetain(MrRig* rig);
+
+/* Drops a reference; the handle is freed when the last one goes (ragdolls keep the compiled rig alive
+ * on their own). NULL is a no-op returning MR_OK. */
+MR_API MrResult mrRigRelease(MrRig* rig);
+
+/* Number of particles / description sticks / bones (skeleton bones; 0 for rigs without a skeleton).
+ * Fails: MR_INVALID_ARGUMENT (a pointer NULL). */
+MR_API MrResult mrRigParticleCount(const MrRig* rig, uint32_t* count);
+MR_API MrResult mrRigStickCount(const MrRig* rig, uint32_t* count);
+MR_API MrResult mrRigBoneCount(const MrRig* rig, uint32_t* count);
+
+/* ---- worlds -------------------------------------------------------------------------------------- */
+
+typedef struct MrWorldSettings {
+    MrVec3 gravity;             /* m/s^2, finite                                     default (0,-9.81,0) */
+    float timeStep;             /* fixed step in seconds, (0, 0.1]                         default 1/60 */
+    uint32_t maxSubsteps;       /* steps mrWorldAdvance() may take per call, [1, 64]          default 4 */
+    uint32_t threads;           /* threads stepping ragdolls, including the caller, [1, 64]   default 1 */
+    int32_t ragdollCollisions;  /* non-zero: ragdolls collide with each other                 default 1 */
+    int32_t sleep;              /* non-zero: resting ragdolls may fall asleep                 default 1 */
+    uint32_t contactsPerRagdoll;/* contact buffer reserved per spawned ragdoll, [1, 65536]  default 96 */
+} MrWorldSettings;
+
+MR_API MrWorldSettings mrWorldSettingsDefault(void);
+
+/* Creates an empty world. settings NULL = mrWorldSettingsDefault(). *out receives the new world.
+ * Fails: MR_INVALID_ARGUMENT (out NULL, a setting out of range), MR_OUT_OF_MEMORY. */
+MR_API MrResult mrWorldCreate(const MrWorldSettings* settings, MrWorld** out);
+
+/* Destroys the world and every ragdoll in it (their handles become invalid). NULL is a no-op (MR_OK). */
+MR_API MrResult mrWorldDestroy(MrWorld* world);
+
+/* Changes gravity between steps (wakes every ragdoll). Fails: MR_INVALID_ARGUMENT (not finite). */
+MR_API MrResult mrWorldSetGravity(MrWorld* world, MrVec3 gravity);
+
+/* Static collision geometry, added between steps. idOut (optional, may be NULL) receives the shape's
+ * index among shapes of its kind.
+ *
+ * Plane: the half-space dot(n, x) <= offset is solid; normal is normalised here (must be finite and
+ * non-zero). The ground is normal (0,1,0), offset 0. */
+MR_API MrResult mrWorldAddPlane(MrWorld* world, MrVec3 normal, float offset, int32_t* idOut);
+/* Box of half extents `half` (each > 0) at `pose` (NULL = identity). */
+MR_API MrResult mrWorldAddBox(MrWorld* world, const MrTransform* pose, MrVec3 half, int32_t* idOut);
+/* Sphere: radius > 0. */
+MR_API MrResult mrWorldAddSphere(MrWorld* world, MrVec3 centre, float radius, int32_t* idOut);
+/* Capsule: segment a-b swept by radius > 0. */
+MR_API MrResult mrWorldAddCapsule(MrWorld* world, MrVec3 a, MrVec3 b, float radius, int32_t* idOut);
+/* Triangle mesh (e.g. a level): `vertices` holds vertexCount points as x,y,z floats (3*vertexCount
+ * floats, all finite), `indices` holds indexCount vertex indices (a multiple of 3, each < vertexCount).
+ * Degenerate triangles are ignored. Both arrays are copied.
+ * All four: Fails MR_INVALID_ARGUMENT (world NULL, non-finite or out-of-range values, NULL arrays with
+ * non-zero counts), MR_OUT_OF_MEMORY. */
+MR_API MrResult mrWorldAddTriangleMesh(MrWorld* world, const float* vertices, size_t vertexCount,
+                                       const uint32_t* indices, size_t indexCount, int32_t* idOut);
+
+/* Spawns a ragdoll of `rig` in its bind pose transformed by `placement` (NULL = identity), moving at
+ * `velocity` (m/s, finite). The ragdoll holds its own reference to the rig. Allocates its state here
+ * (stepping never allocates). *out receives the handle.
+ * Fails: MR_INVALID_ARGUMENT (NULL world/rig/out, non-unit rotation, non-finite values),
+ * MR_OUT_OF_MEMORY. */
+MR_API MrResult mrWorldSpawn(MrWorld* world, const MrRig* rig, const MrTransform* placement, MrVec3 velocity,
+                             MrRagdoll* out);
+
+/* Removes a ragdoll; its handle is never valid again. Fails: MR_INVALID_ARGUMENT (world NULL),
+ * MR_NOT_FOUND (handle not live in this world, including 0). */
+MR_API MrResult mrWorldRemove(MrWorld* world, MrRagdoll ragdoll);
+
+/* Number of live ragdolls. Fails: MR_INVALID_ARGUMENT. */
+MR_API MrResult mrWorldRagdollCount(const MrWorld* world, uint32_t* count);
+
+/* Runs exactly one fixed step of settings.timeStep. Fails: MR_INVALID_ARGUMENT (world NULL). */
+MR_API MrResult mrWorldStep(MrWorld* world);
+
+/* Adds `seconds` (finite, >= 0; values above 1 count as 1) to the fixed-step accumulator and runs as many
+ * steps as fit, at most maxSubsteps (excess time is dropped). stepsOut (optional) receives the number of
+ * steps taken. Fails: MR_INVALID_ARGUMENT. */
+MR_API MrResult mrWorldAdvance(MrWorld* world, float seconds, uint32_t* stepsOut);
+
+/* Render blend factor in [0, 1): leftover accumulator time / time step. Pass it as `alpha` to
+ * mrRagdollGetPositions() and the matrix getters. Fails: MR_INVALID_ARGUMENT. */
+MR_API MrResult mrWorldInterpolation(const MrWorld* world, float* alphaOut);
+
+/* Explosion at `centre` affecting every ragdoll: each movable particle within `radius` (> 0) gains
+ * velocity strength / max(d^2, minDistance^2) (m/s; strength in m^3/s, finite, negative pulls inward)
+ * away from the centre. minDistance > 0 (0.25 is typical). Fails: MR_INVALID_ARGUMENT. */
+MR_API MrResult mrWorldExplosion(MrWorld* world, MrVec3 centre, float strength, float radius, float minDistance);
+
+/* ---- ragdolls ------------------------------------------------------------------------------------ *
+ *
+ * All of these fail with MR_INVALID_ARGUMENT when world is NULL and MR_NOT_FOUND when the handle does
+ * not name a live ragdoll of that world. Motion control applies between steps and wakes the ragdoll.
+ * Particle indices are those of the rig description; stick indices are description sticks. */
+
+/* Instant impulse J (N*s, finite) on a particle: its velocity changes by J / mass.
+ * Fails: MR_INVALID_ARGUMENT (particle out of range or kinematic/kinematically pinned). */
+MR_API MrResult mrRagdollApplyImpulse(MrWorld* world, MrRagdoll ragdoll, uint32_t particle, MrVec3 impulse);
+
+/* Impulse at the point lerp(a, b, t) of description stick `stick`, t in [0, 1], shared by its ends.
+ * Fails: MR_INVALID_ARGUMENT (stick out of range, t outside [0, 1], both ends immovable). */
+MR_API MrResult mrRagdollApplyImpulseOnStick(MrWorld* world, MrRagdoll ragdoll, uint32_t stick, float t,
+                                             MrVec3 impulse);
+
+/* Holds a particle at `target` (world space, finite): kinematic (non-zero: immovable, placed exactly)
+ * or a soft pull of `stiffness` in (0, 1] per iteration. Calling it again for the same particle moves
+ * the pin. At most 16 pins beyond those of the rig.
+ * Fails: MR_INVALID_ARGUMENT (particle out of range, bad values, all pin slots used). */
+MR_API MrResult mrRagdollSetPin(MrWorld* world, MrRagdoll ragdoll, uint32_t particle, MrVec3 target,
+                                float stiffness, int kinematic);
+
+/* Releases the pin on a particle (set by mrRagdollSetPin() or by the rig); the particle keeps its
+ * velocity. Fails: MR_INVALID_ARGUMENT (particle out of range), MR_NOT_FOUND (no pin on it). */
+MR_API MrResult mrRagdollReleasePin(MrWorld* world, MrRagdoll ragdoll, uint32_t particle);
+
+/* Places the particles at `current` with previous positions `previous` (two animation poses one time
+ * step apart: the ragdoll inherits their velocity). previous NULL = current (at rest). count must equal
+ * the rig's particle count; all points finite.
+ * Fails: MR_INVALID_ARGUMENT. */
+MR_API MrResult mrRagdollSetPose(MrWorld* world, MrRagdoll ragdoll, const MrVec3* current,
+                                 const MrVec3* previous, size_t count);
+
+/* Particle positions interpolated between the last two steps by alpha in [0, 1] (1 = latest step; see
+ * mrWorldInterpolation()). *count (required) receives the particle count as soon as world, ragdoll and
+ * alpha are valid, even if the call then fails. With out NULL and capacity 0 only the count is written
+ * (a size query). If capacity is smaller than the count, the call fails with MR_INVALID_ARGUMENT without
+ * touching out.
+ * Fails: MR_INVALID_ARGUMENT (count NULL, out NULL with capacity > 0, capacity too small, alpha). */
+MR_API MrResult mrRagdollGetPositions(MrWorld* world, MrRagdoll ragdoll, MrVec3* out, size_t capacity,
+                                      size_t* count, float alpha);
+
+/* Bone world matrices (model space of the scene the rig was authored in), interpolated by alpha in
+ * [0, 1]; *count receives the bone count (mrRigBoneCount()). Same buffer rules as
+ * mrRagdollGetPositions(). */
+MR_API MrResult mrRagdollGetBoneMatrices(MrWorld* world, MrRagdoll ragdoll, MrMat4* out, size_t capacity,
+                                         size_t* count, float alpha);
+
+/* Skinning palette: bone world matrix x inverse bind matrix, interpolated by alpha in [0, 1]. Same
+ * buffer rules as mrRagdollGetPositions(). */
+MR_API MrResult mrRagdollGetSkinningMatrices(MrWorld* world, MrRagdoll ragdoll, MrMat4* out, size_t capacity,
+                                             size_t* count, float alpha);
+
+/* *asleep receives 1 when the ragdoll is asleep (not simulated until touched or woken), else 0.
+ * Fails: MR_INVALID_ARGUMENT (asleep NULL). */
+MR_API MrResult mrRagdollIsAsleep(const MrWorld* world, MrRagdoll ragdoll, int* asleep);
+
+/* Wakes a sleeping ragdoll. */
+MR_API MrResult mrRagdollWake(MrWorld* world, MrRagdoll ragdoll);
+
+/* *torn receives 1 once description stick `stick` has torn, else 0.
+ * Fails: MR_INVALID_ARGUMENT (stick out of range, torn NULL). */
+MR_API MrResult mrRagdollIsStickTorn(const MrWorld* world, MrRagdoll ragdoll, uint32_t stick, int* torn);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* MARIONETTE_MARIONETTE_H */
