@@ -25,46 +25,82 @@ inline const Mat3& frameOf(RagdollState& s, const TriangleData& t, std::uint32_t
     return s.frames[index];
 }
 
-/// Moment of inertia of the triangle's particles about the axis u through their centroid c.
-/// Infinite when a particle is immovable (the triangle then does not rotate).
-inline float inertiaAbout(const RagdollState& s, const TriangleData& t, Vec3 c, Vec3 u)
+/// How a triangle turns during an angular correction: about `pivot` (its centroid, or its immovable
+/// particle), with moment of inertia `inertia` about the correction axis (infinite: it cannot turn).
+struct Turn {
+    Vec3 pivot;
+    float inertia;
+    bool pinned; ///< has an immovable particle: momentum is not conserved, no re-centring
+};
+
+/// Free triangle: centroid and Σ m r⊥². One immovable particle: turns about it. Two or more: cannot turn
+/// (except about the line through two, which the caller handles by projecting the axis).
+Turn turnOf(const RagdollState& s, const TriangleData& t, Vec3& u)
 {
-    float I = 0.f;
+    Turn r{(s.x[t.p[0]] + s.x[t.p[1]] + s.x[t.p[2]]) * (1.f / 3.f), 0.f, false};
+    std::uint32_t fixed[3];
+    std::uint32_t nf = 0;
+    for (std::uint32_t k = 0; k < 3; ++k)
+        if (s.w[t.p[k]] <= 0.f)
+            fixed[nf++] = t.p[k];
+    if (nf == 3) {
+        r.inertia = INFINITY;
+        r.pinned = true;
+        return r;
+    }
+    if (nf == 2) {
+        // Only the component of the axis along the fixed edge can be corrected.
+        const Vec3 e = normalizeOr(s.x[fixed[1]] - s.x[fixed[0]], u);
+        const float along = dot(u, e);
+        if (std::fabs(along) < 0.2f) {
+            r.inertia = INFINITY;
+            r.pinned = true;
+            return r;
+        }
+        u = e * (along > 0.f ? 1.f : -1.f);
+        r.pivot = s.x[fixed[0]];
+    } else if (nf == 1) {
+        r.pivot = s.x[fixed[0]];
+    }
+    r.pinned = nf > 0;
     for (std::uint32_t k = 0; k < 3; ++k) {
         const float w = s.w[t.p[k]];
         if (w <= 0.f)
-            return INFINITY;
-        const Vec3 r = s.x[t.p[k]] - c;
-        const Vec3 perp = r - u * dot(r, u);
-        I += dot(perp, perp) / w;
+            continue;
+        const Vec3 d = s.x[t.p[k]] - r.pivot;
+        const Vec3 perp = d - u * dot(d, u);
+        r.inertia += dot(perp, perp) / w;
     }
-    return std::max(I, 1e-12f);
+    r.inertia = std::max(r.inertia, 1e-12f);
+    return r;
 }
 
-/// Rotates triangle A by −φ·shareA and B by +φ·shareB about world axis u (each about its centroid),
-/// split by inertia, averages particles both triangles move, then shifts the movable particles so the
-/// mass-weighted centre stays put (linear momentum is conserved).
+/// Rotates triangle A by −φ·shareA and B by +φ·shareB about world axis u (each about its pivot: centroid,
+/// or its immovable particle), split by inertia, averages particles both triangles move, then — when no
+/// immovable particle takes part — shifts the movable particles so the mass-weighted centre stays put
+/// (linear momentum is conserved).
 void applyCorrection(RagdollState& s, const TriangleData& A, const TriangleData& B, Vec3 u, float phi)
 {
-    const Vec3 ca = (s.x[A.p[0]] + s.x[A.p[1]] + s.x[A.p[2]]) * (1.f / 3.f);
-    const Vec3 cb = (s.x[B.p[0]] + s.x[B.p[1]] + s.x[B.p[2]]) * (1.f / 3.f);
-    const float Ia = inertiaAbout(s, A, ca, u);
-    const float Ib = inertiaAbout(s, B, cb, u);
+    Vec3 ua = u, ub = u;
+    const Turn ta = turnOf(s, A, ua);
+    const Turn tb = turnOf(s, B, ub);
     float shareA, shareB;
-    if (std::isinf(Ia) && std::isinf(Ib))
+    if (std::isinf(ta.inertia) && std::isinf(tb.inertia))
         return;
-    if (std::isinf(Ia)) {
+    if (std::isinf(ta.inertia)) {
         shareA = 0.f;
         shareB = 1.f;
-    } else if (std::isinf(Ib)) {
+    } else if (std::isinf(tb.inertia)) {
         shareA = 1.f;
         shareB = 0.f;
     } else {
-        shareA = Ib / (Ia + Ib);
-        shareB = Ia / (Ia + Ib);
+        shareA = tb.inertia / (ta.inertia + tb.inertia);
+        shareB = ta.inertia / (ta.inertia + tb.inertia);
     }
-    const Quat qa = Quat::fromAxisAngle(u, -phi * shareA);
-    const Quat qb = Quat::fromAxisAngle(u, phi * shareB);
+    // A projected axis corrects only its component of the rotation.
+    const Quat qa = Quat::fromAxisAngle(ua, -phi * shareA * dot(ua, u));
+    const Quat qb = Quat::fromAxisAngle(ub, phi * shareB * dot(ub, u));
+    const Vec3 ca = ta.pivot, cb = tb.pivot;
 
     std::uint32_t ids[6];
     Vec3 sum[6];
@@ -83,9 +119,9 @@ void applyCorrection(RagdollState& s, const TriangleData& A, const TriangleData&
         ++n;
     };
     for (std::uint32_t k = 0; k < 3; ++k)
-        propose(A.p[k], ca + qa.rotate(s.x[A.p[k]] - ca));
+        propose(A.p[k], shareA > 0.f ? ca + qa.rotate(s.x[A.p[k]] - ca) : s.x[A.p[k]]);
     for (std::uint32_t k = 0; k < 3; ++k)
-        propose(B.p[k], cb + qb.rotate(s.x[B.p[k]] - cb));
+        propose(B.p[k], shareB > 0.f ? cb + qb.rotate(s.x[B.p[k]] - cb) : s.x[B.p[k]]);
 
     Vec3 moved[6];
     Vec3 momentum;
@@ -98,7 +134,8 @@ void applyCorrection(RagdollState& s, const TriangleData& A, const TriangleData&
             mass += 1.f / w;
         }
     }
-    const Vec3 shift = mass > 0.f ? momentum / -mass : Vec3{};
+    const bool recentre = !ta.pinned && !tb.pinned && mass > 0.f;
+    const Vec3 shift = recentre ? momentum / -mass : Vec3{};
     for (std::uint32_t k = 0; k < n; ++k)
         if (s.w[ids[k]] > 0.f)
             s.x[ids[k]] += moved[k] + shift;

@@ -14,6 +14,7 @@ namespace {
 
 constexpr float kMargin = 0.05f;   ///< contact candidates are kept this far out of touching
 constexpr float kMeshSkin = 0.002f; ///< minimum thickness of a point against a triangle mesh
+constexpr float kTouch = 0.001f;    ///< a contact this close counts as touching (static friction holds it)
 
 geo::Obb staticObb(const StaticWorld::Box& b) { return {b.centre, b.axes, b.half}; }
 
@@ -74,6 +75,29 @@ inline void pushOut(const ContactSide& side, Vec3 n, float depth)
     const float W = side.weight();
     if (W > 1e-12f)
         side.move(n * depth, 1.f / W);
+}
+
+/// Jakobsen's friction, applied with each projection: the contact point's tangential displacement this
+/// step (x − x*) shrinks by μ·depth, where depth is this projection's; if it is within μ times the whole
+/// step's projection, or below the static threshold (metres per step), it is removed (the point sticks).
+/// Never reverses. Moves positions, so a resting body does not creep down a slope.
+inline void contactFriction(const ContactSide& side, const Vec3* xPrev, Vec3 n, float depth, float stepDepth,
+                            float mu, float staticThreshold)
+{
+    if (!(mu > 0.f))
+        return;
+    const float W = side.weight();
+    if (!(W > 1e-12f))
+        return;
+    Vec3 v;
+    for (std::uint32_t q = 0; q < side.count; ++q)
+        v += (side.x[side.idx[q]] - xPrev[side.idx[q]]) * side.c[q];
+    const Vec3 vt = v - n * dot(v, n);
+    const float speed = length(vt);
+    if (!(speed > 0.f))
+        return;
+    const float f = (speed <= mu * stepDepth || speed <= staticThreshold) ? 1.f : std::min(1.f, mu * depth / speed);
+    side.move(vt, -f / W);
 }
 
 /// Sphere (p, r) against static obstacle `c`. prev: the particle's previous position (tunnelling guard).
@@ -144,7 +168,7 @@ bool segmentVersusObstacle(const StaticWorld& world, const StaticContact& c, Vec
 
 /// Segment cast of a fast particle from `from` to `to` against every static obstacle; on a hit, the
 /// earliest contact point lifted by the radius along the surface normal.
-bool lineTest(const StaticWorld& world, std::vector<std::uint32_t>& scratch, Vec3 from, Vec3 to, float r, Vec3& out)
+bool lineTest(const StaticWorld& world, Vec3 from, Vec3 to, float r, Vec3& out, Vec3& normal)
 {
     float best = 2.f;
     Vec3 bestN;
@@ -194,10 +218,10 @@ bool lineTest(const StaticWorld& world, std::vector<std::uint32_t>& scratch, Vec
                 best = std::max(0.f, t - r / along);
         }
     }
-    (void)scratch;
     if (best > 1.f)
         return false;
-    out = lerp(from, to, best) + bestN * 1e-4f;
+    out = lerp(from, to, best);
+    normal = bestN;
     return true;
 }
 
@@ -300,9 +324,13 @@ void Solver::prepareCollisions(Ragdoll& r, const StaticWorld& world)
         const float move2 = lengthSquared(s.x[i] - s.xPrev[i]);
         const float rad = std::max(radii[i], 0.005f);
         if (move2 > rad * rad) {
-            Vec3 hit;
-            if (lineTest(world, s.meshScratch, s.xPrev[i], s.x[i], radii[i], hit))
-                s.x[i] = hit;
+            // Keep the motion along the surface; drop what would carry the particle through it.
+            Vec3 hit, nrm;
+            if (lineTest(world, s.xPrev[i], s.x[i], radii[i], hit, nrm)) {
+                const float behind = dot(nrm, hit - s.x[i]);
+                if (behind > 0.f)
+                    s.x[i] += nrm * (behind + 1e-4f);
+            }
         }
     }
 
@@ -401,6 +429,8 @@ void Solver::solveStaticContacts(Ragdoll& r, const StaticWorld& world)
 {
     RagdollState& s = *r.mState;
     const Rig& rig = r.rig();
+    const float mu = rig.settings().friction;
+    const float still = mu > 0.f ? rig.settings().staticFriction : 0.f;
     const auto radii = rig.radii();
     const auto caps = rig.capsules();
     for (std::uint32_t k = 0; k < s.contactCount; ++k) {
@@ -409,25 +439,38 @@ void Solver::solveStaticContacts(Ragdoll& r, const StaticWorld& world)
         float depth;
         if (c.collider == ColliderKind::Particle) {
             const std::uint32_t i = c.colliderIndex;
-            if (!pointVersusObstacle(world, c, s.x[i], radii[i], &s.xPrev[i], n, depth))
+            if (!pointVersusObstacle(world, c, s.x[i], radii[i] + kTouch, &s.xPrev[i], n, depth))
                 continue;
-            s.x[i] += n * depth;
-            c.depth += depth;
-            c.normal = n;
+            depth -= kTouch;
+            if (depth > 0.f) {
+                s.x[i] += n * depth;
+                c.depth += depth;
+                c.normal = n;
+            }
+            if (c.depth > 0.f)
+                contactFriction(particleSide(s, i), s.xPrev, n, std::max(depth, 0.f), c.depth, mu, still);
         } else if (c.collider == ColliderKind::Capsule) {
             const CapsuleData& cap = caps[c.colliderIndex];
             float t;
-            if (!segmentVersusObstacle(world, c, s.x[cap.a], s.x[cap.b], cap.radius, t, n, depth))
+            if (!segmentVersusObstacle(world, c, s.x[cap.a], s.x[cap.b], cap.radius + kTouch, t, n, depth))
                 continue;
-            pushOut(capsuleSide(s, cap, t), n, depth);
-            c.depth += depth;
-            c.normal = n;
-            c.t = t;
+            depth -= kTouch;
+            const ContactSide side = capsuleSide(s, cap, t);
+            if (depth > 0.f) {
+                pushOut(side, n, depth);
+                c.depth += depth;
+                c.normal = n;
+                c.t = t;
+            }
+            if (c.depth > 0.f)
+                contactFriction(side, s.xPrev, n, std::max(depth, 0.f), c.depth, mu, still);
         } else {
             // Box: every corner is a point carried by the owner particles' affine weights (Jakobsen §5).
             geo::Obb o;
             boxFrame(r, c.colliderIndex, o.center, o.axes);
             o.half = rig.boxes()[c.colliderIndex].half;
+            float iterDepth = 0.f;
+            Vec3 iterNormal;
             for (int corner = 0; corner < 8; ++corner) {
                 const Vec3 p = boxCorner(o, corner);
                 ContactSide side;
@@ -440,6 +483,18 @@ void Solver::solveStaticContacts(Ragdoll& r, const StaticWorld& world)
                 pushOut(side, n, depth);
                 c.depth += depth;
                 c.normal = n;
+                iterDepth += depth;
+                iterNormal += n * depth;
+            }
+            // Friction at the box's centre (all owner particles with positive weights), so holding one
+            // corner cannot spin the box and push its centre backwards.
+            if (c.depth > 0.f) {
+                Vec3 centre;
+                Mat3 axes;
+                boxFrame(r, c.colliderIndex, centre, axes);
+                ContactSide side;
+                boxWeights(r, c.colliderIndex, centre, side);
+                contactFriction(side, s.xPrev, normalizeOr(iterNormal, c.normal), iterDepth, c.depth, mu, still);
             }
         }
     }
@@ -469,48 +524,6 @@ void Solver::solveSelfCollision(Ragdoll& r)
         const float lambda = (rr - dist) / W;
         a.move(n, lambda);
         b.move(-n, lambda);
-    }
-}
-
-void Solver::applyFriction(Ragdoll& r, const StaticWorld& world)
-{
-    (void)world;
-    RagdollState& s = *r.mState;
-    const rig::Settings& st = r.rig().settings();
-    const float mu = st.friction;
-    const auto caps = r.rig().capsules();
-    for (std::uint32_t k = 0; k < s.contactCount; ++k) {
-        const StaticContact& c = s.contacts[k];
-        if (!(c.depth > 0.f))
-            continue;
-        ContactSide side;
-        if (c.collider == ColliderKind::Particle) {
-            side = particleSide(s, c.colliderIndex);
-        } else if (c.collider == ColliderKind::Capsule) {
-            side = capsuleSide(s, caps[c.colliderIndex], c.t);
-        } else {
-            Vec3 centre;
-            Mat3 axes;
-            boxFrame(r, c.colliderIndex, centre, axes);
-            boxWeights(r, c.colliderIndex, centre, side);
-        }
-        const float W = side.weight();
-        if (!(W > 1e-12f))
-            continue;
-        // Tangential motion of the contact point this step.
-        Vec3 v;
-        for (std::uint32_t q = 0; q < side.count; ++q)
-            v += (s.x[side.idx[q]] - s.xPrev[side.idx[q]]) * side.c[q];
-        const Vec3 vt = v - c.normal * dot(v, c.normal);
-        const float speed = length(vt);
-        if (!(speed > 0.f))
-            continue;
-        const float reduce = mu * c.depth;
-        // Static: stop it. Dynamic: reduce by μ·depth, never reversing the direction.
-        const float f = (speed <= reduce || speed <= st.staticFriction) ? 1.f : reduce / speed;
-        const Vec3 delta = vt * f; // move the previous positions along vt so x − x* loses vt·f
-        for (std::uint32_t q = 0; q < side.count; ++q)
-            s.xPrev[side.idx[q]] += delta * (s.w[side.idx[q]] * side.c[q] / W);
     }
 }
 

@@ -100,14 +100,11 @@ rig::RigDescription makeHumanoid(const HumanoidOptions& o)
         link("head_nose", kHead, kNose),                  link("nose_neck", kNose, kNeck),
     };
     auto group = [&](std::size_t i, std::uint32_t g) { d.sticks[i].group = g; };
-    // Capsule filter: torso 1, left arm 2, right arm 4, left leg 8, right leg 16.
+    // Capsule groups: torso 1, left arm 2, right arm 4, left leg 8, right leg 16.
     group(0, 1); group(1, 1); group(2, 1); group(3, 2); group(4, 2); group(5, 4); group(6, 4);
     group(7, 8); group(8, 8); group(9, 16); group(10, 16);
-    for (std::size_t i = 0; i < 11; ++i) {
-        const std::uint32_t g = d.sticks[i].group;
-        // Arms hit torso, legs and the other arm; legs hit the other leg and arms; the torso hits forearms.
-        d.sticks[i].mask = g == 1 ? (2u | 4u) : (g == 2 || g == 4) ? (1u | 2u | 4u | 8u | 16u) & ~g : (2u | 4u | 8u | 16u) & ~g;
-    }
+    // Every capsule collides with everything (other ragdolls, props, and non-adjacent parts of its own
+    // body); the groups let a game filter further.
     if (o.selfCollision) {
         d.sticks.push_back(minRange("knees_apart", kKneeL, kKneeR, 0.12f * c));
         d.sticks.push_back(minRange("ankles_apart", kAnkleL, kAnkleR, 0.12f * c));
@@ -120,10 +117,8 @@ rig::RigDescription makeHumanoid(const HumanoidOptions& o)
         d.sticks.push_back(minRange("wrists_apart", kWristL, kWristR, 0.10f * c));
         d.sticks.push_back(minRange("elbow_l_spine", kElbowL, kSpine, 0.14f * c));
         d.sticks.push_back(minRange("elbow_r_spine", kElbowR, kSpine, 0.14f * c));
-    } else {
-        for (rig::Stick& s : d.sticks)
-            s.mask = 0;
     }
+    d.settings.selfCollision = o.selfCollision;
 
     // Angular constraints. Axes are given in world space at bind and converted into B's triangle frame.
     Mat3 frames[kHumanoidTriangleCount];
@@ -153,13 +148,13 @@ rig::RigDescription makeHumanoid(const HumanoidOptions& o)
     joint("shoulder_l", kChestTri, kUpperArmLTri, X, Z, -60.f, 60.f, 80.f, 80.f);
     joint("shoulder_r", kChestTri, kUpperArmRTri, -X, Z, -60.f, 60.f, 80.f, 80.f);
     // Elbows: hinge about Y in the T-pose; flexion brings the forearm forward (+Z).
-    joint("elbow_l", kUpperArmLTri, kForearmLTri, Y, X, -150.f, 0.f, 0.f, 0.f);
-    joint("elbow_r", kUpperArmRTri, kForearmRTri, Y, X, 0.f, 150.f, 0.f, 0.f);
+    joint("elbow_l", kUpperArmLTri, kForearmLTri, Y, X, -150.f, 0.f, 3.f, 3.f);
+    joint("elbow_r", kUpperArmRTri, kForearmRTri, Y, X, 0.f, 150.f, 3.f, 3.f);
     joint("hip_l", kPelvisTri, kThighLTri, -Y, X, -30.f, 30.f, 90.f, 45.f);
     joint("hip_r", kPelvisTri, kThighRTri, -Y, X, -30.f, 30.f, 90.f, 45.f);
     // Knees: hinge about X; flexion brings the shin backward (−Z).
-    joint("knee_l", kThighLTri, kShinLTri, X, Y, 0.f, 150.f, 0.f, 0.f);
-    joint("knee_r", kThighRTri, kShinRTri, X, Y, 0.f, 150.f, 0.f, 0.f);
+    joint("knee_l", kThighLTri, kShinLTri, X, Y, 0.f, 150.f, 3.f, 3.f);
+    joint("knee_r", kThighRTri, kShinRTri, X, Y, 0.f, 150.f, 3.f, 3.f);
     d.angular[0].stiffness = 1.f; // the spine is held firmly: small limits
 
     // Skeleton: joints with identity bind rotation; bones driven by their triangles, the neck by its stick.

@@ -24,7 +24,7 @@ struct StaticContact {
     std::uint16_t mesh;         ///< mesh id for MeshTriangle
     std::uint32_t colliderIndex;///< particle, capsule or box (box: corner in the high 3 bits)
     std::uint32_t obstacleIndex;
-    float depth;                ///< projection accumulated over the step (friction uses it)
+    float depth;                ///< projection accumulated over the step (static friction uses it)
     Vec3 normal;                ///< last contact normal
     float t;                    ///< capsule: last contact parameter
 };
@@ -107,6 +107,7 @@ struct RagdollState {
     Transform placement;            ///< spawn placement (unbound root bones follow it)
     float dt = 1.f / 60.f;
     float stillTime = 0.f;
+    float motion = 0.f;             ///< smoothed fastest particle speed (m/s), for sleep
     bool asleep = false;
     bool wakeRequested = false;
     Vec3 aabbMin, aabbMax;          ///< bounds of the colliders this step (incl. radii, margin)
@@ -135,7 +136,6 @@ struct Solver {
     static void solvePins(Ragdoll& r);
     static void solveStaticContacts(Ragdoll& r, const StaticWorld& world);
     static void solveSelfCollision(Ragdoll& r);
-    static void applyFriction(Ragdoll& r, const StaticWorld& world);
     static void updateBones(Ragdoll& r);
     /// Stores R_Aᵀ R_B of every angular constraint for next step's angular friction.
     static void recordRelativeOrientations(Ragdoll& r);

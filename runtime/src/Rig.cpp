@@ -220,8 +220,9 @@ std::shared_ptr<const Rig> Rig::build(const rig::RigDescription& d, std::string*
                 return true;
         return false;
     };
-    for (std::uint32_t i = 0; i < r->mCapsules.size(); ++i)
-        for (std::uint32_t j = i + 1; j < r->mCapsules.size(); ++j) {
+    const std::uint32_t selfCapsules = d.settings.selfCollision ? std::uint32_t(r->mCapsules.size()) : 0u;
+    for (std::uint32_t i = 0; i < selfCapsules; ++i)
+        for (std::uint32_t j = i + 1; j < selfCapsules; ++j) {
             const CapsuleData& A = r->mCapsules[i];
             const CapsuleData& B = r->mCapsules[j];
             if (!((A.group & B.mask) && (B.group & A.mask)))

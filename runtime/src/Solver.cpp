@@ -266,14 +266,16 @@ void Solver::finishStep(Ragdoll& r, bool sleepAllowed)
     }
     s.stats.maxStickError = worst;
 
-    // Sleep: every particle slower than the threshold for sleepTime seconds.
+    // Sleep: the fastest particle's speed, smoothed over a few steps so contact jitter of a resting body
+    // does not keep it awake, stays below the threshold for sleepTime seconds.
     const rig::Settings& st = rig.settings();
     if (sleepAllowed && st.sleepTime > 0.f) {
-        const float lim = st.sleepVelocity * s.dt;
         float maxMove2 = 0.f;
         for (std::size_t i = 0; i < s.w.size(); ++i)
             maxMove2 = std::max(maxMove2, lengthSquared(s.x[i] - s.xPrev[i]));
-        s.stillTime = maxMove2 < lim * lim ? s.stillTime + s.dt : 0.f;
+        const float speed = std::sqrt(maxMove2) / s.dt;
+        s.motion += (speed - s.motion) * 0.2f;
+        s.stillTime = s.motion < st.sleepVelocity ? s.stillTime + s.dt : 0.f;
         if (s.stillTime >= st.sleepTime) {
             s.asleep = true;
             for (std::size_t i = 0; i < s.w.size(); ++i)

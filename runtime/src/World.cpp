@@ -16,6 +16,7 @@ struct PairContact {
     std::uint32_t a, b;        ///< indices into Impl::live
     std::uint32_t colliderA, colliderB; ///< indices into each rig's colliders()
     std::uint32_t island;
+    float depth;               ///< projection accumulated over the step (static friction uses it)
 };
 
 struct World::Impl {
@@ -91,6 +92,37 @@ struct World::Impl {
 
 namespace {
 
+/// Friction between two ragdolls' contact points, with each projection: their relative tangential motion
+/// this step shrinks by μ·depth (μ the mean of the two rigs'), or stops within μ × the step's depth or
+/// below the static threshold. Never reverses.
+void contactFriction(Ragdoll& ra, const ContactSide& sa, Ragdoll& rb, const ContactSide& sb, Vec3 n, float depth,
+                     float stepDepth)
+{
+    const rig::Settings& A = ra.rig().settings();
+    const rig::Settings& B = rb.rig().settings();
+    const float mu = 0.5f * (A.friction + B.friction);
+    if (!(mu > 0.f))
+        return;
+    const float W = sa.weight() + sb.weight();
+    if (!(W > 1e-12f))
+        return;
+    const Vec3* pa = Solver::state(ra).xPrev;
+    const Vec3* pb = Solver::state(rb).xPrev;
+    Vec3 v;
+    for (std::uint32_t q = 0; q < sa.count; ++q)
+        v += (sa.x[sa.idx[q]] - pa[sa.idx[q]]) * sa.c[q];
+    for (std::uint32_t q = 0; q < sb.count; ++q)
+        v -= (sb.x[sb.idx[q]] - pb[sb.idx[q]]) * sb.c[q];
+    const Vec3 vt = v - n * dot(v, n);
+    const float speed = length(vt);
+    if (!(speed > 0.f))
+        return;
+    const float still = 0.5f * (A.staticFriction + B.staticFriction);
+    const float f = (speed <= mu * stepDepth || speed <= still) ? 1.f : std::min(1.f, mu * depth / speed);
+    sa.move(vt, -f / W);
+    sb.move(vt, f / W);
+}
+
 /// Contact geometry between two colliders; returns false when apart. n points from B toward A.
 bool colliderContact(Ragdoll& ra, const ColliderRef& ca, Ragdoll& rb, const ColliderRef& cb, ContactSide& sa,
                      ContactSide& sb, Vec3& n, float& depth);
@@ -106,6 +138,7 @@ World::World(const WorldSettings& settings) : mImpl(std::make_unique<Impl>(setti
     s.threads = mImpl->pool.threadCount();
     if (!isFinite(s.gravity))
         s.gravity = {0.f, -9.81f, 0.f};
+    mImpl->rebuildLive(); // sizes the step's work arrays, so an empty world steps too
 }
 
 World::~World() = default;
@@ -289,13 +322,16 @@ std::uint32_t World::advance(float seconds)
         seconds = 0.f;
     m.accumulator += std::min(seconds, 1.f);
     std::uint32_t n = 0;
-    while (m.accumulator >= m.settings.timeStep && n < m.settings.maxSubsteps) {
+    // A step is due when the accumulator holds a whole step, allowing for float rounding of frame times
+    // that are whole multiples of the step (3 × 1/60 s must give 3 steps, not 2 and a sliver).
+    const float due = m.settings.timeStep * (1.f - 1e-4f);
+    while (m.accumulator >= due && n < m.settings.maxSubsteps) {
         m.step();
-        m.accumulator -= m.settings.timeStep;
+        m.accumulator = std::max(0.f, m.accumulator - m.settings.timeStep);
         ++n;
     }
     // A stall longer than maxSubsteps steps is dropped rather than carried (no spiral of death).
-    if (m.accumulator >= m.settings.timeStep)
+    if (m.accumulator >= due)
         m.accumulator = std::fmod(m.accumulator, m.settings.timeStep);
     return n;
 }
@@ -387,11 +423,11 @@ void World::Impl::solveIsland(std::uint32_t island, std::uint32_t)
         Solver::beginIterations(r);
         iterations = std::max(iterations, r.rig().settings().iterations);
     }
+    // Ragdoll-ragdoll contacts come first in each iteration so each ragdoll's own pass, which ends with
+    // the static contacts, has the last word: a pile cannot press its bottom body into the floor.
     for (std::uint32_t it = 0; it < iterations; ++it) {
-        for (std::uint32_t k = mb; k < me; ++k)
-            Solver::iterate(*live[islandMembers[k]], statics, it);
         for (std::uint32_t c = cb; c < ce; ++c) {
-            const PairContact& pc = pairSorted[c];
+            PairContact& pc = pairSorted[c];
             Ragdoll& ra = *live[pc.a];
             Ragdoll& rb = *live[pc.b];
             ContactSide sa, sb;
@@ -406,14 +442,14 @@ void World::Impl::solveIsland(std::uint32_t island, std::uint32_t)
             const float lambda = depth / wsum;
             sa.move(nrm, lambda);
             sb.move(-nrm, lambda);
+            pc.depth += depth;
+            contactFriction(ra, sa, rb, sb, nrm, depth, pc.depth);
         }
+        for (std::uint32_t k = mb; k < me; ++k)
+            Solver::iterate(*live[islandMembers[k]], statics, it);
     }
-    for (std::uint32_t k = mb; k < me; ++k) {
-        Ragdoll& r = *live[islandMembers[k]];
-        Solver::applyFriction(r, statics);
-        Solver::finishStep(r, settings.sleep);
-        Solver::state(r).stats.contacts += 0;
-    }
+    for (std::uint32_t k = mb; k < me; ++k)
+        Solver::finishStep(*live[islandMembers[k]], settings.sleep);
 }
 
 std::uint32_t World::Impl::findRagdollContacts()
@@ -471,7 +507,7 @@ std::uint32_t World::Impl::findRagdollContacts()
                         continue;
                     any = true;
                     if (count < capacity)
-                        pairContacts[count++] = {a, b, ka, kb, 0};
+                        pairContacts[count++] = {a, b, ka, kb, 0, 0.f};
                     else
                         ++dropped;
                 }

@@ -169,10 +169,11 @@ struct Settings {
     float drag = 0.01f;                ///< k in x' = (2−k)x − (1−k)x* + aΔt², [0, 1)
     float friction = 0.6f;             ///< μ: tangential reduction per metre of penetration ×(1/Δt) units, >= 0
     float staticFriction = 0.0005f;    ///< tangential motion per step (m) below which a contact sticks
-    float sleepVelocity = 0.02f;       ///< m/s; all particles slower than this for sleepTime -> sleep
+    float sleepVelocity = 0.05f;       ///< m/s; all particles slower than this for sleepTime -> sleep
     float sleepTime = 1.f;             ///< seconds, 0 disables sleep
     float overRelaxation = 1.f;        ///< ω in [1, 2): Gauss–Seidel SOR factor / Jacobi averaging factor
     bool sqrtApproximation = false;    ///< one-Newton-step sqrt for sticks (Jakobsen)
+    bool selfCollision = true;         ///< capsules of one ragdoll collide with each other (group/mask filtered)
     SolverMode solver = SolverMode::GaussSeidel;
 };
 

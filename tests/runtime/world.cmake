@@ -1,0 +1,14 @@
+# World-level runtime suites: collisions (tst_collision), the world clock, sleep, determinism, allocation,
+# degenerate input, validation, bones and motion control (tst_world), and a runtime-only consumer build.
+marionette_qtest(tst_collision SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_collision.cpp LIBS Marionette::runtime)
+marionette_qtest(tst_world SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_world.cpp LIBS Marionette::runtime)
+
+# A game-style project that add_subdirectory()s only runtime/ (no Qt), configured and built in Release into
+# a temporary folder, then run. See tests/consumer/run.sh.
+find_program(MARIONETTE_SH sh)
+if(MARIONETTE_SH)
+  add_test(NAME runtime_only_build
+    COMMAND ${MARIONETTE_SH} ${CMAKE_CURRENT_LIST_DIR}/../consumer/run.sh
+            ${CMAKE_COMMAND} ${CMAKE_CURRENT_LIST_DIR}/../consumer ${CMAKE_GENERATOR} ${CMAKE_CXX_COMPILER} ${CMAKE_C_COMPILER})
+  set_tests_properties(runtime_only_build PROPERTIES TIMEOUT 900)
+endif()
