@@ -50,7 +50,11 @@ std::span<const Vec3> Ragdoll::positions() const { return {mState->x, mState->w.
 std::span<const Vec3> Ragdoll::previousPositions() const { return {mState->xPrev, mState->w.size()}; }
 std::span<const float> Ragdoll::inverseMasses() const { return mState->w; }
 bool Ragdoll::asleep() const { return mState->asleep; }
-const RagdollStats& Ragdoll::stats() const { return mState->stats; }
+const RagdollStats& Ragdoll::stats() const
+{
+    mState->stats.maxStickError = Solver::maxStickError(*this); // measured on request, not every step
+    return mState->stats;
+}
 
 void Ragdoll::wake()
 {

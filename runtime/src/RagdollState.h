@@ -140,6 +140,8 @@ struct Solver {
     /// Stores R_Aᵀ R_B of every angular constraint for next step's angular friction.
     static void recordRelativeOrientations(Ragdoll& r);
     static void sanitize(Ragdoll& r);
+    /// Largest |L − clamp(L, min, max)| over the sticks that have not torn, now.
+    static float maxStickError(const Ragdoll& r);
 
     /// A collider of ragdoll r as a contact side and its geometry: particle sphere, capsule, box.
     static void colliderBounds(const Ragdoll& r, ColliderKind kind, std::uint32_t index, Vec3& lo, Vec3& hi);

@@ -249,14 +249,11 @@ void Solver::sanitize(Ragdoll& r)
     }
 }
 
-void Solver::finishStep(Ragdoll& r, bool sleepAllowed)
+float Solver::maxStickError(const Ragdoll& r)
 {
-    RagdollState& s = *r.mState;
-    sanitize(r);
-    const Rig& rig = r.rig();
-    // Stats: worst stick error.
+    const RagdollState& s = *r.mState;
     float worst = 0.f;
-    const auto sticks = rig.sticks();
+    const auto sticks = r.rig().sticks();
     for (std::size_t i = 0; i < sticks.size(); ++i) {
         if (!s.torn.empty() && s.torn[i])
             continue;
@@ -264,8 +261,14 @@ void Solver::finishStep(Ragdoll& r, bool sleepAllowed)
         const float L = length(s.x[c.b] - s.x[c.a]);
         worst = std::max(worst, std::fabs(L - std::clamp(L, c.minLength, c.maxLength)));
     }
-    s.stats.maxStickError = worst;
+    return worst;
+}
 
+void Solver::finishStep(Ragdoll& r, bool sleepAllowed)
+{
+    RagdollState& s = *r.mState;
+    sanitize(r);
+    const Rig& rig = r.rig();
     // Sleep: the fastest particle's speed, smoothed over a few steps so contact jitter of a resting body
     // does not keep it awake, stays below the threshold for sleepTime seconds.
     const rig::Settings& st = rig.settings();

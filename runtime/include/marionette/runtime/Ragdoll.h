@@ -19,7 +19,7 @@ struct RagdollState;
 
 /// Per-step measurements of one ragdoll (for feedback, tests and the CLI).
 struct RagdollStats {
-    float maxStickError = 0.f;       ///< largest |L − clamp(L)| over sticks after the step, metres
+    float maxStickError = 0.f;       ///< largest |L − clamp(L)| over sticks now (measured by stats()), metres
     float maxAngularViolation = 0.f; ///< largest excess over an angular limit after the step, radians
     std::uint32_t contacts = 0;      ///< contact candidates solved this step (static + ragdoll-ragdoll)
     std::uint32_t droppedContacts = 0; ///< candidates that did not fit the preallocated buffer
@@ -78,6 +78,8 @@ public:
     void wake();
     /// True once description stick `stick` has torn (stretched past its tear ratio).
     bool stickTorn(std::uint32_t stick) const;
+    /// Measurements of the last step; maxStickError is measured when this is called. Not thread-safe
+    /// against a concurrent step.
     const RagdollStats& stats() const;
 
     // ---- skinning ------------------------------------------------------------------------------------

@@ -1,0 +1,267 @@
+// Marionette — C API: errors, description defaults and rigs.
+#include "CApiInternal.h"
+
+using namespace marionette::capi;
+namespace mr = marionette;
+namespace rt = marionette::runtime;
+
+// ---- results ------------------------------------------------------------------------------------------
+
+extern "C" const char* mrLastError(void) { return tLastError; }
+
+extern "C" const char* mrResultString(MrResult result)
+{
+    switch (result) {
+    case MR_OK: return "MR_OK";
+    case MR_INVALID_ARGUMENT: return "MR_INVALID_ARGUMENT";
+    case MR_INVALID_RIG: return "MR_INVALID_RIG";
+    case MR_NOT_FOUND: return "MR_NOT_FOUND";
+    case MR_OUT_OF_MEMORY: return "MR_OUT_OF_MEMORY";
+    case MR_INTERNAL: return "MR_INTERNAL";
+    }
+    return "MR_UNKNOWN";
+}
+
+// ---- description defaults (taken from the C++ defaults so the two cannot drift apart) -----------------
+
+extern "C" MrRigSettings mrRigSettingsDefault(void)
+{
+    const mr::rig::Settings s;
+    MrRigSettings c;
+    c.iterations = s.iterations;
+    c.drag = s.drag;
+    c.friction = s.friction;
+    c.staticFriction = s.staticFriction;
+    c.sleepVelocity = s.sleepVelocity;
+    c.sleepTime = s.sleepTime;
+    c.overRelaxation = s.overRelaxation;
+    c.sqrtApproximation = s.sqrtApproximation ? 1 : 0;
+    c.solver = static_cast<std::int32_t>(s.solver);
+    return c;
+}
+
+extern "C" MrRigDesc mrRigDescDefault(void)
+{
+    MrRigDesc c;
+    std::memset(&c, 0, sizeof c);
+    c.settings = mrRigSettingsDefault();
+    return c;
+}
+
+extern "C" MrParticleDesc mrParticleDescDefault(void)
+{
+    const mr::rig::Particle p;
+    MrParticleDesc c;
+    c.name = nullptr;
+    c.position = toMr(p.position);
+    c.mass = p.mass;
+    c.radius = p.radius;
+    c.group = p.group;
+    c.mask = p.mask;
+    return c;
+}
+
+extern "C" MrStickDesc mrStickDescDefault(void)
+{
+    const mr::rig::Stick s;
+    MrStickDesc c;
+    c.name = nullptr;
+    c.a = s.a;
+    c.b = s.b;
+    c.kind = static_cast<std::int32_t>(s.kind);
+    c.restLength = s.restLength;
+    c.minLength = s.minLength;
+    c.maxLength = s.maxLength;
+    c.stiffness = s.stiffness;
+    c.compliance = s.compliance;
+    c.tearRatio = s.tearRatio;
+    c.capsuleRadius = s.capsuleRadius;
+    c.group = s.group;
+    c.mask = s.mask;
+    return c;
+}
+
+extern "C" MrAngleDesc mrAngleDescDefault(void)
+{
+    const mr::rig::AngleConstraint a;
+    MrAngleDesc c;
+    c.name = nullptr;
+    c.center = a.center;
+    c.a = a.a;
+    c.b = a.b;
+    c.minAngle = a.minAngle;
+    c.maxAngle = a.maxAngle;
+    c.stiffness = a.stiffness;
+    c.form = static_cast<std::int32_t>(a.form);
+    return c;
+}
+
+extern "C" MrTriangleDesc mrTriangleDescDefault(void)
+{
+    MrTriangleDesc c;
+    c.name = nullptr;
+    c.p[0] = 0;
+    c.p[1] = 0;
+    c.p[2] = 0;
+    return c;
+}
+
+extern "C" MrAngularDesc mrAngularDescDefault(void)
+{
+    const mr::rig::AngularConstraint a;
+    MrAngularDesc c;
+    c.name = nullptr;
+    c.triangleA = a.triangleA;
+    c.triangleB = a.triangleB;
+    c.limit = static_cast<std::int32_t>(a.limit);
+    c.coneAngle = a.coneAngle;
+    c.twistAxis = toMr(a.twistAxis);
+    c.swingAxis1 = toMr(a.swingAxis1);
+    c.twistMin = a.twistMin;
+    c.twistMax = a.twistMax;
+    c.swing1 = a.swing1;
+    c.swing2 = a.swing2;
+    c.stiffness = a.stiffness;
+    c.dynamicFriction = a.dynamicFriction;
+    c.staticFrictionAngle = a.staticFrictionAngle;
+    c.hasRestOrientation = a.hasRestOrientation ? 1 : 0;
+    c.restOrientation = toMr(a.restOrientation);
+    return c;
+}
+
+extern "C" MrPinDesc mrPinDescDefault(void)
+{
+    const mr::rig::Pin p;
+    MrPinDesc c;
+    c.name = nullptr;
+    c.particle = p.particle;
+    c.target = toMr(p.target);
+    c.stiffness = p.stiffness;
+    c.kinematic = p.kinematic ? 1 : 0;
+    return c;
+}
+
+// ---- rigs ---------------------------------------------------------------------------------------------
+
+extern "C" MrResult mrRigCreateHumanoid(float height, float mass, MrRig** out)
+{
+    const char* const F = __func__;
+    return guarded(F, [&]() -> MrResult {
+        if (!out)
+            return nullArgument(F, "out");
+        if (!(height >= 0.1f && height <= 100.f))
+            return fail(MR_INVALID_ARGUMENT, "%s: height %g outside [0.1, 100] m", F, d(height));
+        if (!(mass > 0.f && mass <= 1e6f))
+            return fail(MR_INVALID_ARGUMENT, "%s: mass %g outside (0, 1e6] kg", F, d(mass));
+        rt::HumanoidOptions options;
+        options.height = height;
+        options.mass = mass;
+        return wrapRig(F, rt::makeHumanoid(options), out);
+    });
+}
+
+extern "C" MrResult mrRigCreateCloth(int cols, int rows, float spacing, int pinTopRow, float tearRatio, MrRig** out)
+{
+    const char* const F = __func__;
+    return guarded(F, [&]() -> MrResult {
+        if (!out)
+            return nullArgument(F, "out");
+        if (cols < 1 || cols > 4096 || rows < 1 || rows > 4096)
+            return fail(MR_INVALID_ARGUMENT, "%s: %d x %d particles: cols and rows must be in [1, 4096]", F, cols, rows);
+        if (long(cols) * long(rows) > (1L << 20))
+            return fail(MR_INVALID_ARGUMENT, "%s: %d x %d particles exceeds 1048576", F, cols, rows);
+        if (!(spacing > 0.f && spacing <= 100.f))
+            return fail(MR_INVALID_ARGUMENT, "%s: spacing %g outside (0, 100] m", F, d(spacing));
+        if (!(tearRatio == 0.f || (tearRatio > 1.f && tearRatio <= 1e6f)))
+            return fail(MR_INVALID_ARGUMENT, "%s: tearRatio %g must be 0 (never) or in (1, 1e6]", F, d(tearRatio));
+        return wrapRig(F, rt::makeCloth(cols, rows, spacing, pinTopRow != 0, tearRatio), out);
+    });
+}
+
+extern "C" MrResult mrRigCreateCrate(MrVec3 half, float mass, MrRig** out)
+{
+    const char* const F = __func__;
+    return guarded(F, [&]() -> MrResult {
+        if (!out)
+            return nullArgument(F, "out");
+        const auto ok = [](float h) { return h > 0.f && h <= 1e3f; };
+        if (!ok(half.x) || !ok(half.y) || !ok(half.z))
+            return fail(MR_INVALID_ARGUMENT, "%s: half extents (%g, %g, %g) must each be in (0, 1e3] m", F, d(half.x),
+                        d(half.y), d(half.z));
+        if (!(mass > 0.f && mass <= 1e6f))
+            return fail(MR_INVALID_ARGUMENT, "%s: mass %g outside (0, 1e6] kg", F, d(mass));
+        return wrapRig(F, rt::makeCrate(toVec(half), mass), out);
+    });
+}
+
+extern "C" MrResult mrRigCreate(const MrRigDesc* desc, MrRig** out)
+{
+    const char* const F = __func__;
+    return guarded(F, [&]() -> MrResult {
+        if (!desc)
+            return nullArgument(F, "desc");
+        if (!out)
+            return nullArgument(F, "out");
+        mr::rig::RigDescription description;
+        if (MrResult r = convertDescription(F, *desc, description); r != MR_OK)
+            return r;
+        return wrapRig(F, description, out);
+    });
+}
+
+extern "C" MrResult mrRigRetain(MrRig* rig)
+{
+    const char* const F = __func__;
+    if (MrResult r = checkRig(F, rig); r != MR_OK)
+        return r;
+    rig->references.fetch_add(1, std::memory_order_relaxed);
+    return MR_OK;
+}
+
+extern "C" MrResult mrRigRelease(MrRig* rig)
+{
+    const char* const F = __func__;
+    if (!rig)
+        return MR_OK;
+    if (MrResult r = checkRig(F, rig); r != MR_OK)
+        return r;
+    if (rig->references.fetch_sub(1, std::memory_order_acq_rel) == 1) {
+        rig->magic = 0;
+        delete rig; // the shared_ptr destructor does not throw
+    }
+    return MR_OK;
+}
+
+extern "C" MrResult mrRigParticleCount(const MrRig* rig, uint32_t* count)
+{
+    const char* const F = __func__;
+    if (MrResult r = checkRig(F, rig); r != MR_OK)
+        return r;
+    if (!count)
+        return nullArgument(F, "count");
+    *count = static_cast<std::uint32_t>(rig->rig->particleCount());
+    return MR_OK;
+}
+
+extern "C" MrResult mrRigStickCount(const MrRig* rig, uint32_t* count)
+{
+    const char* const F = __func__;
+    if (MrResult r = checkRig(F, rig); r != MR_OK)
+        return r;
+    if (!count)
+        return nullArgument(F, "count");
+    *count = static_cast<std::uint32_t>(rig->rig->description().sticks.size());
+    return MR_OK;
+}
+
+extern "C" MrResult mrRigBoneCount(const MrRig* rig, uint32_t* count)
+{
+    const char* const F = __func__;
+    if (MrResult r = checkRig(F, rig); r != MR_OK)
+        return r;
+    if (!count)
+        return nullArgument(F, "count");
+    *count = static_cast<std::uint32_t>(rig->rig->bones().size());
+    return MR_OK;
+}
+
