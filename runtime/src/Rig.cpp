@@ -160,38 +160,6 @@ std::shared_ptr<const Rig> Rig::build(const rig::RigDescription& d, std::string*
     std::stable_sort(sticks.begin(), sticks.end(), [&](const StickData& a, const StickData& b) {
         return std::min(depth[a.a], depth[a.b]) < std::min(depth[b.a], depth[b.b]);
     });
-    // Interleave so that consecutive sticks rarely share a particle: Gauss–Seidel keeps its root-to-leaf
-    // sweep, but each stick no longer waits on the previous one's result, so the CPU overlaps them.
-    {
-        constexpr std::size_t kWindow = 3, kLookahead = 24;
-        std::vector<StickData> ordered;
-        ordered.reserve(sticks.size());
-        std::vector<char> used(sticks.size(), 0);
-        std::size_t first = 0;
-        while (ordered.size() < sticks.size()) {
-            while (used[first])
-                ++first;
-            std::size_t pick = first;
-            for (std::size_t k = first, seen = 0; k < sticks.size() && seen < kLookahead; ++k) {
-                if (used[k])
-                    continue;
-                ++seen;
-                bool clash = false;
-                for (std::size_t j = ordered.size() > kWindow ? ordered.size() - kWindow : 0; j < ordered.size(); ++j) {
-                    const StickData& o = ordered[j];
-                    if (o.a == sticks[k].a || o.a == sticks[k].b || o.b == sticks[k].a || o.b == sticks[k].b)
-                        clash = true;
-                }
-                if (!clash) {
-                    pick = k;
-                    break;
-                }
-            }
-            used[pick] = 1;
-            ordered.push_back(sticks[pick]);
-        }
-        sticks = std::move(ordered);
-    }
     r->mStickRemap.assign(d.sticks.size(), 0);
     for (std::size_t i = 0; i < sticks.size(); ++i)
         if (sticks[i].source != ~0u)
