@@ -79,7 +79,8 @@ Turn turnOf(const RagdollState& s, const TriangleData& t, Vec3& u)
 /// or its immovable particle), split by inertia, averages particles both triangles move, then — when no
 /// immovable particle takes part — shifts the movable particles so the mass-weighted centre stays put
 /// (linear momentum is conserved).
-void applyCorrection(RagdollState& s, const TriangleData& A, const TriangleData& B, Vec3 u, float phi)
+void applyCorrection(RagdollState& s, const TriangleData& A, std::uint32_t ia, const TriangleData& B,
+                     std::uint32_t ib, Vec3 u, float phi)
 {
     Vec3 ua = u, ub = u;
     const Turn ta = turnOf(s, A, ua);
@@ -139,6 +140,12 @@ void applyCorrection(RagdollState& s, const TriangleData& A, const TriangleData&
     for (std::uint32_t k = 0; k < n; ++k)
         if (s.w[ids[k]] > 0.f)
             s.x[ids[k]] += moved[k] + shift;
+    // The triangles' frames turned with them (up to the averaging of shared particles, which the next
+    // pass's fresh frames pick up): rotate the cached frames instead of rebuilding them.
+    if (shareA > 0.f)
+        s.frames[ia] = toMat3(qa) * s.frames[ia];
+    if (shareB > 0.f)
+        s.frames[ib] = toMat3(qb) * s.frames[ib];
 }
 
 /// Axis and angle of the rotation R (angle in [0, π]); false for (near) identity.
@@ -260,9 +267,7 @@ void Solver::solveAngular(Ragdoll& r, bool frictionPass)
                 continue;
             const float f = theta <= c.staticFrictionAngle ? 1.f : c.dynamicFriction;
             if (f > 0.f) {
-                applyCorrection(s, A, B, u, -theta * f);
-                frameOf(s, A, c.triA);
-                frameOf(s, B, c.triB);
+                applyCorrection(s, A, c.triA, B, c.triB, u, -theta * f);
             }
             continue;
         }
@@ -300,9 +305,7 @@ void Solver::solveAngular(Ragdoll& r, bool frictionPass)
             phi = 2.f * std::atan2(sv, std::fabs(local.w));
             u = GA * (v / sv);
         }
-        applyCorrection(s, A, B, u, phi * c.stiffness);
-        frameOf(s, A, c.triA);
-        frameOf(s, B, c.triB);
+        applyCorrection(s, A, c.triA, B, c.triB, u, phi * c.stiffness);
     }
     if (!frictionPass)
         s.stats.maxAngularViolation = worst;

@@ -11,6 +11,9 @@
 
 namespace marionette::runtime {
 
+/// Ragdoll-ragdoll candidates are kept when their shapes are this close to touching.
+constexpr float kContactMargin = 0.03f;
+
 /// A candidate contact between colliders of two ragdolls of the same island.
 struct PairContact {
     std::uint32_t a, b;        ///< indices into Impl::live
@@ -126,6 +129,8 @@ void contactFriction(Ragdoll& ra, const ContactSide& sa, Ragdoll& rb, const Cont
 /// Contact geometry between two colliders; returns false when apart. n points from B toward A.
 bool colliderContact(Ragdoll& ra, const ColliderRef& ca, Ragdoll& rb, const ColliderRef& cb, ContactSide& sa,
                      ContactSide& sb, Vec3& n, float& depth);
+/// Whether two sphere/capsule colliders are within the contact margin of touching.
+bool nearEnough(Ragdoll& ra, const ColliderRef& ca, Ragdoll& rb, const ColliderRef& cb);
 
 } // namespace
 
@@ -505,6 +510,9 @@ std::uint32_t World::Impl::findRagdollContacts()
                         sa.colliderLo[ka].y > sb.colliderHi[kb].y || sb.colliderLo[kb].y > sa.colliderHi[ka].y ||
                         sa.colliderLo[ka].z > sb.colliderHi[kb].z || sb.colliderLo[kb].z > sa.colliderHi[ka].z)
                         continue;
+                    // Spheres and capsules: the real distance, not just the bounds, must be within the margin.
+                    if (ca.kind != 2 && cb.kind != 2 && !nearEnough(*live[a], ca, *live[b], cb))
+                        continue;
                     any = true;
                     if (count < capacity)
                         pairContacts[count++] = {a, b, ka, kb, 0, 0.f};
@@ -570,6 +578,18 @@ void segmentOf(Ragdoll& r, const ColliderRef& c, Vec3& a, Vec3& b, float& radius
         a = b = st.x[c.index];
         radius = r.rig().radii()[c.index];
     }
+}
+
+bool nearEnough(Ragdoll& ra, const ColliderRef& ca, Ragdoll& rb, const ColliderRef& cb)
+{
+    Vec3 a0, a1, b0, b1;
+    float rA, rB;
+    segmentOf(ra, ca, a0, a1, rA);
+    segmentOf(rb, cb, b0, b1, rB);
+    float s = 0.f, t = 0.f;
+    geo::closestSegmentSegment(a0, a1, b0, b1, s, t);
+    const float reach = rA + rB + kContactMargin;
+    return lengthSquared(lerp(a0, a1, s) - lerp(b0, b1, t)) <= reach * reach;
 }
 
 /// Box of ragdoll rb against a segment collider of ragdoll ra. n points from the box toward ra.
