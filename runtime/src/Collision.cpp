@@ -361,7 +361,7 @@ void Solver::prepareCollisions(Ragdoll& r, const StaticWorld& world)
         else
             ++dropped;
     };
-    auto considerAll = [&](ColliderKind ck, std::uint32_t ci, Vec3 clo, Vec3 chi, float lowest) {
+    auto considerAll = [&](ColliderKind ck, std::uint32_t ci, Vec3 clo, Vec3 chi) {
         const geo::Aabb cb{clo - Vec3{kMargin, kMargin, kMargin}, chi + Vec3{kMargin, kMargin, kMargin}};
         for (std::uint32_t p = 0; p < world.planes.size(); ++p) {
             // support point of the bounds along −n
@@ -370,7 +370,6 @@ void Solver::prepareCollisions(Ragdoll& r, const StaticWorld& world)
             if (dot(pn, sp) - world.planes[p].d < 0.f)
                 add(ck, ci, ObstacleKind::Plane, p, 0);
         }
-        (void)lowest;
         for (std::uint32_t p = 0; p < world.spheres.size(); ++p) {
             const StaticWorld::Sphere& sp = world.spheres[p];
             if (geo::overlaps(cb, {sp.c - Vec3{sp.r, sp.r, sp.r}, sp.c + Vec3{sp.r, sp.r, sp.r}}))
@@ -394,18 +393,18 @@ void Solver::prepareCollisions(Ragdoll& r, const StaticWorld& world)
         if (s.w[i] <= 0.f)
             continue;
         const Vec3 e{radii[i], radii[i], radii[i]};
-        considerAll(ColliderKind::Particle, i, s.x[i] - e, s.x[i] + e, 0.f);
+        considerAll(ColliderKind::Particle, i, s.x[i] - e, s.x[i] + e);
     }
     const auto caps = rig.capsules();
     for (std::uint32_t i = 0; i < caps.size(); ++i) {
         Vec3 clo, chi;
         colliderBounds(r, ColliderKind::Capsule, i, clo, chi);
-        considerAll(ColliderKind::Capsule, i, clo, chi, 0.f);
+        considerAll(ColliderKind::Capsule, i, clo, chi);
     }
     for (std::uint32_t i = 0; i < rig.boxes().size(); ++i) {
         Vec3 clo, chi;
         colliderBounds(r, ColliderKind::Box, i, clo, chi);
-        considerAll(ColliderKind::Box, i, clo, chi, 0.f);
+        considerAll(ColliderKind::Box, i, clo, chi);
     }
     s.contactCount = count;
     s.stats.droppedContacts = dropped;
