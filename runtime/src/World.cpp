@@ -42,7 +42,15 @@ struct World::Impl {
     std::vector<std::uint32_t> islandStart, islandMembers;
     std::vector<PairContact> pairContacts, pairSorted;
     std::vector<std::uint32_t> contactStart;
-    std::vector<std::uint32_t> scratchA, scratchB; ///< colliders of a pair inside the bounds' overlap
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> bpPairs; ///< broadphase pairs (live indices)
+    std::vector<std::uint8_t> pairTouching;                       ///< per broadphase pair: has candidates
+    /// Per range of broadphase pairs: its candidates and the colliders of the pair inside the bounds' overlap.
+    struct RangeScratch {
+        std::vector<PairContact> contacts;
+        std::vector<std::uint32_t> collidersA, collidersB;
+        std::uint32_t count = 0, dropped = 0;
+    };
+    std::vector<RangeScratch> ranged;
     std::uint32_t islandCount = 0;
 
     float accumulator = 0.f;
@@ -72,8 +80,14 @@ struct World::Impl {
         pairContacts.resize(std::size_t(settings.contactsPerRagdoll) * n);
         pairSorted.resize(pairContacts.size());
         contactStart.resize(n + 2);
-        scratchA.resize(colliders);
-        scratchB.resize(colliders);
+        bpPairs.resize(std::size_t(kPairsPerRagdoll) * n);
+        pairTouching.resize(bpPairs.size());
+        ranged.resize(pool.threadCount());
+        for (RangeScratch& rs : ranged) {
+            rs.contacts.resize(pairContacts.size());
+            rs.collidersA.resize(colliders);
+            rs.collidersB.resize(colliders);
+        }
     }
 
     std::uint32_t find(std::uint32_t i)
@@ -87,6 +101,9 @@ struct World::Impl {
 
     void step();
     std::uint32_t findRagdollContacts();
+    void narrowphase(std::uint32_t range, std::uint32_t begin, std::uint32_t end);
+    /// Broadphase pairs reserved per ragdoll (a ragdoll touching more than this many others drops pairs).
+    static constexpr std::uint32_t kPairsPerRagdoll = 32;
     void solveIsland(std::uint32_t island);
 };
 
@@ -417,85 +434,119 @@ void World::Impl::solveIsland(std::uint32_t island)
 std::uint32_t World::Impl::findRagdollContacts()
 {
     const std::uint32_t n = std::uint32_t(live.size());
-    // Sweep and prune on x over every live ragdoll (sleeping ones too: an awake body may hit them).
+    // 1. Sweep and prune on x over every live ragdoll (sleeping ones too: an awake body may hit them).
     sweep.resize(n);
     std::iota(sweep.begin(), sweep.end(), 0u);
     std::sort(sweep.begin(), sweep.end(), [&](std::uint32_t a, std::uint32_t b) {
         return Solver::state(*live[a]).aabbMin.x < Solver::state(*live[b]).aabbMin.x;
     });
-    std::uint32_t count = 0, pairs = 0, dropped = 0;
-    const std::uint32_t capacity = std::uint32_t(pairContacts.size());
+    std::uint32_t pairs = 0, dropped = 0;
+    const std::uint32_t pairCapacity = std::uint32_t(bpPairs.size());
     for (std::uint32_t i = 0; i < n; ++i) {
-        const std::uint32_t a = sweep[i];
-        RagdollState& sa = Solver::state(*live[a]);
+        const RagdollState& sa = Solver::state(*live[sweep[i]]);
         for (std::uint32_t j = i + 1; j < n; ++j) {
-            const std::uint32_t b = sweep[j];
-            RagdollState& sb = Solver::state(*live[b]);
+            const RagdollState& sb = Solver::state(*live[sweep[j]]);
             if (sb.aabbMin.x > sa.aabbMax.x)
                 break;
-            if (sa.asleep && sb.asleep)
+            if ((sa.asleep && sb.asleep) || sb.aabbMin.y > sa.aabbMax.y || sa.aabbMin.y > sb.aabbMax.y ||
+                sb.aabbMin.z > sa.aabbMax.z || sa.aabbMin.z > sb.aabbMax.z)
                 continue;
-            if (sb.aabbMin.y > sa.aabbMax.y || sa.aabbMin.y > sb.aabbMax.y || sb.aabbMin.z > sa.aabbMax.z ||
-                sa.aabbMin.z > sb.aabbMax.z)
-                continue;
-            ++pairs;
-            // The overlap of the two bounds culls each side's colliders before the pairwise test.
-            const Vec3 lo = vmax(sa.aabbMin, sb.aabbMin), hi = vmin(sa.aabbMax, sb.aabbMax);
-            const Rig& ra = live[a]->rig();
-            const Rig& rb = live[b]->rig();
-            std::uint32_t na = 0, nb = 0;
-            for (std::uint32_t k = 0; k < ra.colliders().size(); ++k)
-                if (!(sa.colliderLo[k].x > hi.x || sa.colliderHi[k].x < lo.x || sa.colliderLo[k].y > hi.y ||
-                      sa.colliderHi[k].y < lo.y || sa.colliderLo[k].z > hi.z || sa.colliderHi[k].z < lo.z))
-                    scratchA[na++] = k;
-            if (na == 0)
-                continue;
-            for (std::uint32_t k = 0; k < rb.colliders().size(); ++k)
-                if (!(sb.colliderLo[k].x > hi.x || sb.colliderHi[k].x < lo.x || sb.colliderLo[k].y > hi.y ||
-                      sb.colliderHi[k].y < lo.y || sb.colliderLo[k].z > hi.z || sb.colliderHi[k].z < lo.z))
-                    scratchB[nb++] = k;
-            bool any = false;
-            for (std::uint32_t p = 0; p < na; ++p) {
-                const std::uint32_t ka = scratchA[p];
-                const ColliderRef& ca = ra.colliders()[ka];
-                for (std::uint32_t q = 0; q < nb; ++q) {
-                    const std::uint32_t kb = scratchB[q];
-                    const ColliderRef& cb = rb.colliders()[kb];
-                    if (!((ca.group & cb.mask) && (cb.group & ca.mask)))
-                        continue;
-                    if (sa.colliderLo[ka].x > sb.colliderHi[kb].x || sb.colliderLo[kb].x > sa.colliderHi[ka].x ||
-                        sa.colliderLo[ka].y > sb.colliderHi[kb].y || sb.colliderLo[kb].y > sa.colliderHi[ka].y ||
-                        sa.colliderLo[ka].z > sb.colliderHi[kb].z || sb.colliderLo[kb].z > sa.colliderHi[ka].z)
-                        continue;
-                    // Spheres and capsules: the real distance, not just the bounds, must be within the margin.
-                    if (ca.kind != 2 && cb.kind != 2 && !nearEnough(*live[a], ca, *live[b], cb))
-                        continue;
-                    any = true;
-                    if (count < capacity)
-                        pairContacts[count++] = {a, b, ka, kb, 0, 0.f};
-                    else
-                        ++dropped;
-                }
-            }
-            if (any) {
-                // Touching: wake a sleeper (its state is at rest, so it joins without integrating) and join islands.
-                for (RagdollState* st : {&sa, &sb})
-                    if (st->asleep) {
-                        st->asleep = false;
-                        st->stillTime = 0.f;
-                        const std::uint32_t idx = st == &sa ? a : b;
-                        awake.push_back(idx);
-                        Solver::prepareCollisions(*live[idx], statics);
-                    }
-                const std::uint32_t x = find(a), y = find(b);
-                if (x != y)
-                    parent[std::max(x, y)] = std::min(x, y);
+            if (pairs < pairCapacity)
+                bpPairs[pairs++] = {sweep[i], sweep[j]};
+            else
+                ++dropped;
+        }
+    }
+
+    // 2. Narrowphase candidates, in parallel over contiguous ranges of pairs; each range fills its own
+    //    buffer, and the buffers are joined in range order, so the result does not depend on the threads.
+    const std::uint32_t ranges = std::min<std::uint32_t>(std::uint32_t(ranged.size()), std::max(1u, pairs));
+    pool.parallelFor(ranges, [&](std::size_t rb, std::size_t re, unsigned) {
+        for (std::size_t r = rb; r < re; ++r)
+            narrowphase(std::uint32_t(r), std::uint32_t(pairs * r / ranges), std::uint32_t(pairs * (r + 1) / ranges));
+    }, 1);
+
+    // 3. Join, wake sleepers that are touched, and merge touching ragdolls into islands.
+    std::uint32_t count = 0;
+    const std::uint32_t capacity = std::uint32_t(pairContacts.size());
+    for (std::uint32_t r = 0; r < ranges; ++r) {
+        const RangeScratch& rs = ranged[r];
+        const std::uint32_t take = std::min(rs.count, capacity - count);
+        std::copy_n(rs.contacts.begin(), take, pairContacts.begin() + count);
+        count += take;
+        dropped += rs.count - take + rs.dropped;
+    }
+    for (std::uint32_t p = 0; p < pairs; ++p) {
+        if (!pairTouching[p])
+            continue;
+        const std::uint32_t a = bpPairs[p].first, b = bpPairs[p].second;
+        for (const std::uint32_t idx : {a, b}) {
+            RagdollState& st = Solver::state(*live[idx]);
+            if (st.asleep) { // at rest, so it joins without integrating
+                st.asleep = false;
+                st.stillTime = 0.f;
+                awake.push_back(idx);
+                Solver::prepareCollisions(*live[idx], statics);
             }
         }
+        const std::uint32_t x = find(a), y = find(b);
+        if (x != y)
+            parent[std::max(x, y)] = std::min(x, y);
     }
     stats.ragdollPairs = pairs;
     stats.droppedContacts = dropped;
     return count;
+}
+
+void World::Impl::narrowphase(std::uint32_t range, std::uint32_t begin, std::uint32_t end)
+{
+    RangeScratch& rs = ranged[range];
+    rs.count = 0;
+    rs.dropped = 0;
+    const std::uint32_t capacity = std::uint32_t(rs.contacts.size());
+    for (std::uint32_t p = begin; p < end; ++p) {
+        const std::uint32_t a = bpPairs[p].first, b = bpPairs[p].second;
+        const RagdollState& sa = Solver::state(*live[a]);
+        const RagdollState& sb = Solver::state(*live[b]);
+        pairTouching[p] = 0;
+        // The overlap of the two bounds culls each side's colliders before the pairwise test.
+        const Vec3 lo = vmax(sa.aabbMin, sb.aabbMin), hi = vmin(sa.aabbMax, sb.aabbMax);
+        const Rig& ra = live[a]->rig();
+        const Rig& rb = live[b]->rig();
+        std::uint32_t na = 0, nb = 0;
+        for (std::uint32_t k = 0; k < ra.colliders().size(); ++k)
+            if (!(sa.colliderLo[k].x > hi.x || sa.colliderHi[k].x < lo.x || sa.colliderLo[k].y > hi.y ||
+                  sa.colliderHi[k].y < lo.y || sa.colliderLo[k].z > hi.z || sa.colliderHi[k].z < lo.z))
+                rs.collidersA[na++] = k;
+        if (na == 0)
+            continue;
+        for (std::uint32_t k = 0; k < rb.colliders().size(); ++k)
+            if (!(sb.colliderLo[k].x > hi.x || sb.colliderHi[k].x < lo.x || sb.colliderLo[k].y > hi.y ||
+                  sb.colliderHi[k].y < lo.y || sb.colliderLo[k].z > hi.z || sb.colliderHi[k].z < lo.z))
+                rs.collidersB[nb++] = k;
+        for (std::uint32_t i = 0; i < na; ++i) {
+            const std::uint32_t ka = rs.collidersA[i];
+            const ColliderRef& ca = ra.colliders()[ka];
+            for (std::uint32_t j = 0; j < nb; ++j) {
+                const std::uint32_t kb = rs.collidersB[j];
+                const ColliderRef& cb = rb.colliders()[kb];
+                if (!((ca.group & cb.mask) && (cb.group & ca.mask)))
+                    continue;
+                if (sa.colliderLo[ka].x > sb.colliderHi[kb].x || sb.colliderLo[kb].x > sa.colliderHi[ka].x ||
+                    sa.colliderLo[ka].y > sb.colliderHi[kb].y || sb.colliderLo[kb].y > sa.colliderHi[ka].y ||
+                    sa.colliderLo[ka].z > sb.colliderHi[kb].z || sb.colliderLo[kb].z > sa.colliderHi[ka].z)
+                    continue;
+                // Spheres and capsules: the real distance, not just the bounds, must be within the margin.
+                if (ca.kind != 2 && cb.kind != 2 && !nearEnough(*live[a], ca, *live[b], cb))
+                    continue;
+                pairTouching[p] = 1;
+                if (rs.count < capacity)
+                    rs.contacts[rs.count++] = {a, b, ka, kb, 0, 0.f};
+                else
+                    ++rs.dropped;
+            }
+        }
+    }
 }
 
 
