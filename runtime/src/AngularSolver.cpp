@@ -10,12 +10,6 @@ namespace marionette::runtime {
 
 namespace {
 
-/// Σ_ij A_ij B_ij: trace(Aᵀ B).
-inline float frobenius(const Mat3& a, const Mat3& b)
-{
-    return dot(a.c[0], b.c[0]) + dot(a.c[1], b.c[1]) + dot(a.c[2], b.c[2]);
-}
-
 /// Current frame of triangle t, falling back to (and refreshing) the last good one.
 inline const Mat3& frameOf(RagdollState& s, const TriangleData& t, std::uint32_t index)
 {
@@ -142,16 +136,19 @@ void applyCorrection(RagdollState& s, const TriangleData& A, std::uint32_t ia, c
             s.x[ids[k]] += moved[k] + shift;
     // The triangles' frames turned with them (up to the averaging of shared particles, which the next
     // pass's fresh frames pick up): rotate the cached frames instead of rebuilding them.
-    if (shareA > 0.f)
+    if (shareA > 0.f) {
         s.frames[ia] = toMat3(qa) * s.frames[ia];
-    if (shareB > 0.f)
+        s.frameQ[ia] = normalize(qa * s.frameQ[ia]);
+    }
+    if (shareB > 0.f) {
         s.frames[ib] = toMat3(qb) * s.frames[ib];
+        s.frameQ[ib] = normalize(qb * s.frameQ[ib]);
+    }
 }
 
-/// Axis and angle of the rotation R (angle in [0, π]); false for (near) identity.
-inline bool axisAngle(const Mat3& R, Vec3& axis, float& angle)
+/// Axis and angle (in [0, π]) of the unit quaternion q; false for (near) identity.
+inline bool axisAngle(Quat q, Vec3& axis, float& angle)
 {
-    const Quat q = toQuat(R);
     const Vec3 v = q.w < 0.f ? -q.vec() : q.vec();
     const float sv = length(v);
     if (!(sv > 1e-7f))
@@ -160,6 +157,9 @@ inline bool axisAngle(const Mat3& R, Vec3& axis, float& angle)
     angle = 2.f * std::atan2(sv, std::fabs(q.w));
     return true;
 }
+
+/// sin² of half the rotation angle of the unit quaternion q.
+inline float sinHalf2(Quat q) { return q.x * q.x + q.y * q.y + q.z * q.z; }
 
 /// Violations below this (radians, 0.05°) are left alone: float noise on locked axes is not worth a correction.
 constexpr float kAngularTolerance = 8.7e-4f;
@@ -235,7 +235,17 @@ bool clampSwingTwist(Quat q, const AngularData& c, Quat& clamped, float& excess)
 void refreshFrames(RagdollState& s, std::span<const TriangleData> tris)
 {
     for (std::uint32_t i = 0; i < tris.size(); ++i)
-        frameOf(s, tris[i], i);
+        s.frameQ[i] = toQuatOrthonormal(frameOf(s, tris[i], i));
+}
+
+/// True when the swing/twist deviation qc (constraint frame, w >= 0) is certainly inside the limits:
+/// the twist's half-angle quaternion is compared with the limits' without trigonometry, and the swing's
+/// sin²(σ/2) = x² + z² with the smaller swing limit's.
+inline bool insideSwingTwist(Quat qc, const AngularData& c)
+{
+    const bool twistOk = qc.y * c.twistMinCos - qc.w * c.twistMinSin >= 0.f &&
+                         qc.w * c.twistMaxSin - qc.y * c.twistMaxCos >= 0.f;
+    return twistOk && qc.x * qc.x + qc.z * qc.z <= c.sinHalfSwing2;
 }
 
 } // namespace
@@ -254,32 +264,31 @@ void Solver::solveAngular(Ragdoll& r, bool frictionPass)
         const AngularData& c = cons[i];
         const TriangleData& A = tris[c.triA];
         const TriangleData& B = tris[c.triB];
-        const Mat3& RA = s.frames[c.triA];
-        const Mat3& RB = s.frames[c.triB];
+        const Quat qA = s.frameQ[c.triA];
+        const Quat qB = s.frameQ[c.triB];
+        Vec3 u;
+        float phi;
         if (frictionPass) {
             if (c.dynamicFriction <= 0.f && c.staticFrictionAngle <= 0.f)
                 continue;
-            // Rotation of B since last step, relative to A.
-            const Mat3 target = RA * s.lastRelative[i];
-            Vec3 u;
-            float theta;
-            if (!axisAngle(RB * target.transposed(), u, theta))
+            // Rotation of B since last step, relative to A: world rotation from where B was to where it is.
+            const Quat change = qB * (qA * s.lastRelative[i]).conjugate();
+            const float sh2 = sinHalf2(change);
+            if (!(sh2 > 1e-12f))
                 continue;
-            const float f = theta <= c.staticFrictionAngle ? 1.f : c.dynamicFriction;
-            if (f > 0.f) {
+            const float f = sh2 <= c.sinHalfStatic2 ? 1.f : c.dynamicFriction;
+            float theta;
+            if (f > 0.f && axisAngle(change, u, theta))
                 applyCorrection(s, A, c.triA, B, c.triB, u, -theta * f);
-            }
             continue;
         }
-        Vec3 u;
-        float phi;
         if (c.limit == rig::AngularLimit::Cone) {
-            const Mat3 CA = RA * c.rest; // where B's frame would be at rest relative to A
-            const float cosT = 0.5f * (frobenius(CA, RB) - 1.f);
-            if (cosT >= c.cosCone)
+            // World rotation from where B would be at rest relative to A to where it is.
+            const Quat dev = qB * (qA * c.restQ).conjugate();
+            if (sinHalf2(dev) <= c.sinHalfCone2)
                 continue;
             float theta;
-            if (!axisAngle(RB * CA.transposed(), u, theta))
+            if (!axisAngle(dev, u, theta))
                 continue;
             const float over = theta - c.coneAngle;
             if (over <= kAngularTolerance)
@@ -287,23 +296,22 @@ void Solver::solveAngular(Ragdoll& r, bool frictionPass)
             worst = std::max(worst, over);
             phi = -over;
         } else {
-            // Deviation in the constraint frame: (R_A·rest·F)ᵀ (R_B·F).
-            const Mat3 GA = RA * c.restFrame;
-            const Mat3 GB = RB * c.frame;
-            const Mat3 D = Mat3::fromColumns(GA.transposeMul(GB.c[0]), GA.transposeMul(GB.c[1]), GA.transposeMul(GB.c[2]));
-            const Quat qc = toQuat(D);
+            // Deviation in the constraint frame: (q_A·rest·F)⁻¹ (q_B·F).
+            const Quat G = qA * c.restFrameQ;
+            Quat qc = G.conjugate() * qB * c.twistFrame;
+            if (qc.w < 0.f)
+                qc = {-qc.x, -qc.y, -qc.z, -qc.w};
+            if (insideSwingTwist(qc, c))
+                continue;
             Quat clamped;
             float excess;
             if (!clampSwingTwist(qc, c, clamped, excess))
                 continue;
             worst = std::max(worst, excess);
-            const Quat local = clamped * qc.conjugate(); // rotation taking current to clamped, constraint frame
-            Vec3 v = local.w < 0.f ? -local.vec() : local.vec();
-            const float sv = length(v);
-            if (!(sv > 1e-7f))
+            Vec3 local;
+            if (!axisAngle(clamped * qc.conjugate(), local, phi)) // current → clamped, constraint frame
                 continue;
-            phi = 2.f * std::atan2(sv, std::fabs(local.w));
-            u = GA * (v / sv);
+            u = G.rotate(local);
         }
         applyCorrection(s, A, c.triA, B, c.triB, u, phi * c.stiffness);
     }
@@ -316,11 +324,11 @@ void Solver::recordRelativeOrientations(Ragdoll& r)
     RagdollState& s = *r.mState;
     const auto tris = r.rig().triangles();
     const auto cons = r.rig().angular();
-    for (std::size_t i = 0; i < cons.size(); ++i) {
-        const Mat3 RA = frameOf(s, tris[cons[i].triA], cons[i].triA);
-        const Mat3& RB = frameOf(s, tris[cons[i].triB], cons[i].triB);
-        s.lastRelative[i] = RA.transposed() * RB;
-    }
+    if (cons.empty())
+        return;
+    refreshFrames(s, tris);
+    for (std::size_t i = 0; i < cons.size(); ++i)
+        s.lastRelative[i] = s.frameQ[cons[i].triA].conjugate() * s.frameQ[cons[i].triB];
 }
 
 void Solver::updateBones(Ragdoll& r)

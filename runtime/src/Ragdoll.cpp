@@ -25,6 +25,7 @@ Ragdoll::Ragdoll(std::shared_ptr<const Rig> rig, const Transform& placement, flo
         s.jacobiCount.assign(n, 0.f);
     }
     s.frames.resize(R.triangles().size());
+    s.frameQ.resize(R.triangles().size());
     s.lastRelative.resize(R.angular().size());
     s.contacts.resize(contactCapacity);
     s.selfPairs.resize(R.selfCapsulePairs().size());
@@ -184,10 +185,12 @@ void Ragdoll::resetToBindPose(const Transform& placement)
         s.x[i] = s.xPrev[i] = placement.apply(bind[i]);
     std::fill(s.torn.begin(), s.torn.end(), std::uint8_t(0));
     const auto tris = mRig->triangles();
-    for (std::size_t i = 0; i < tris.size(); ++i)
+    for (std::size_t i = 0; i < tris.size(); ++i) {
         Rig::triangleFrame(s.x[tris[i].p[0]], s.x[tris[i].p[1]], s.x[tris[i].p[2]], s.frames[i]);
+        s.frameQ[i] = toQuat(s.frames[i]);
+    }
     for (std::size_t i = 0; i < s.lastRelative.size(); ++i)
-        s.lastRelative[i] = mRig->angular()[i].rest;
+        s.lastRelative[i] = mRig->angular()[i].restQ;
     std::fill(s.boneNow.begin(), s.boneNow.end(), placement);
     Solver::updateBones(*this);
     std::copy(s.boneNow.begin(), s.boneNow.end(), s.bonePrev.begin());

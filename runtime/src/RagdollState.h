@@ -93,7 +93,8 @@ struct RagdollState {
     std::vector<Vec3> jacobiDelta;
     std::vector<float> jacobiCount;
     std::vector<Mat3> frames;        ///< last good frame per triangle (degenerate fallback)
-    std::vector<Mat3> lastRelative;  ///< R_Aᵀ R_B at the end of the last step, per angular constraint
+    std::vector<Quat> frameQ;        ///< the same frames as quaternions (angular constraints)
+    std::vector<Quat> lastRelative;  ///< R_Aᵀ R_B at the end of the last step, per angular constraint
     std::vector<StaticContact> contacts;
     std::uint32_t contactCount = 0;
     std::vector<std::uint32_t> selfPairs; ///< capsule pairs near enough this step

@@ -204,6 +204,17 @@ std::shared_ptr<const Rig> Rig::build(const rig::RigDescription& d, std::string*
         o.stiffness = a.stiffness;
         o.dynamicFriction = a.dynamicFriction;
         o.staticFrictionAngle = a.staticFrictionAngle;
+        o.restQ = toQuat(o.rest);
+        o.restFrameQ = normalize(o.restQ * o.twistFrame);
+        auto sinHalf2 = [](float angle) {
+            const float sh = std::sin(0.5f * std::clamp(angle, 0.f, kPi));
+            return sh * sh;
+        };
+        o.sinHalfCone2 = sinHalf2(a.coneAngle);
+        constexpr float kLocked = 1e-4f, kTolerance = 8.7e-4f; // as the solver's lock and tolerance
+        o.sinHalfSwing2 = (a.swing1 < kLocked || a.swing2 < kLocked) ? sinHalf2(kTolerance)
+                                                                     : sinHalf2(std::min(a.swing1, a.swing2));
+        o.sinHalfStatic2 = sinHalf2(a.staticFrictionAngle);
         r->mAngular.push_back(o);
     }
 

@@ -138,27 +138,34 @@ constexpr Mat3 toMat3(Quat q)
                              {2 * (xz + wy), 2 * (yz - wx), 1 - 2 * (xx + yy)});
 }
 
-/// Unit quaternion of a rotation matrix (Shepperd's method, robust for every angle).
-inline Quat toQuat(const Mat3& m)
+/// Quaternion of a rotation matrix with orthonormal columns (Shepperd's method, robust for every angle),
+/// not renormalised: use it on frames built orthonormal; toQuat() below accepts any rotation matrix.
+inline Quat toQuatOrthonormal(const Mat3& m)
 {
     const float m00 = m.c[0].x, m11 = m.c[1].y, m22 = m.c[2].z;
     const float tr = m00 + m11 + m22;
-    Quat q;
     if (tr > 0.f) {
-        const float s = std::sqrt(tr + 1.f) * 2.f;
-        q = {(m.c[1].z - m.c[2].y) / s, (m.c[2].x - m.c[0].z) / s, (m.c[0].y - m.c[1].x) / s, 0.25f * s};
-    } else if (m00 > m11 && m00 > m22) {
-        const float s = std::sqrt(1.f + m00 - m11 - m22) * 2.f;
-        q = {0.25f * s, (m.c[1].x + m.c[0].y) / s, (m.c[2].x + m.c[0].z) / s, (m.c[1].z - m.c[2].y) / s};
-    } else if (m11 > m22) {
-        const float s = std::sqrt(1.f + m11 - m00 - m22) * 2.f;
-        q = {(m.c[1].x + m.c[0].y) / s, 0.25f * s, (m.c[2].y + m.c[1].z) / s, (m.c[2].x - m.c[0].z) / s};
-    } else {
-        const float s = std::sqrt(1.f + m22 - m00 - m11) * 2.f;
-        q = {(m.c[2].x + m.c[0].z) / s, (m.c[2].y + m.c[1].z) / s, 0.25f * s, (m.c[0].y - m.c[1].x) / s};
+        const float s = std::sqrt(tr + 1.f);
+        const float k = 0.5f / s;
+        return {(m.c[1].z - m.c[2].y) * k, (m.c[2].x - m.c[0].z) * k, (m.c[0].y - m.c[1].x) * k, 0.5f * s};
     }
-    return normalize(q);
+    if (m00 > m11 && m00 > m22) {
+        const float s = std::sqrt(1.f + m00 - m11 - m22);
+        const float k = 0.5f / s;
+        return {0.5f * s, (m.c[1].x + m.c[0].y) * k, (m.c[2].x + m.c[0].z) * k, (m.c[1].z - m.c[2].y) * k};
+    }
+    if (m11 > m22) {
+        const float s = std::sqrt(1.f + m11 - m00 - m22);
+        const float k = 0.5f / s;
+        return {(m.c[1].x + m.c[0].y) * k, 0.5f * s, (m.c[2].y + m.c[1].z) * k, (m.c[2].x - m.c[0].z) * k};
+    }
+    const float s = std::sqrt(1.f + m22 - m00 - m11);
+    const float k = 0.5f / s;
+    return {(m.c[2].x + m.c[0].z) * k, (m.c[2].y + m.c[1].z) * k, 0.5f * s, (m.c[0].y - m.c[1].x) * k};
 }
+
+/// Unit quaternion of a rotation matrix (renormalised, so slightly non-orthonormal input is fine).
+inline Quat toQuat(const Mat3& m) { return normalize(toQuatOrthonormal(m)); }
 
 /// Normalised linear interpolation along the short arc; t in [0, 1].
 inline Quat nlerp(Quat a, Quat b, float t)

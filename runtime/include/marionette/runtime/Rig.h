@@ -50,6 +50,12 @@ struct AngularData {
     float twistMinSin, twistMinCos, twistMaxSin, twistMaxCos; ///< sin/cos of half the twist limits
     float twistMin, twistMax, swing1, swing2;
     float stiffness, dynamicFriction, staticFrictionAngle;
+    // Precomputed for the trig-free in-limit tests on quaternions (sin² of half angles).
+    Quat restQ;                ///< rest as a quaternion
+    Quat restFrameQ;           ///< restQ × twistFrame
+    float sinHalfCone2;        ///< sin²(coneAngle / 2)
+    float sinHalfSwing2;       ///< sin²(min(swing1, swing2) / 2), or of the tolerance when an axis is locked
+    float sinHalfStatic2;      ///< sin²(staticFrictionAngle / 2)
 };
 
 struct CapsuleData {
