@@ -19,24 +19,15 @@
 #include <string>
 #include <vector>
 
+#include "RuntimeTestSupport.h"
+
 using namespace marionette;
 using namespace marionette::runtime;
+using namespace marionette::test;
 
 Q_DECLARE_METATYPE(marionette::Vec3)
 
 namespace {
-
-QString str(Vec3 v) { return QStringLiteral("(%1, %2, %3)").arg(v.x, 0, 'g', 7).arg(v.y, 0, 'g', 7).arg(v.z, 0, 'g', 7); }
-QString num(double v) { return QString::number(v, 'g', 7); }
-
-rig::Particle particle(Vec3 p, float mass)
-{
-    rig::Particle q;
-    q.position = p;
-    q.mass = mass;
-    q.radius = 0.f; // no collision spheres: nothing but the constraints under test acts
-    return q;
-}
 
 rig::Triangle triangle(int a, int b, int c)
 {
@@ -46,69 +37,6 @@ rig::Triangle triangle(int a, int b, int c)
     t.p[2] = c;
     return t;
 }
-
-rig::Stick stick(int a, int b)
-{
-    rig::Stick s;
-    s.a = a;
-    s.b = b;
-    return s;
-}
-
-WorldSettings worldSettings(Vec3 gravity, float dt = 1.f / 60.f)
-{
-    WorldSettings w;
-    w.gravity = gravity;
-    w.timeStep = dt;
-    w.sleep = false;
-    w.threads = 1;
-    return w;
-}
-
-rig::Settings settings(std::uint32_t iterations, float drag)
-{
-    rig::Settings s;
-    s.iterations = iterations;
-    s.drag = drag;
-    s.sleepTime = 0.f;
-    return s;
-}
-
-struct Sim {
-    std::shared_ptr<const Rig> rig;
-    std::unique_ptr<World> world;
-    Ragdoll* body = nullptr;
-    std::string error;
-
-    Vec3 x(std::uint32_t i) const { return body->positions()[i]; }
-};
-
-Sim makeSim(const rig::RigDescription& d, const WorldSettings& ws, const Transform& placement = {})
-{
-    Sim s;
-    s.rig = Rig::build(d, &s.error);
-    if (!s.rig)
-        return s;
-    s.world = std::make_unique<World>(ws);
-    const RagdollHandle h = s.world->spawn(s.rig, placement, {}, &s.error);
-    s.body = s.world->ragdoll(h);
-    if (!s.body && s.error.empty())
-        s.error = "spawn returned no ragdoll";
-    return s;
-}
-
-#define EXPECT_VEC(actual, expected, tol)                                                                      \
-    do {                                                                                                       \
-        const Vec3 a_ = (actual), e_ = (expected);                                                             \
-        if (!(length(a_ - e_) <= (tol)))                                                                       \
-            QFAIL(qPrintable(QStringLiteral("%1 = %2, expected %3 (line %4)")                                  \
-                                 .arg(QString::fromLatin1(#actual), str(a_), str(e_))                          \
-                                 .arg(__LINE__)));                                                             \
-    } while (0)
-
-#define SPAWN(sim, ...)                                                                                        \
-    Sim sim = makeSim(__VA_ARGS__);                                                                            \
-    QVERIFY2(sim.body, sim.error.c_str())
 
 /// Rosen frame of description triangle t from positions x; false (out untouched) when degenerate.
 bool frameOf(std::span<const Vec3> x, const rig::Triangle& t, Mat3& out)
@@ -222,7 +150,7 @@ void TestAngular::hinge_relativeRotationStaysAboutSharedEdge()
     d.particles = {particle({0.f, 0.f, 0.f}, 1.f), particle({0.f, 1.f, 0.f}, 1.f), particle({1.f, 0.5f, 0.f}, 1.f),
                    particle({0.f, 0.5f, 1.f}, 1.f)};
     d.triangles = {triangle(2, 0, 1), triangle(0, 3, 1)};
-    d.settings = settings(8, 0.01f);
+    d.settings = quietSettings(8, 0.01f);
     const Mat3 rest = bindRelative(d, 0, 1);
     Mat3 ra0;
     {
@@ -232,7 +160,7 @@ void TestAngular::hinge_relativeRotationStaysAboutSharedEdge()
         QVERIFY(frameOf(x, d.triangles[0], ra0));
     }
     const Vec3 edgeInA = ra0.transposeMul(Vec3{0.f, 1.f, 0.f});
-    SPAWN(sim, d, worldSettings({}));
+    SPAWN_SIM(sim, d, worldSettings({}));
     std::mt19937 rng(1234);
     std::uniform_real_distribution<float> u(-0.3f, 0.3f);
     std::uniform_int_distribution<int> pick(0, 3);
@@ -290,9 +218,9 @@ void TestAngular::cone_deviationStaysWithinLimit()
     c.limit = rig::AngularLimit::Cone;
     c.coneAngle = radians(30.f);
     d.angular = {c};
-    d.settings = settings(8, 0.02f);
+    d.settings = quietSettings(8, 0.02f);
     const Mat3 rest = bindRelative(d, 0, 1);
-    SPAWN(sim, d, worldSettings({}));
+    SPAWN_SIM(sim, d, worldSettings({}));
     int released = 0;
     if (pinned) {
         const Quat r = Quat::fromAxisAngle({1.f, 0.f, 0.f}, radians(90.f));
@@ -370,9 +298,9 @@ void TestAngular::swingTwist_staysWithinEachBound()
     c.swing1 = radians(20.f);
     c.swing2 = radians(35.f);
     d.angular = {c};
-    d.settings = settings(8, 0.02f);
+    d.settings = quietSettings(8, 0.02f);
     const Mat3 rest = bindRelative(d, 0, 1);
-    SPAWN(sim, d, worldSettings({}));
+    SPAWN_SIM(sim, d, worldSettings({}));
     spin(sim, {3, 4}, sim.x(0), omega);
     const Vec3 t = c.twistAxis, s1 = c.swingAxis1, s2 = cross(s1, t);
     float twMin = 0.f, twMax = 0.f, s1Max = 0.f, s2Max = 0.f, worstEllipse = -1.f;
@@ -423,10 +351,10 @@ void TestAngular::correction_conservesLinearMomentum()
     c.triangleB = 1;
     c.coneAngle = radians(30.f);
     d.angular = {c};
-    d.settings = settings(8, 0.f);
+    d.settings = quietSettings(8, 0.f);
     const Mat3 rest = bindRelative(d, 0, 1);
     const float dt = 1.f / 60.f;
-    SPAWN(sim, d, worldSettings({}, dt), Transform{Quat{}, Vec3{-0.75f, 0.f, 0.f}});
+    SPAWN_SIM(sim, d, worldSettings({}, dt), Transform{Quat{}, Vec3{-0.75f, 0.f, 0.f}});
     QVERIFY(sim.body->addVelocity({3.f, 0.f, 0.f}));
     QVERIFY(sim.body->applyImpulse(3, {0.f, 0.f, 3.f}));
     QVERIFY(sim.body->applyImpulse(4, {0.f, 0.f, -3.f}));
@@ -486,8 +414,8 @@ void TestAngular::correction_splitsByInertia()
     c.hasRestOrientation = true;
     c.restOrientation = Quat{};
     d.angular = {c};
-    d.settings = settings(1, 0.f);
-    SPAWN(sim, d, worldSettings({}));
+    d.settings = quietSettings(1, 0.f);
+    SPAWN_SIM(sim, d, worldSettings({}));
     Mat3 a0, b0, a1, b1;
     QVERIFY(frameOf(sim.body->positions(), d.triangles[0], a0));
     QVERIFY(frameOf(sim.body->positions(), d.triangles[1], b0));
@@ -560,7 +488,7 @@ Pendulum makePendulum(bool sharedEdge, float releaseDeg, float dynamicFriction, 
     a.dynamicFriction = dynamicFriction;
     a.staticFrictionAngle = radians(staticFrictionDeg);
     d.angular = {a};
-    d.settings = settings(8, 0.f);
+    d.settings = quietSettings(8, 0.f);
     return p;
 }
 
@@ -583,7 +511,7 @@ void TestAngular::friction_dynamicDampsSwing()
     const float frictions[2] = {0.f, 0.3f};
     for (int k = 0; k < 2; ++k) {
         const Pendulum p = makePendulum(sharedEdge, 30.f, frictions[k], 0.f);
-        SPAWN(sim, p.d, worldSettings({0.f, -9.81f, 0.f}));
+        SPAWN_SIM(sim, p.d, worldSettings({0.f, -9.81f, 0.f}));
         for (int n = 1; n <= 300; ++n) { // 5 s; the period is about 2 s
             sim.world->step();
             if (n > 300 - 132)
@@ -610,7 +538,7 @@ void TestAngular::friction_staticHoldsStill()
 {
     QFETCH(bool, sharedEdge);
     const Pendulum p = makePendulum(sharedEdge, 20.f, 0.f, 10.f);
-    SPAWN(sim, p.d, worldSettings({0.f, -9.81f, 0.f}));
+    SPAWN_SIM(sim, p.d, worldSettings({0.f, -9.81f, 0.f}));
     const Mat3 rest = bindRelative(p.d, 0, 1);
     QVERIFY(sim.body->applyImpulse(p.tip, {0.01f, 0.f, 0.f}));
     float worst = 0.f;
@@ -652,7 +580,7 @@ void TestAngular::humanoid_hingesDoNotBendBackwards()
     const Transform place = faceDown ? Transform{Quat::fromAxisAngle({1.f, 0.f, 0.f}, radians(90.f)), {0.f, 1.f, 0.f}}
                                      : Transform{Quat{}, {0.f, 0.f, 0.f}};
     WorldSettings ws = worldSettings({0.f, -9.81f, 0.f});
-    SPAWN(sim, d, ws, place);
+    SPAWN_SIM(sim, d, ws, place);
     QVERIFY(sim.world->addPlane({0.f, 1.f, 0.f}, 0.f) >= 0);
     const int hinges[4] = {4, 5, 8, 9}; // elbow_l, elbow_r, knee_l, knee_r
     Mat3 rest[4];
@@ -711,7 +639,7 @@ void TestAngular::degenerateTriangle_staysFinite()
 {
     QFETCH(bool, coincident);
     const rig::RigDescription d = makeHumanoid();
-    SPAWN(sim, d, worldSettings({0.f, -9.81f, 0.f}));
+    SPAWN_SIM(sim, d, worldSettings({0.f, -9.81f, 0.f}));
     QVERIFY(sim.world->addPlane({0.f, 1.f, 0.f}, 0.f) >= 0);
     const std::size_t bones = d.bones.size();
     std::vector<Mat4> m(bones), prev(bones);

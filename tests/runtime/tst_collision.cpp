@@ -17,15 +17,13 @@
 #include <string>
 #include <vector>
 
+#include "RuntimeTestSupport.h"
+
 using namespace marionette;
 using namespace marionette::runtime;
+using namespace marionette::test;
 
 namespace {
-
-QString str(Vec3 v) { return QStringLiteral("(%1, %2, %3)").arg(v.x, 0, 'g', 7).arg(v.y, 0, 'g', 7).arg(v.z, 0, 'g', 7); }
-QString num(double v) { return QString::number(v, 'g', 7); }
-
-constexpr float kDt = 1.f / 60.f;
 
 /// A rig made of one particle (a ball), resting nowhere in particular.
 rig::RigDescription ballRig(float radius, float mass = 1.f)
@@ -79,21 +77,8 @@ float segmentDistance(Vec3 p1, Vec3 q1, Vec3 p2, Vec3 q2)
     return length((p1 + d1 * s) - (p2 + d2 * t));
 }
 
-bool allFinite(const Ragdoll& r)
-{
-    for (const Vec3& p : r.positions())
-        if (!isFinite(p))
-            return false;
-    return true;
-}
-
-float maxSpeed(const Ragdoll& r)
-{
-    float m = 0.f;
-    for (std::uint32_t i = 0; i < r.particleCount(); ++i)
-        m = std::max(m, length(r.velocity(i)));
-    return m;
-}
+/// Current positions finite (the previous ones are not checked).
+bool allFinite(const Ragdoll& r) { return allPointsFinite(r.positions()); }
 
 /// Lowest value of (particle y − radius) over the ragdoll.
 float lowestSurface(const Ragdoll& r)
@@ -113,27 +98,7 @@ float highestParticle(const Ragdoll& r)
     return m;
 }
 
-/// Placement of a humanoid lying face up, centred on the origin in x/z, turned by `yaw` about +Y, with its
-/// bind-pose spine at height `height`.
-Transform lyingPlacement(float height, float yaw)
-{
-    const Quat lie = Quat::fromAxisAngle({1.f, 0.f, 0.f}, -kPi / 2.f); // +Y (head) → −Z, +Z (nose) → +Y
-    const Transform t{lie, {0.f, height, 0.9f}};
-    const Transform turn{Quat::fromAxisAngle({0.f, 1.f, 0.f}, yaw), {}};
-    return turn * t;
-}
-
 } // namespace
-
-#define BUILD_RIG(var, desc)                                                                                   \
-    std::string var##Error;                                                                                    \
-    const std::shared_ptr<const Rig> var = Rig::build((desc), &var##Error);                                    \
-    QVERIFY2(var, var##Error.c_str())
-
-#define SPAWN(handle, world, rig, placement)                                                                   \
-    std::string handle##Error;                                                                                 \
-    const RagdollHandle handle = (world).spawn((rig), (placement), {}, &handle##Error);                        \
-    QVERIFY2(handle != kInvalidRagdoll, handle##Error.c_str())
 
 class TestCollision : public QObject {
     Q_OBJECT
@@ -177,7 +142,7 @@ void TestCollision::friction_crateStopsAtCoulombDistance()
     BUILD_RIG(crate, desc);
     World world;
     QVERIFY(world.addPlane({0.f, 1.f, 0.f}, 0.f) >= 0);
-    SPAWN(h, world, crate, (Transform{Quat{}, {0.f, 0.2f, 0.f}}));
+    SPAWN_RAGDOLL(h, world, crate, (Transform{Quat{}, {0.f, 0.2f, 0.f}}));
     Ragdoll& r = *world.ragdoll(h);
     for (int i = 0; i < 30; ++i)
         world.step();
@@ -217,7 +182,7 @@ void TestCollision::friction_zeroKeepsSliding()
     BUILD_RIG(crate, desc);
     World world;
     QVERIFY(world.addPlane({0.f, 1.f, 0.f}, 0.f) >= 0);
-    SPAWN(h, world, crate, (Transform{Quat{}, {0.f, 0.2f, 0.f}}));
+    SPAWN_RAGDOLL(h, world, crate, (Transform{Quat{}, {0.f, 0.2f, 0.f}}));
     Ragdoll& r = *world.ragdoll(h);
     for (int i = 0; i < 30; ++i)
         world.step();
@@ -255,7 +220,7 @@ void TestCollision::staticFriction_particleStaysOnTiltedPlane()
     const float tilt = radians(10.f);
     const Vec3 n{std::sin(tilt), std::cos(tilt), 0.f};
     QVERIFY(world.addPlane(n, 0.f) >= 0);
-    SPAWN(h, world, ball, (Transform{Quat{}, n * 0.05f}));
+    SPAWN_RAGDOLL(h, world, ball, (Transform{Quat{}, n * 0.05f}));
     Ragdoll& r = *world.ragdoll(h);
     world.step(); // first contact
     const Vec3 start = r.positions()[0];
@@ -311,7 +276,7 @@ void TestCollision::stickContact_nearEndMovesMoreAndNoPenetration()
     World world;
     QVERIFY(world.addPlane({0.f, 1.f, 0.f}, 0.f) >= 0);
     QVERIFY(world.addSphere(bump, R) >= 0);
-    SPAWN(h, world, stick, Transform{});
+    SPAWN_RAGDOLL(h, world, stick, Transform{});
     Ragdoll& rd = *world.ragdoll(h);
     const float k = desc.settings.drag;
     bool contactSeen = false;
@@ -354,7 +319,7 @@ void TestCollision::stickContact_barycentricSplitIsC1OverC2()
     ws.gravity = {0.f, 0.f, 0.f};
     World world(ws);
     QVERIFY(world.addSphere(centre, R) >= 0);
-    SPAWN(h, world, stick, Transform{});
+    SPAWN_RAGDOLL(h, world, stick, Transform{});
     Ragdoll& rd = *world.ragdoll(h);
     const Vec3 a0 = rd.positions()[0], b0 = rd.positions()[1];
     world.step();
@@ -432,7 +397,7 @@ void TestCollision::humanoidDrop_settlesOnGround()
     BUILD_RIG(humanoid, desc);
     World world;
     QVERIFY(world.addPlane({0.f, 1.f, 0.f}, 0.f) >= 0);
-    SPAWN(h, world, humanoid, (Transform{Quat{}, {0.f, 2.f, 0.f}}));
+    SPAWN_RAGDOLL(h, world, humanoid, (Transform{Quat{}, {0.f, 2.f, 0.f}}));
     Ragdoll& r = *world.ragdoll(h);
     for (int i = 0; i < 240; ++i) {
         world.step();
@@ -547,7 +512,7 @@ void TestCollision::selfCollision_minRangesHoldFoldedArm()
     WorldSettings ws;
     ws.gravity = {0.f, 0.f, 0.f};
     World world(ws);
-    SPAWN(h, world, humanoid, Transform{});
+    SPAWN_RAGDOLL(h, world, humanoid, Transform{});
     Ragdoll& r = *world.ragdoll(h);
     // Fold both arms into the torso: soft pins drag the wrists onto the spine and the head, and impulses
     // push the elbows in; then release and let the solver relax.
@@ -626,7 +591,7 @@ void TestCollision::selfCollision_capsuleFilter()
     WorldSettings ws;
     ws.gravity = {0.f, 0.f, 0.f};
     World world(ws);
-    SPAWN(h, world, cross, Transform{});
+    SPAWN_RAGDOLL(h, world, cross, Transform{});
     Ragdoll& r = *world.ragdoll(h);
     QVERIFY(r.applyImpulse(2, {0.f, -2.f, 0.f}));
     QVERIFY(r.applyImpulse(3, {0.f, -2.f, 0.f}));
@@ -716,7 +681,7 @@ void TestCollision::crateOnRagdoll_restsOnBody()
     BUILD_RIG(crate, makeCrate(half, 10.f));
     World world;
     QVERIFY(world.addPlane({0.f, 1.f, 0.f}, 0.f) >= 0);
-    SPAWN(body, world, humanoid, lyingPlacement(0.15f, 0.f));
+    SPAWN_RAGDOLL(body, world, humanoid, lyingPlacement(0.15f, 0.f));
     Ragdoll& man = *world.ragdoll(body);
     for (int i = 0; i < 120; ++i)
         world.step();
@@ -735,7 +700,7 @@ void TestCollision::crateOnRagdoll_restsOnBody()
     };
     const float top = bodyTopUnder(chest);
     QVERIFY2(top > 0.15f, qPrintable(QStringLiteral("lying body's top surface at %1 m?").arg(num(top))));
-    SPAWN(box, world, crate, (Transform{Quat{}, {chest.x, top + 0.8f, chest.z}}));
+    SPAWN_RAGDOLL(box, world, crate, (Transform{Quat{}, {chest.x, top + 0.8f, chest.z}}));
     Ragdoll& c = *world.ragdoll(box);
     for (int i = 0; i < 180; ++i)
         world.step();
@@ -766,7 +731,7 @@ void TestCollision::broadphase_farApartHasNoPairs()
     QVERIFY(world.addPlane({0.f, 1.f, 0.f}, 0.f) >= 0);
     for (int j = 0; j < side; ++j)
         for (int i = 0; i < side; ++i) {
-            SPAWN(h, world, humanoid, (Transform{Quat{}, {10.f * float(i), 0.5f, 10.f * float(j)}}));
+            SPAWN_RAGDOLL(h, world, humanoid, (Transform{Quat{}, {10.f * float(i), 0.5f, 10.f * float(j)}}));
         }
     const std::uint32_t count = std::uint32_t(side * side);
     for (int s = 0; s < 5; ++s) {
@@ -784,9 +749,9 @@ void TestCollision::broadphase_overlappingPairCounted()
     BUILD_RIG(humanoid, makeHumanoid());
     World world;
     QVERIFY(world.addPlane({0.f, 1.f, 0.f}, 0.f) >= 0);
-    SPAWN(a, world, humanoid, (Transform{Quat{}, {0.f, 0.5f, 0.f}}));
-    SPAWN(b, world, humanoid, (Transform{Quat{}, {0.3f, 0.5f, 0.f}}));
-    SPAWN(far, world, humanoid, (Transform{Quat{}, {30.f, 0.5f, 0.f}}));
+    SPAWN_RAGDOLL(a, world, humanoid, (Transform{Quat{}, {0.f, 0.5f, 0.f}}));
+    SPAWN_RAGDOLL(b, world, humanoid, (Transform{Quat{}, {0.3f, 0.5f, 0.f}}));
+    SPAWN_RAGDOLL(far, world, humanoid, (Transform{Quat{}, {30.f, 0.5f, 0.f}}));
     world.step();
     const WorldStats& st = world.stats();
     QVERIFY2(st.ragdollPairs == 1, qPrintable(QStringLiteral("%1 broadphase pairs for two overlapping ragdolls and a far one").arg(st.ragdollPairs)));

@@ -18,8 +18,14 @@
 #include <string>
 #include <vector>
 
+// Failure messages print 9 significant digits, and EXPECT_VEC also the difference and the tolerance.
+#define MARIONETTE_TEST_DIGITS 9
+#define MARIONETTE_TEST_VEC_DIFF 1
+#include "RuntimeTestSupport.h"
+
 using namespace marionette;
 using namespace marionette::runtime;
+using namespace marionette::test;
 
 Q_DECLARE_METATYPE(marionette::Vec3)
 Q_DECLARE_METATYPE(marionette::rig::StickKind)
@@ -27,98 +33,12 @@ Q_DECLARE_METATYPE(marionette::rig::AngleConstraint::Form)
 
 namespace {
 
-QString str(Vec3 v) { return QStringLiteral("(%1, %2, %3)").arg(v.x, 0, 'g', 9).arg(v.y, 0, 'g', 9).arg(v.z, 0, 'g', 9); }
-QString num(double v) { return QString::number(v, 'g', 9); }
-
-rig::Particle particle(Vec3 p, float mass, float radius = 0.f)
-{
-    rig::Particle q;
-    q.position = p;
-    q.mass = mass;
-    q.radius = radius;
-    return q;
-}
-
-rig::Stick stick(int a, int b, float rest = -1.f)
-{
-    rig::Stick s;
-    s.a = a;
-    s.b = b;
-    s.restLength = rest;
-    return s;
-}
-
-/// Per-rig settings with everything that is not under test switched off: no drag, no sleep.
-rig::Settings quietSettings(std::uint32_t iterations = 8)
-{
-    rig::Settings s;
-    s.drag = 0.f;
-    s.sleepTime = 0.f;
-    s.iterations = iterations;
-    return s;
-}
-
-WorldSettings worldSettings(Vec3 gravity, float dt = 1.f / 60.f)
-{
-    WorldSettings w;
-    w.gravity = gravity;
-    w.timeStep = dt;
-    w.sleep = false;
-    w.threads = 1;
-    return w;
-}
-
-/// A rig spawned alone in a world of its own.
-struct Sim {
-    std::shared_ptr<const Rig> rig;
-    std::unique_ptr<World> world;
-    Ragdoll* body = nullptr;
-    std::string error;
-
-    Vec3 x(std::uint32_t i) const { return body->positions()[i]; }
-    Vec3 xPrev(std::uint32_t i) const { return body->previousPositions()[i]; }
-    float distance(std::uint32_t a, std::uint32_t b) const { return length(x(b) - x(a)); }
-    void run(int steps)
-    {
-        for (int i = 0; i < steps; ++i)
-            world->step();
-    }
-};
-
-Sim makeSim(const rig::RigDescription& d, const WorldSettings& ws, const Transform& placement = {})
-{
-    Sim s;
-    s.rig = Rig::build(d, &s.error);
-    if (!s.rig)
-        return s;
-    s.world = std::make_unique<World>(ws);
-    const RagdollHandle h = s.world->spawn(s.rig, placement, {}, &s.error);
-    s.body = s.world->ragdoll(h);
-    if (!s.body && s.error.empty())
-        s.error = "spawn returned no ragdoll";
-    return s;
-}
-
-#define SPAWN(sim, desc, ws)                                                                                   \
-    Sim sim = makeSim((desc), (ws));                                                                           \
-    QVERIFY2(sim.body, sim.error.c_str())
-
 #define EXPECT_NEAR(actual, expected, tol)                                                                     \
     do {                                                                                                       \
         const double a_ = (actual), e_ = (expected);                                                           \
         if (!(std::fabs(a_ - e_) <= double(tol)))                                                              \
             QFAIL(qPrintable(QStringLiteral("%1 = %2, expected %3 ± %4 (line %5)")                             \
                                  .arg(QString::fromLatin1(#actual), num(a_), num(e_), num(double(tol)))        \
-                                 .arg(__LINE__)));                                                             \
-    } while (0)
-
-#define EXPECT_VEC(actual, expected, tol)                                                                      \
-    do {                                                                                                       \
-        const Vec3 a_ = (actual), e_ = (expected);                                                             \
-        if (!(length(a_ - e_) <= (tol)))                                                                       \
-            QFAIL(qPrintable(QStringLiteral("%1 = %2, expected %3 (|diff| %4 > %5, line %6)")                 \
-                                 .arg(QString::fromLatin1(#actual), str(a_), str(e_), num(length(a_ - e_)),    \
-                                      num(double(tol)))                                                        \
                                  .arg(__LINE__)));                                                             \
     } while (0)
 
@@ -260,7 +180,7 @@ void TestVerlet::integration_matchesJakobsenHandExample()
     rig::RigDescription d;
     d.particles = {particle({}, 1.f)};
     d.settings = quietSettings();
-    SPAWN(sim, d, worldSettings({0.f, 0.f, 100.f}, 0.1f));
+    SPAWN_SIM(sim, d, worldSettings({0.f, 0.f, 100.f}, 0.1f));
     const Vec3 x[1] = {{1, 0, 0}}, xs[1] = {{0, 0, 0}};
     QVERIFY(sim.body->setPose(x, xs));
     sim.run(steps);
@@ -285,7 +205,7 @@ void TestVerlet::integration_dragScalesVelocity()
     d.particles = {particle({}, 1.f)};
     d.settings = quietSettings();
     d.settings.drag = k;
-    SPAWN(sim, d, worldSettings({0.f, 0.f, 100.f}, 0.1f));
+    SPAWN_SIM(sim, d, worldSettings({0.f, 0.f, 100.f}, 0.1f));
     const Vec3 x{1.f, 0.f, 0.f}, xs{0.5f, 0.2f, -0.1f};
     QVERIFY(sim.body->setPose({&x, 1}, {&xs, 1}));
     sim.world->step();
@@ -314,7 +234,7 @@ void TestVerlet::projectile_followsStoermerClosedForm()
     rig::RigDescription d;
     d.particles = {particle({}, 1.f)};
     d.settings = quietSettings();
-    SPAWN(sim, d, worldSettings(g, dt));
+    SPAWN_SIM(sim, d, worldSettings(g, dt));
     const Vec3 xPrev = x0 - v * dt + (onParabola ? g * (0.5f * dt * dt) : Vec3{});
     QVERIFY(sim.body->setPose({&x0, 1}, {&xPrev, 1}));
     double worstDiscrete = 0.0;
@@ -355,7 +275,7 @@ void TestVerlet::pendulum_periodMatchesTheory()
     d.particles = {particle({0.f, 0.f, 0.f}, 0.f), particle({L * std::sin(theta0), -L * std::cos(theta0), 0.f}, 1.f)};
     d.sticks = {stick(0, 1)};
     d.settings = quietSettings(8);
-    SPAWN(sim, d, worldSettings({0.f, -g, 0.f}, dt));
+    SPAWN_SIM(sim, d, worldSettings({0.f, -g, 0.f}, dt));
     const double T0 = 2.0 * 3.14159265358979 * std::sqrt(double(L) / double(g));
     const double th2 = double(theta0) * double(theta0);
     const double T = T0 * (1.0 + th2 / 16.0 + 11.0 * th2 * th2 / 3072.0);
@@ -388,7 +308,7 @@ void TestVerlet::stickInBox_staysInsideAndKeepsLength()
     d.sticks = {stick(0, 1)};
     d.settings = quietSettings(8);
     d.settings.drag = 0.01f;
-    SPAWN(sim, d, worldSettings({0.f, -9.81f, 0.f}, dt));
+    SPAWN_SIM(sim, d, worldSettings({0.f, -9.81f, 0.f}, dt));
     const Vec3 axes[3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
     for (const Vec3& a : axes) {
         std::string e;
@@ -453,7 +373,7 @@ void TestVerlet::cloth_hangsStillFromFixedRow()
     rig::RigDescription d = makeCloth(cols, rows, spacing, true);
     QCOMPARE(d.settings.drag, 0.01f);
     d.settings.iterations = iterations;
-    SPAWN(sim, d, worldSettings({0.f, -9.81f, 0.f}, dt));
+    SPAWN_SIM(sim, d, worldSettings({0.f, -9.81f, 0.f}, dt));
     std::vector<Vec3> top(static_cast<std::size_t>(cols));
     for (int c = 0; c < cols; ++c)
         top[std::size_t(c)] = sim.x(std::uint32_t(c));
@@ -531,8 +451,8 @@ void TestVerlet::sqrtApproximation_boundedAndConverges()
         d.settings.sqrtApproximation = approx;
         return d;
     };
-    SPAWN(exact, rigWith(false, 1), worldSettings({}));
-    SPAWN(approx, rigWith(true, 1), worldSettings({}));
+    SPAWN_SIM(exact, rigWith(false, 1), worldSettings({}));
+    SPAWN_SIM(approx, rigWith(true, 1), worldSettings({}));
     exact.world->step();
     approx.world->step();
     EXPECT_NEAR(exact.distance(0, 1), r, 1e-6);
@@ -551,7 +471,7 @@ void TestVerlet::sqrtApproximation_boundedAndConverges()
     EXPECT_NEAR(approx.x(0).x + approx.x(1).x, double(L0), 2e-6); // centre unchanged (equal masses)
 
     // Many iterations converge to the same rest length.
-    SPAWN(many, rigWith(true, 16), worldSettings({}));
+    SPAWN_SIM(many, rigWith(true, 16), worldSettings({}));
     many.world->step();
     EXPECT_NEAR(many.distance(0, 1), r, 1e-4);
     // …and so do many steps with one iteration each.
@@ -610,7 +530,7 @@ void TestVerlet::stickKinds_projectAsSpecified()
     s.stiffness = stiffness;
     d.sticks = {s};
     d.settings = quietSettings(1);
-    SPAWN(sim, d, worldSettings({}));
+    SPAWN_SIM(sim, d, worldSettings({}));
     sim.world->step();
     EXPECT_VEC(sim.x(0), (Vec3{expectA, 0.f, 0.f}), 1e-6f);
     EXPECT_VEC(sim.x(1), (Vec3{expectB, 0.f, 0.f}), 1e-6f);
@@ -641,7 +561,7 @@ void TestVerlet::tearing_overstretchedSticksTear()
     const int cols = 6, rows = 6;
     const float spacing = 0.1f, ratio = 1.5f, dt = 1.f / 60.f;
     const rig::RigDescription d = makeCloth(cols, rows, spacing, true, ratio);
-    SPAWN(sim, d, worldSettings({0.f, -9.81f, 0.f}, dt));
+    SPAWN_SIM(sim, d, worldSettings({0.f, -9.81f, 0.f}, dt));
     const std::uint32_t corner = std::uint32_t(rows * cols - 1);
     const Vec3 start = sim.x(corner), offset{0.3f, 0.f, 1.f};
     const std::size_t count = d.sticks.size();
@@ -713,7 +633,7 @@ void TestVerlet::tearing_belowRatioNeverTears()
     const int cols = 6, rows = 6;
     const float spacing = 0.1f;
     const rig::RigDescription d = makeCloth(cols, rows, spacing, true, 1.5f);
-    SPAWN(sim, d, worldSettings({0.f, -9.81f, 0.f}));
+    SPAWN_SIM(sim, d, worldSettings({0.f, -9.81f, 0.f}));
     const std::uint32_t corner = std::uint32_t(rows * cols - 1);
     QVERIFY(sim.body->setPin(corner, sim.x(corner) + Vec3{0.f, -0.02f, 0.f}));
     float worst = 0.f;
@@ -858,7 +778,7 @@ void TestVerlet::angleConstraint_holdsLimits()
     a.form = form;
     d.angles = {a};
     d.settings = quietSettings(8);
-    SPAWN(sim, d, worldSettings({}));
+    SPAWN_SIM(sim, d, worldSettings({}));
     const bool inside = bend >= minAngle && bend <= maxAngle;
     float lo = 180.f, hi = 0.f;
     for (int n = 1; n <= 60; ++n) {

@@ -30,6 +30,8 @@
 #include <string>
 #include <vector>
 
+#include "RuntimeTestSupport.h"
+
 // ------------------------------------------------------------------------- counting global allocator
 // Every form of operator new is replaced; allocations are counted only while gCountAllocations is set
 // (from any thread: the world's workers allocate through the same functions).
@@ -110,32 +112,12 @@ Q_DECLARE_METATYPE(marionette::Transform)
 
 using namespace marionette;
 using namespace marionette::runtime;
+using namespace marionette::test;
 
 namespace {
 
-QString str(Vec3 v) { return QStringLiteral("(%1, %2, %3)").arg(v.x, 0, 'g', 7).arg(v.y, 0, 'g', 7).arg(v.z, 0, 'g', 7); }
-QString num(double v) { return QString::number(v, 'g', 7); }
-
-constexpr float kDt = 1.f / 60.f;
-
-bool allFinite(const Ragdoll& r)
-{
-    for (const Vec3& p : r.positions())
-        if (!isFinite(p))
-            return false;
-    for (const Vec3& p : r.previousPositions())
-        if (!isFinite(p))
-            return false;
-    return true;
-}
-
-float maxSpeed(const Ragdoll& r)
-{
-    float m = 0.f;
-    for (std::uint32_t i = 0; i < r.particleCount(); ++i)
-        m = std::max(m, length(r.velocity(i)));
-    return m;
-}
+/// Current and previous positions finite.
+bool allFinite(const Ragdoll& r) { return allPointsFinite(r.positions()) && allPointsFinite(r.previousPositions()); }
 
 float maxMatrixDifference(const Mat4& a, const Mat4& b)
 {
@@ -229,16 +211,6 @@ Transform clusterPlacement(int i)
 
 } // namespace
 
-#define BUILD_RIG(var, desc)                                                                                   \
-    std::string var##Error;                                                                                    \
-    const std::shared_ptr<const Rig> var = Rig::build((desc), &var##Error);                                    \
-    QVERIFY2(var, var##Error.c_str())
-
-#define SPAWN(handle, world, rig, placement)                                                                   \
-    std::string handle##Error;                                                                                 \
-    const RagdollHandle handle = (world).spawn((rig), (placement), {}, &handle##Error);                        \
-    QVERIFY2(handle != kInvalidRagdoll, handle##Error.c_str())
-
 class TestWorld : public QObject {
     Q_OBJECT
 
@@ -280,7 +252,7 @@ void TestWorld::accumulator_carriesLeftoverAndBoundsStalls()
     ws.timeStep = 1.f / 60.f;
     World world(ws);
     QVERIFY(world.addPlane({0.f, 1.f, 0.f}, 0.f) >= 0);
-    SPAWN(h, world, humanoid, (Transform{Quat{}, {0.f, 0.5f, 0.f}}));
+    SPAWN_RAGDOLL(h, world, humanoid, (Transform{Quat{}, {0.f, 0.5f, 0.f}}));
     const float dt = world.settings().timeStep;
 
     QCOMPARE(world.advance(0.01f), 0u);
@@ -330,7 +302,7 @@ void TestWorld::accumulator_maxSubstepsSetting()
     WorldSettings ws;
     ws.maxSubsteps = 8;
     World world(ws);
-    SPAWN(h, world, humanoid, Transform{});
+    SPAWN_RAGDOLL(h, world, humanoid, Transform{});
     QCOMPARE(world.advance(5.f), 8u);
     QVERIFY2(world.interpolation() < 1.f, qPrintable(num(world.interpolation())));
     QCOMPARE(world.advance(0.f), 0u);
@@ -401,17 +373,6 @@ void TestWorld::world_emptyAndEmptiedWorldsStep()
 
 // ---------------------------------------------------------------------------------------------- sleep
 
-namespace {
-
-/// Placement of a humanoid lying face up on the floor (its back capsules just above y = 0).
-Transform lyingPlacement(float height)
-{
-    const Quat lie = Quat::fromAxisAngle({1.f, 0.f, 0.f}, -kPi / 2.f); // head toward −Z, nose up
-    return {lie, {0.f, height, 0.9f}};
-}
-
-} // namespace
-
 void TestWorld::sleep_humanoidSettlesWithin5s_data()
 {
     QTest::addColumn<Transform>("placement");
@@ -426,7 +387,7 @@ void TestWorld::sleep_humanoidSettlesWithin5s()
     BUILD_RIG(humanoid, makeHumanoid()); // default sleep settings
     World world;
     QVERIFY(world.addPlane({0.f, 1.f, 0.f}, 0.f) >= 0);
-    SPAWN(h, world, humanoid, placement);
+    SPAWN_RAGDOLL(h, world, humanoid, placement);
     Ragdoll& r = *world.ragdoll(h);
     float lastSecondMax = 0.f;
     std::uint32_t fastest = 0;
@@ -454,7 +415,7 @@ void TestWorld::sleep_asleepIsFrozenAndWakes()
     BUILD_RIG(humanoid, desc);
     World world;
     QVERIFY(world.addPlane({0.f, 1.f, 0.f}, 0.f) >= 0);
-    SPAWN(h, world, humanoid, lyingPlacement(0.15f));
+    SPAWN_RAGDOLL(h, world, humanoid, lyingPlacement(0.15f));
     Ragdoll& r = *world.ragdoll(h);
     auto sleepWithin = [&](int steps) {
         for (int i = 0; i < steps; ++i) {
@@ -498,7 +459,7 @@ void TestWorld::sleep_asleepIsFrozenAndWakes()
     QVERIFY2(sleepWithin(300) > 0, "not asleep again after the pin");
     const std::vector<Vec3> resting = snapshot(r);
     const Vec3 centre = r.centreOfMass();
-    SPAWN(h2, world, humanoid, (Transform{Quat::fromAxisAngle({0.f, 1.f, 0.f}, 1.f) * lyingPlacement(0.f).rotation, {centre.x, 0.8f, centre.z}}));
+    SPAWN_RAGDOLL(h2, world, humanoid, (Transform{Quat::fromAxisAngle({0.f, 1.f, 0.f}, 1.f) * lyingPlacement(0.f).rotation, {centre.x, 0.8f, centre.z}}));
     bool woke = false;
     for (int i = 0; i < 120 && !woke; ++i) {
         world.step();
@@ -737,9 +698,9 @@ void TestWorld::degenerate_coincidingAndZeroLength()
 
     World world;
     QVERIFY(world.addPlane({0.f, 1.f, 0.f}, 0.f) >= 0);
-    SPAWN(a, world, coincidingRig, Transform{});
-    SPAWN(b, world, zeroRig, (Transform{Quat{}, {2.f, 0.f, 0.f}}));
-    SPAWN(c, world, bindZeroRig, (Transform{Quat{}, {4.f, 0.f, 0.f}}));
+    SPAWN_RAGDOLL(a, world, coincidingRig, Transform{});
+    SPAWN_RAGDOLL(b, world, zeroRig, (Transform{Quat{}, {2.f, 0.f, 0.f}}));
+    SPAWN_RAGDOLL(c, world, bindZeroRig, (Transform{Quat{}, {4.f, 0.f, 0.f}}));
     for (int i = 0; i < 120; ++i) {
         world.step();
         for (RagdollHandle h : {a, b, c})
@@ -754,7 +715,7 @@ void TestWorld::degenerate_coincidingAndZeroLength()
 
     // A humanoid whose particles all coincide (every stick zero, every triangle degenerate) stays finite.
     BUILD_RIG(humanoid, makeHumanoid());
-    SPAWN(hh, world, humanoid, (Transform{Quat{}, {-3.f, 0.f, 0.f}}));
+    SPAWN_RAGDOLL(hh, world, humanoid, (Transform{Quat{}, {-3.f, 0.f, 0.f}}));
     Ragdoll& rh = *world.ragdoll(hh);
     std::vector<Vec3> same(rh.particleCount(), Vec3{-3.f, 1.f, 0.f});
     QVERIFY(rh.setPose(same, same));
@@ -797,7 +758,7 @@ void TestWorld::degenerate_refusedInputs()
 {
     BUILD_RIG(humanoid, makeHumanoid());
     World world;
-    SPAWN(h, world, humanoid, Transform{});
+    SPAWN_RAGDOLL(h, world, humanoid, Transform{});
     Ragdoll& r = *world.ragdoll(h);
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const float inf = std::numeric_limits<float>::infinity();
@@ -881,7 +842,7 @@ void TestWorld::degenerate_randomAbuseStaysFinite()
     QVERIFY(world.addTriangleMesh(tri, idx) >= 0);
     std::vector<RagdollHandle> handles;
     for (int i = 0; i < 3; ++i) {
-        SPAWN(h, world, humanoid, (Transform{Quat{}, {float(i) * 0.4f, 1.f, 0.f}}));
+        SPAWN_RAGDOLL(h, world, humanoid, (Transform{Quat{}, {float(i) * 0.4f, 1.f, 0.f}}));
         handles.push_back(h);
     }
     for (const auto& extra : {pairRig, zeroRig, crate}) {
@@ -1083,7 +1044,7 @@ void TestWorld::bones_bindPoseIsIdentityPalette()
 {
     BUILD_RIG(humanoid, makeHumanoid());
     World world;
-    SPAWN(h, world, humanoid, Transform{});
+    SPAWN_RAGDOLL(h, world, humanoid, Transform{});
     const Ragdoll& r = *world.ragdoll(h);
     const std::size_t n = humanoid->bones().size();
     QVERIFY(n > 0);
@@ -1105,7 +1066,7 @@ void TestWorld::bones_followRigidMotion()
     WorldSettings ws;
     ws.gravity = {0.f, 0.f, 0.f};
     World world(ws);
-    SPAWN(h, world, humanoid, Transform{});
+    SPAWN_RAGDOLL(h, world, humanoid, Transform{});
     Ragdoll& r = *world.ragdoll(h);
     const Transform T = rigidMove();
     const std::vector<Vec3> pose = transformedBind(*humanoid, T);
@@ -1138,7 +1099,7 @@ void TestWorld::bones_interpolateHalfway()
     WorldSettings ws;
     ws.gravity = {0.f, 0.f, 0.f};
     World world(ws);
-    SPAWN(h, world, humanoid, Transform{});
+    SPAWN_RAGDOLL(h, world, humanoid, Transform{});
     Ragdoll& r = *world.ragdoll(h);
     const Transform T1 = rigidMove();
     const Transform T2{T1.rotation, T1.translation + Vec3{0.6f, -0.2f, 0.4f}};
@@ -1176,7 +1137,7 @@ void TestWorld::motion_impulseChangesVelocityByJOverM()
 {
     BUILD_RIG(humanoid, makeHumanoid());
     World world;
-    SPAWN(h, world, humanoid, Transform{});
+    SPAWN_RAGDOLL(h, world, humanoid, Transform{});
     Ragdoll& r = *world.ragdoll(h);
     const Vec3 J{3.f, -6.f, 9.f};
     for (std::uint32_t i : {std::uint32_t(kHead), std::uint32_t(kWristL), std::uint32_t(kSpine)}) {
@@ -1200,7 +1161,7 @@ void TestWorld::motion_impulseOnStickSplitsBarycentric()
     d.sticks.push_back(s);
     BUILD_RIG(stick, d);
     World world;
-    SPAWN(h, world, stick, Transform{});
+    SPAWN_RAGDOLL(h, world, stick, Transform{});
     Ragdoll& r = *world.ragdoll(h);
     const Vec3 J{0.f, 8.f, 0.f};
     QVERIFY(r.applyImpulseOnStick(0, 0.25f, J));
@@ -1213,7 +1174,7 @@ void TestWorld::motion_impulseOnStickSplitsBarycentric()
     // Unequal masses: Δvᵢ = cᵢ J / mᵢ.
     d.particles[1].mass = 3.f;
     BUILD_RIG(heavy, d);
-    SPAWN(h2, world, heavy, (Transform{Quat{}, {0.f, 0.f, 2.f}}));
+    SPAWN_RAGDOLL(h2, world, heavy, (Transform{Quat{}, {0.f, 0.f, 2.f}}));
     Ragdoll& r2 = *world.ragdoll(h2);
     QVERIFY(r2.applyImpulseOnStick(0, 0.25f, J));
     QVERIFY2(length(r2.velocity(0) - J * 0.75f) <= 1e-3f, qPrintable(str(r2.velocity(0))));
@@ -1224,7 +1185,7 @@ void TestWorld::motion_explosionFallsOffWithSquaredDistance()
 {
     BUILD_RIG(points, pointsRig({{1.f, 0.f, 0.f}, {2.f, 0.f, 0.f}, {0.f, 0.f, 5.f}}));
     World world;
-    SPAWN(h, world, points, Transform{});
+    SPAWN_RAGDOLL(h, world, points, Transform{});
     Ragdoll& r = *world.ragdoll(h);
     QVERIFY(r.applyExplosion({0.f, 0.f, 0.f}, 10.f, 3.f, 0.25f));
     const Vec3 v1 = r.velocity(0), v2 = r.velocity(1), v3 = r.velocity(2);
@@ -1241,7 +1202,7 @@ void TestWorld::motion_setPoseInheritsVelocity()
     WorldSettings ws;
     ws.gravity = {0.f, 0.f, 0.f};
     World world(ws);
-    SPAWN(h, world, humanoid, Transform{});
+    SPAWN_RAGDOLL(h, world, humanoid, Transform{});
     Ragdoll& r = *world.ragdoll(h);
     const Vec3 v{1.5f, 0.5f, -2.f};
     const Transform now{Quat{}, {0.f, 1.f, 0.f}};
@@ -1264,7 +1225,7 @@ void TestWorld::motion_kinematicPinHoldsExactly()
     BUILD_RIG(humanoid, makeHumanoid());
     World world;
     QVERIFY(world.addPlane({0.f, 1.f, 0.f}, 0.f) >= 0);
-    SPAWN(h, world, humanoid, (Transform{Quat{}, {0.f, 0.1f, 0.f}}));
+    SPAWN_RAGDOLL(h, world, humanoid, (Transform{Quat{}, {0.f, 0.1f, 0.f}}));
     Ragdoll& r = *world.ragdoll(h);
     const Vec3 target{0.7f, 2.1f, 0.3f}; // lift the body by its wrist
     QVERIFY(r.setPin(kWristL, target));
@@ -1292,7 +1253,7 @@ void TestWorld::motion_softPinApproachesTarget()
     WorldSettings ws;
     ws.gravity = {0.f, 0.f, 0.f};
     World world(ws);
-    SPAWN(h, world, humanoid, Transform{});
+    SPAWN_RAGDOLL(h, world, humanoid, Transform{});
     Ragdoll& r = *world.ragdoll(h);
     const Vec3 target = r.positions()[kWristL] + Vec3{0.f, 0.5f, 0.3f};
     const float d0 = length(r.positions()[kWristL] - target);
@@ -1331,7 +1292,7 @@ void TestWorld::motion_releasePinRestoresMass()
 {
     BUILD_RIG(humanoid, makeHumanoid());
     World world;
-    SPAWN(h, world, humanoid, Transform{});
+    SPAWN_RAGDOLL(h, world, humanoid, Transform{});
     Ragdoll& r = *world.ragdoll(h);
     const float w = humanoid->inverseMasses()[kHead];
     QVERIFY(w > 0.f);
@@ -1378,7 +1339,7 @@ void TestWorld::rigidProp_crateKeepsShapeAndRestsOnFloor()
     BUILD_RIG(crate, makeCrate(half, 10.f));
     World world;
     QVERIFY(world.addPlane({0.f, 1.f, 0.f}, 0.f) >= 0);
-    SPAWN(h, world, crate, (Transform{Quat::fromAxisAngle(normalizeOr({1.f, 0.f, 1.f}, {0.f, 1.f, 0.f}), 0.3f), {0.f, 1.2f, 0.f}}));
+    SPAWN_RAGDOLL(h, world, crate, (Transform{Quat::fromAxisAngle(normalizeOr({1.f, 0.f, 1.f}, {0.f, 1.f, 0.f}), 0.3f), {0.f, 1.2f, 0.f}}));
     Ragdoll& r = *world.ragdoll(h);
     const auto& sticks = crate->description().sticks;
     QCOMPARE(sticks.size(), std::size_t(6));

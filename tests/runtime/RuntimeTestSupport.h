@@ -1,0 +1,201 @@
+// Helpers shared by the runtime test suites (tst_verlet, tst_angular, tst_collision, tst_world): number
+// formatting for failure messages, small rig builders, a rig spawned alone in a world of its own (Sim), a few
+// measures of a ragdoll, humanoid placements, and the EXPECT_VEC / SPAWN_SIM / BUILD_RIG / SPAWN_RAGDOLL
+// macros. Header-only; each suite is a single translation unit.
+//
+// A suite may set, before including this header:
+//   MARIONETTE_TEST_DIGITS     significant digits printed by str() and num() (default 7)
+//   MARIONETTE_TEST_VEC_DIFF   1: an EXPECT_VEC failure also prints |actual − expected| and the tolerance
+//                              (default 0)
+#pragma once
+
+#include "marionette/runtime/Ragdoll.h"
+#include "marionette/runtime/Rig.h"
+#include "marionette/runtime/World.h"
+
+#include <QtTest/QtTest>
+
+#include <algorithm>
+#include <cstdint>
+#include <memory>
+#include <span>
+#include <string>
+
+#ifndef MARIONETTE_TEST_DIGITS
+#define MARIONETTE_TEST_DIGITS 7
+#endif
+
+#ifndef MARIONETTE_TEST_VEC_DIFF
+#define MARIONETTE_TEST_VEC_DIFF 0
+#endif
+
+namespace marionette::test {
+
+// ------------------------------------------------------------------------------------------ formatting
+
+inline QString str(Vec3 v, int digits = MARIONETTE_TEST_DIGITS)
+{
+    return QStringLiteral("(%1, %2, %3)").arg(v.x, 0, 'g', digits).arg(v.y, 0, 'g', digits).arg(v.z, 0, 'g', digits);
+}
+
+inline QString num(double v, int digits = MARIONETTE_TEST_DIGITS) { return QString::number(v, 'g', digits); }
+
+/// Failure message of EXPECT_VEC; `withDiff` adds |actual − expected| and the tolerance.
+inline QString vecFailure(const char* expression, Vec3 actual, Vec3 expected, double tol, int line, bool withDiff)
+{
+    if (withDiff)
+        return QStringLiteral("%1 = %2, expected %3 (|diff| %4 > %5, line %6)")
+            .arg(QString::fromLatin1(expression), str(actual), str(expected), num(length(actual - expected)), num(tol))
+            .arg(line);
+    return QStringLiteral("%1 = %2, expected %3 (line %4)")
+        .arg(QString::fromLatin1(expression), str(actual), str(expected))
+        .arg(line);
+}
+
+// ------------------------------------------------------------------------------------------ rig builders
+
+constexpr float kDt = 1.f / 60.f;
+
+/// A particle; radius 0 (the default) gives it no collision sphere, so nothing but the constraints under
+/// test acts on it.
+inline rig::Particle particle(Vec3 p, float mass, float radius = 0.f)
+{
+    rig::Particle q;
+    q.position = p;
+    q.mass = mass;
+    q.radius = radius;
+    return q;
+}
+
+/// A rigid stick; rest < 0 (the default) takes the bind distance.
+inline rig::Stick stick(int a, int b, float rest = -1.f)
+{
+    rig::Stick s;
+    s.a = a;
+    s.b = b;
+    s.restLength = rest;
+    return s;
+}
+
+/// Per-rig settings with everything that is not under test switched off: no sleep, and no drag unless asked.
+inline rig::Settings quietSettings(std::uint32_t iterations = 8, float drag = 0.f)
+{
+    rig::Settings s;
+    s.drag = drag;
+    s.sleepTime = 0.f;
+    s.iterations = iterations;
+    return s;
+}
+
+/// World settings with sleep off and a single thread.
+inline runtime::WorldSettings worldSettings(Vec3 gravity, float dt = 1.f / 60.f)
+{
+    runtime::WorldSettings w;
+    w.gravity = gravity;
+    w.timeStep = dt;
+    w.sleep = false;
+    w.threads = 1;
+    return w;
+}
+
+// ------------------------------------------------------------------------------------------ Sim
+
+/// A rig spawned alone in a world of its own.
+struct Sim {
+    std::shared_ptr<const runtime::Rig> rig;
+    std::unique_ptr<runtime::World> world;
+    runtime::Ragdoll* body = nullptr;
+    std::string error;
+
+    Vec3 x(std::uint32_t i) const { return body->positions()[i]; }
+    Vec3 xPrev(std::uint32_t i) const { return body->previousPositions()[i]; }
+    float distance(std::uint32_t a, std::uint32_t b) const { return length(x(b) - x(a)); }
+    void run(int steps)
+    {
+        for (int i = 0; i < steps; ++i)
+            world->step();
+    }
+};
+
+inline Sim makeSim(const rig::RigDescription& d, const runtime::WorldSettings& ws, const Transform& placement = {})
+{
+    Sim s;
+    s.rig = runtime::Rig::build(d, &s.error);
+    if (!s.rig)
+        return s;
+    s.world = std::make_unique<runtime::World>(ws);
+    const runtime::RagdollHandle h = s.world->spawn(s.rig, placement, {}, &s.error);
+    s.body = s.world->ragdoll(h);
+    if (!s.body && s.error.empty())
+        s.error = "spawn returned no ragdoll";
+    return s;
+}
+
+// ------------------------------------------------------------------------------------------ ragdoll measures
+
+/// True when every point is finite.
+inline bool allPointsFinite(std::span<const Vec3> points)
+{
+    for (const Vec3& p : points)
+        if (!isFinite(p))
+            return false;
+    return true;
+}
+
+/// Largest particle speed of the ragdoll.
+inline float maxSpeed(const runtime::Ragdoll& r)
+{
+    float m = 0.f;
+    for (std::uint32_t i = 0; i < r.particleCount(); ++i)
+        m = std::max(m, length(r.velocity(i)));
+    return m;
+}
+
+// ------------------------------------------------------------------------------------------ placements
+
+/// Placement of a humanoid lying face up (head toward −Z, nose up) with its bind-pose spine at height
+/// `height`; a small height puts its back capsules just above y = 0.
+inline Transform lyingPlacement(float height)
+{
+    const Quat lie = Quat::fromAxisAngle({1.f, 0.f, 0.f}, -kPi / 2.f); // +Y (head) → −Z, +Z (nose) → +Y
+    return {lie, {0.f, height, 0.9f}};
+}
+
+/// Placement of a humanoid lying face up, centred on the origin in x/z, turned by `yaw` about +Y, with its
+/// bind-pose spine at height `height`.
+inline Transform lyingPlacement(float height, float yaw)
+{
+    const Transform turn{Quat::fromAxisAngle({0.f, 1.f, 0.f}, yaw), {}};
+    return turn * lyingPlacement(height);
+}
+
+} // namespace marionette::test
+
+// ------------------------------------------------------------------------------------------ macros
+
+/// Fails the test when |actual − expected| > tol (vectors), printing both.
+#define EXPECT_VEC(actual, expected, tol)                                                                      \
+    do {                                                                                                       \
+        const ::marionette::Vec3 a_ = (actual), e_ = (expected);                                               \
+        if (!(::marionette::length(a_ - e_) <= (tol)))                                                         \
+            QFAIL(qPrintable(::marionette::test::vecFailure(#actual, a_, e_, double(tol), __LINE__,           \
+                                                            bool(MARIONETTE_TEST_VEC_DIFF))));                 \
+    } while (0)
+
+/// `Sim sim = makeSim(description, worldSettings[, placement])`, failing the test when nothing was spawned.
+#define SPAWN_SIM(sim, ...)                                                                                    \
+    ::marionette::test::Sim sim = ::marionette::test::makeSim(__VA_ARGS__);                                    \
+    QVERIFY2(sim.body, sim.error.c_str())
+
+/// Builds `desc` into `const std::shared_ptr<const Rig> var`, failing the test with the build error.
+#define BUILD_RIG(var, desc)                                                                                   \
+    std::string var##Error;                                                                                    \
+    const std::shared_ptr<const ::marionette::runtime::Rig> var =                                              \
+        ::marionette::runtime::Rig::build((desc), &var##Error);                                                \
+    QVERIFY2(var, var##Error.c_str())
+
+/// Spawns `rig` into `world` as `const RagdollHandle handle`, failing the test with the spawn error.
+#define SPAWN_RAGDOLL(handle, world, rig, placement)                                                           \
+    std::string handle##Error;                                                                                 \
+    const ::marionette::runtime::RagdollHandle handle = (world).spawn((rig), (placement), {}, &handle##Error); \
+    QVERIFY2(handle != ::marionette::runtime::kInvalidRagdoll, handle##Error.c_str())
