@@ -318,7 +318,8 @@ void Solver::prepareCollisions(Ragdoll& r, const StaticWorld& world)
     const std::size_t n = s.w.size();
 
     // Line test: particles that moved further than their radius this step cannot skip thin geometry.
-    for (std::size_t i = 0; i < n; ++i) {
+    const bool statics = !world.empty();
+    for (std::size_t i = 0; statics && i < n; ++i) {
         if (s.w[i] <= 0.f)
             continue;
         const float move2 = lengthSquared(s.x[i] - s.xPrev[i]);
@@ -389,19 +390,19 @@ void Solver::prepareCollisions(Ragdoll& r, const StaticWorld& world)
                 add(ck, ci, ObstacleKind::MeshTriangle, s.meshScratch[k], std::uint16_t(m));
         }
     };
-    for (std::uint32_t i = 0; i < n; ++i) {
+    for (std::uint32_t i = 0; statics && i < n; ++i) {
         if (s.w[i] <= 0.f)
             continue;
         const Vec3 e{radii[i], radii[i], radii[i]};
         considerAll(ColliderKind::Particle, i, s.x[i] - e, s.x[i] + e);
     }
     const auto caps = rig.capsules();
-    for (std::uint32_t i = 0; i < caps.size(); ++i) {
+    for (std::uint32_t i = 0; statics && i < caps.size(); ++i) {
         Vec3 clo, chi;
         colliderBounds(r, ColliderKind::Capsule, i, clo, chi);
         considerAll(ColliderKind::Capsule, i, clo, chi);
     }
-    for (std::uint32_t i = 0; i < rig.boxes().size(); ++i) {
+    for (std::uint32_t i = 0; statics && i < rig.boxes().size(); ++i) {
         Vec3 clo, chi;
         colliderBounds(r, ColliderKind::Box, i, clo, chi);
         considerAll(ColliderKind::Box, i, clo, chi);

@@ -71,6 +71,11 @@ struct StaticWorld {
     std::vector<Capsule> capsules;
     std::vector<Box> boxes;
     std::vector<const geo::TriangleMeshBvh*> meshes;
+
+    bool empty() const
+    {
+        return planes.empty() && spheres.empty() && capsules.empty() && boxes.empty() && meshes.empty();
+    }
 };
 
 struct PinState {

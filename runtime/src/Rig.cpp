@@ -21,38 +21,50 @@ Vec3 centroid(const std::vector<Vec3>& x, const TriangleData& t)
     return (x[t.p[0]] + x[t.p[1]] + x[t.p[2]]) * (1.f / 3.f);
 }
 
-/// Breadth-first depth of every particle over the stick graph, from the most connected particle.
-std::vector<std::uint32_t> particleDepths(std::size_t n, const std::vector<StickData>& sticks)
+/// Breadth-first depth of every particle over the stick graph. The roots are the kinematic particles
+/// (inverse mass 0: pins, the top row of a curtain), from which corrections should flow; a component
+/// without one starts from its most connected particle.
+std::vector<std::uint32_t> particleDepths(std::size_t n, const std::vector<StickData>& sticks,
+                                          const std::vector<float>& inverseMasses)
 {
+    constexpr std::uint32_t kUnset = std::numeric_limits<std::uint32_t>::max();
     std::vector<std::vector<std::uint32_t>> adj(n);
     for (const StickData& s : sticks) {
         adj[s.a].push_back(s.b);
         adj[s.b].push_back(s.a);
     }
-    std::vector<std::uint32_t> depth(n, std::numeric_limits<std::uint32_t>::max());
-    // Each connected component gets its own root: its most connected particle.
+    std::vector<std::uint32_t> depth(n, kUnset);
+    std::queue<std::uint32_t> q;
+    auto flood = [&] {
+        while (!q.empty()) {
+            const std::uint32_t i = q.front();
+            q.pop();
+            for (std::uint32_t j : adj[i])
+                if (depth[j] == kUnset) {
+                    depth[j] = depth[i] + 1;
+                    q.push(j);
+                }
+        }
+    };
+    for (std::size_t i = 0; i < n; ++i)
+        if (inverseMasses[i] <= 0.f && !adj[i].empty()) {
+            depth[i] = 0;
+            q.push(std::uint32_t(i));
+        }
+    flood();
     for (;;) {
         std::size_t root = n;
         std::size_t best = 0;
         for (std::size_t i = 0; i < n; ++i)
-            if (depth[i] == std::numeric_limits<std::uint32_t>::max() && (root == n || adj[i].size() > best)) {
+            if (depth[i] == kUnset && (root == n || adj[i].size() > best)) {
                 root = i;
                 best = adj[i].size();
             }
         if (root == n)
             break;
-        std::queue<std::uint32_t> q;
         depth[root] = 0;
         q.push(std::uint32_t(root));
-        while (!q.empty()) {
-            const std::uint32_t i = q.front();
-            q.pop();
-            for (std::uint32_t j : adj[i])
-                if (depth[j] == std::numeric_limits<std::uint32_t>::max()) {
-                    depth[j] = depth[i] + 1;
-                    q.push(j);
-                }
-        }
+        flood();
     }
     return depth;
 }
@@ -156,10 +168,49 @@ std::shared_ptr<const Rig> Rig::build(const rig::RigDescription& d, std::string*
         }
     }
     // Order root-to-leaf (the solver alternates direction every iteration).
-    const std::vector<std::uint32_t> depth = particleDepths(n, sticks);
+    const std::vector<std::uint32_t> depth = particleDepths(n, sticks, r->mInverseMasses);
     std::stable_sort(sticks.begin(), sticks.end(), [&](const StickData& a, const StickData& b) {
         return std::min(depth[a.a], depth[a.b]) < std::min(depth[b.a], depth[b.b]);
     });
+    // Within one depth level, order the sticks so that neighbours rarely share a particle: the level-by-level
+    // root-to-leaf sweep is kept (it carries a correction down a chain in one iteration), while the CPU can
+    // overlap a stick's square root and division with the next one's instead of waiting for its result.
+    {
+        auto level = [&](const StickData& c) { return std::min(depth[c.a], depth[c.b]); };
+        std::vector<StickData> ordered;
+        ordered.reserve(sticks.size());
+        std::vector<char> used;
+        for (std::size_t begin = 0, end = 0; begin < sticks.size(); begin = end) {
+            while (end < sticks.size() && level(sticks[end]) == level(sticks[begin]))
+                ++end;
+            used.assign(end - begin, 0);
+            std::size_t firstUnused = begin;
+            for (std::size_t placed = begin; placed < end; ++placed) {
+                while (used[firstUnused - begin])
+                    ++firstUnused;
+                std::size_t pick = firstUnused;
+                constexpr std::size_t kLookahead = 32;
+                for (std::size_t k = firstUnused, seen = 0; k < end && seen < kLookahead; ++k) {
+                    if (used[k - begin])
+                        continue;
+                    ++seen;
+                    bool clash = false;
+                    for (std::size_t j = ordered.size() >= 2 ? ordered.size() - 2 : 0; j < ordered.size(); ++j) {
+                        const StickData& o = ordered[j];
+                        clash = clash || o.a == sticks[k].a || o.a == sticks[k].b || o.b == sticks[k].a ||
+                                o.b == sticks[k].b;
+                    }
+                    if (!clash) {
+                        pick = k;
+                        break;
+                    }
+                }
+                used[pick - begin] = 1;
+                ordered.push_back(sticks[pick]);
+            }
+        }
+        sticks = std::move(ordered);
+    }
     r->mStickRemap.assign(d.sticks.size(), 0);
     for (std::size_t i = 0; i < sticks.size(); ++i)
         if (sticks[i].source != ~0u)
