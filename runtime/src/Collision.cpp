@@ -385,7 +385,9 @@ void Solver::prepareCollisions(Ragdoll& r, const StaticWorld& world)
             if (geo::overlaps(cb, {world.boxes[p].aabbMin, world.boxes[p].aabbMax}))
                 add(ck, ci, ObstacleKind::Box, p, 0);
         for (std::size_t m = 0; m < world.meshes.size(); ++m) {
-            const std::size_t found = world.meshes[m]->overlap(cb, s.meshScratch);
+            bool truncated = false;
+            const std::size_t found = world.meshes[m]->overlap(cb, s.meshScratch, &truncated);
+            dropped += truncated ? 1u : 0u; // more triangles near one collider than the scratch holds
             for (std::size_t k = 0; k < found; ++k)
                 add(ck, ci, ObstacleKind::MeshTriangle, s.meshScratch[k], std::uint16_t(m));
         }

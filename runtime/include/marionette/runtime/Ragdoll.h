@@ -21,8 +21,8 @@ struct RagdollState;
 struct RagdollStats {
     float maxStickError = 0.f;       ///< largest |L − clamp(L)| over sticks now (measured by stats()), metres
     float maxAngularViolation = 0.f; ///< largest excess over an angular limit after the step, radians
-    std::uint32_t contacts = 0;      ///< contact candidates solved this step (static + ragdoll-ragdoll)
-    std::uint32_t droppedContacts = 0; ///< candidates that did not fit the preallocated buffer
+    std::uint32_t contacts = 0;      ///< static-geometry contact candidates solved this step
+    std::uint32_t droppedContacts = 0; ///< static candidates that did not fit the preallocated buffers
 };
 
 class Ragdoll {
