@@ -232,36 +232,33 @@ extern "C" MrResult mrRigRelease(MrRig* rig)
     return MR_OK;
 }
 
-extern "C" MrResult mrRigParticleCount(const MrRig* rig, uint32_t* count)
+namespace {
+
+/// Writes one count of a rig's compiled contents to *count after checking both pointers.
+template <class Get>
+MrResult rigCount(const char* function, const MrRig* rig, uint32_t* count, Get get)
 {
-    const char* const F = __func__;
-    if (MrResult r = checkRig(F, rig); r != MR_OK)
+    if (MrResult r = checkRig(function, rig); r != MR_OK)
         return r;
     if (!count)
-        return nullArgument(F, "count");
-    *count = static_cast<std::uint32_t>(rig->rig->particleCount());
+        return nullArgument(function, "count");
+    *count = static_cast<std::uint32_t>(get(*rig->rig));
     return MR_OK;
+}
+
+} // namespace
+
+extern "C" MrResult mrRigParticleCount(const MrRig* rig, uint32_t* count)
+{
+    return rigCount(__func__, rig, count, [](const rt::Rig& r) { return r.particleCount(); });
 }
 
 extern "C" MrResult mrRigStickCount(const MrRig* rig, uint32_t* count)
 {
-    const char* const F = __func__;
-    if (MrResult r = checkRig(F, rig); r != MR_OK)
-        return r;
-    if (!count)
-        return nullArgument(F, "count");
-    *count = static_cast<std::uint32_t>(rig->rig->description().sticks.size());
-    return MR_OK;
+    return rigCount(__func__, rig, count, [](const rt::Rig& r) { return r.description().sticks.size(); });
 }
 
 extern "C" MrResult mrRigBoneCount(const MrRig* rig, uint32_t* count)
 {
-    const char* const F = __func__;
-    if (MrResult r = checkRig(F, rig); r != MR_OK)
-        return r;
-    if (!count)
-        return nullArgument(F, "count");
-    *count = static_cast<std::uint32_t>(rig->rig->bones().size());
-    return MR_OK;
+    return rigCount(__func__, rig, count, [](const rt::Rig& r) { return r.bones().size(); });
 }
-
