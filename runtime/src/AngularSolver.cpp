@@ -282,6 +282,17 @@ void Solver::solveAngular(Ragdoll& r, bool frictionPass)
                 applyCorrection(s, A, c.triA, B, c.triB, u, -theta * f);
             continue;
         }
+        if (c.staticFrictionAngle > 0.f) {
+            // Static friction holds in every iteration: while the joint has turned less than the threshold
+            // since the last step, it is put back, so the sticks cannot turn the hold into rotation.
+            const Quat change = qB * (qA * s.lastRelative[i]).conjugate();
+            const float sh2 = sinHalf2(change);
+            float theta;
+            if (sh2 > 1e-12f && sh2 <= c.sinHalfStatic2 && axisAngle(change, u, theta)) {
+                applyCorrection(s, A, c.triA, B, c.triB, u, -theta);
+                continue;
+            }
+        }
         if (c.limit == rig::AngularLimit::Cone) {
             // World rotation from where B would be at rest relative to A to where it is.
             const Quat dev = qB * (qA * c.restQ).conjugate();

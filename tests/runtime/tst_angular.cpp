@@ -548,10 +548,6 @@ void TestAngular::friction_staticHoldsStill()
         QVERIFY(deviation(sim.body->positions(), p.d.triangles[0], p.d.triangles[1], rest, dev));
         worst = std::max(worst, angleOf(dev));
     }
-    QEXPECT_FAIL("child hung by braced sticks",
-                 "known limitation: the static hold runs once per step before the relaxation and turns B about its "
-                 "own centroid, keeping the centroid's motion; the hinge sticks then turn that motion back into rotation",
-                 Abort);
     QVERIFY2(worst <= 1e-4f, qPrintable(QStringLiteral("relative orientation moved %1 rad (%2°), tip now at %3°")
                                            .arg(num(worst), num(degrees(worst)), num(degrees(swingAngle(sim.x(p.tip)))))));
 }
