@@ -1,7 +1,9 @@
-// Helpers shared by the runtime test suites (tst_verlet, tst_angular, tst_collision, tst_world): number
-// formatting for failure messages, small rig builders, a rig spawned alone in a world of its own (Sim), a few
-// measures of a ragdoll, humanoid placements, and the EXPECT_VEC / SPAWN_SIM / BUILD_RIG / SPAWN_RAGDOLL
-// macros. Header-only; each suite is a single translation unit.
+// Helpers shared by the runtime test suites (tst_verlet, tst_sticks, tst_angular, tst_collision, tst_world,
+// tst_robustness, tst_motion): number formatting for failure messages, small rig builders, a rig spawned alone
+// in a world of its own (Sim), a few measures of a ragdoll, humanoid placements, the released chain of
+// tst_verlet and tst_sticks, the helpers of the world suites (namespace worldSuites), and the EXPECT_VEC /
+// EXPECT_NEAR / SPAWN_SIM / BUILD_RIG / SPAWN_RAGDOLL macros. Header-only; each suite is a single translation
+// unit.
 //
 // A suite may set, before including this header:
 //   MARIONETTE_TEST_DIGITS     significant digits printed by str() and num() (default 7)
@@ -16,10 +18,13 @@
 #include <QtTest/QtTest>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <span>
 #include <string>
+#include <vector>
 
 #ifndef MARIONETTE_TEST_DIGITS
 #define MARIONETTE_TEST_DIGITS 7
@@ -169,6 +174,88 @@ inline Transform lyingPlacement(float height, float yaw)
     return turn * lyingPlacement(height);
 }
 
+// ------------------------------------------------------------------------------------------ released chain
+
+/// A chain of `links` sticks along +X, `spacing` apart, its first particle kinematic (mass 0).
+inline rig::RigDescription makeChain(int links, float spacing, const rig::Settings& settings)
+{
+    rig::RigDescription d;
+    d.name = "chain";
+    for (int i = 0; i <= links; ++i)
+        d.particles.push_back(particle({float(i) * spacing, 0.f, 0.f}, i == 0 ? 0.f : 0.1f));
+    for (int i = 0; i < links; ++i)
+        d.sticks.push_back(stick(i, i + 1));
+    d.settings = settings;
+    return d;
+}
+
+/// Stick errors of a chain of rest length `spacing`: the largest |L − r| and the total Σ|L − r| (how much
+/// longer the whole chain is than at rest).
+struct ChainError {
+    float worst = -1.f;
+    float total = -1.f;
+};
+
+inline ChainError chainError(const Sim& s, float spacing)
+{
+    ChainError e{0.f, 0.f};
+    for (const rig::Stick& st : s.rig->description().sticks) {
+        const float err = std::fabs(s.distance(std::uint32_t(st.a), std::uint32_t(st.b)) - spacing);
+        e.worst = std::max(e.worst, err);
+        e.total += err;
+    }
+    return e;
+}
+
+/// Stick errors of a 30-link horizontal chain (0.1 m links, 0.1 kg particles) released under gravity from
+/// a kinematic end, after `steps` steps. No drag.
+inline ChainError chainErrorAfter(rig::SolverMode mode, std::uint32_t iterations, float omega, int steps,
+                                  std::string* error)
+{
+    rig::Settings st = quietSettings(iterations);
+    st.solver = mode;
+    st.overRelaxation = omega;
+    Sim s = makeSim(makeChain(30, 0.1f, st), worldSettings({0.f, -9.81f, 0.f}));
+    if (!s.body) {
+        *error = s.error;
+        return {};
+    }
+    s.run(steps);
+    return chainError(s, 0.1f);
+}
+
+// ------------------------------------------------------------------------------------------ world suites
+
+/// Helpers of tst_world, tst_robustness and tst_motion, which use this namespace. A namespace of its own:
+/// tst_collision has an allFinite() of its own (current positions only).
+namespace worldSuites {
+
+/// Current and previous positions finite.
+inline bool allFinite(const runtime::Ragdoll& r)
+{
+    return allPointsFinite(r.positions()) && allPointsFinite(r.previousPositions());
+}
+
+/// Copy of a ragdoll's positions.
+inline std::vector<Vec3> snapshot(const runtime::Ragdoll& r) { return {r.positions().begin(), r.positions().end()}; }
+
+/// A rig of `points` unconnected 1 kg particles (radius 0: no contacts among them).
+inline rig::RigDescription pointsRig(std::initializer_list<Vec3> points)
+{
+    rig::RigDescription d;
+    d.name = "points";
+    for (const Vec3& p : points) {
+        rig::Particle q;
+        q.position = p;
+        q.radius = 0.f;
+        q.mass = 1.f;
+        d.particles.push_back(q);
+    }
+    return d;
+}
+
+} // namespace worldSuites
+
 } // namespace marionette::test
 
 // ------------------------------------------------------------------------------------------ macros
@@ -180,6 +267,17 @@ inline Transform lyingPlacement(float height, float yaw)
         if (!(::marionette::length(a_ - e_) <= (tol)))                                                         \
             QFAIL(qPrintable(::marionette::test::vecFailure(#actual, a_, e_, double(tol), __LINE__,           \
                                                             bool(MARIONETTE_TEST_VEC_DIFF))));                 \
+    } while (0)
+
+/// Fails the test when |actual − expected| > tol (numbers, compared in double), printing both and the tolerance.
+#define EXPECT_NEAR(actual, expected, tol)                                                                     \
+    do {                                                                                                       \
+        const double a_ = (actual), e_ = (expected);                                                           \
+        if (!(std::fabs(a_ - e_) <= double(tol)))                                                              \
+            QFAIL(qPrintable(QStringLiteral("%1 = %2, expected %3 ± %4 (line %5)")                             \
+                                 .arg(QString::fromLatin1(#actual), ::marionette::test::num(a_),              \
+                                      ::marionette::test::num(e_), ::marionette::test::num(double(tol)))      \
+                                 .arg(__LINE__)));                                                             \
     } while (0)
 
 /// `Sim sim = makeSim(description, worldSettings[, placement])`, failing the test when nothing was spawned.

@@ -1,4 +1,5 @@
-# Physics suites of the runtime: Verlet integration and constraints (tst_verlet), triangle angular
-# constraints (tst_angular). Both use only the public runtime API.
+# Physics suites of the runtime: Verlet integration (tst_verlet), the relaxation of sticks and angles
+# (tst_sticks), triangle angular constraints (tst_angular). All use only the public runtime API.
 marionette_qtest(tst_verlet SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_verlet.cpp LIBS Marionette::runtime)
+marionette_qtest(tst_sticks SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_sticks.cpp LIBS Marionette::runtime)
 marionette_qtest(tst_angular SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_angular.cpp LIBS Marionette::runtime)
