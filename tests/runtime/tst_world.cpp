@@ -130,6 +130,7 @@ class TestWorld : public QObject {
     Q_OBJECT
 
 private slots:
+    void world_holdsThousandsOfRagdolls();
     void accumulator_carriesLeftoverAndBoundsStalls();
     void accumulator_maxSubstepsSetting();
     void world_emptyAndEmptiedWorldsStep();
@@ -569,6 +570,43 @@ void TestWorld::allocation_noneInStep()
     gCountAllocations = false;
     delete probe;
     QVERIFY2(gAllocations.load() >= 2, qPrintable(QStringLiteral("allocation counter saw %1 allocations for a new vector").arg(gAllocations.load())));
+}
+
+// A world holds thousands of ragdolls: 2,500 humanoids in rows of 50 on a floor, 1.5 m apart, two threads.
+// Neighbours in a row touch when they fall over, so pairs and islands exist but stay local: every ragdoll is
+// stepped, ends finite and on the floor, and the broadphase reports a pair count of the order of the
+// ragdoll count, not of its square.
+void TestWorld::world_holdsThousandsOfRagdolls()
+{
+    BUILD_RIG(humanoid, makeHumanoid());
+    WorldSettings ws;
+    ws.threads = 2;
+    World world(ws);
+    QVERIFY(world.addPlane({0.f, 1.f, 0.f}, 0.f) >= 0);
+    constexpr int kSide = 50;
+    std::vector<RagdollHandle> handles;
+    for (int j = 0; j < kSide; ++j)
+        for (int i = 0; i < kSide; ++i) {
+            SPAWN_RAGDOLL(h, world, humanoid, (Transform{Quat{}, {1.5f * float(i), 0.2f, 1.5f * float(j)}}));
+            handles.push_back(h);
+        }
+    QCOMPARE(world.ragdollCount(), std::size_t(kSide * kSide));
+    std::uint32_t maxPairs = 0;
+    for (int s = 0; s < 90; ++s) {
+        world.step();
+        maxPairs = std::max(maxPairs, world.stats().ragdollPairs);
+    }
+    QVERIFY2(maxPairs < 8u * kSide * kSide,
+             qPrintable(QStringLiteral("%1 broadphase pairs among %2 ragdolls").arg(maxPairs).arg(kSide * kSide)));
+    for (RagdollHandle h : handles) {
+        const Ragdoll* r = world.ragdoll(h);
+        QVERIFY(r);
+        for (std::uint32_t k = 0; k < r->particleCount(); ++k) {
+            const Vec3 p = r->positions()[k];
+            QVERIFY2(isFinite(p) && p.y - r->rig().radii()[k] >= -0.01f,
+                     qPrintable(QStringLiteral("particle %1 at (%2, %3, %4)").arg(k).arg(double(p.x)).arg(double(p.y)).arg(double(p.z))));
+        }
+    }
 }
 
 QTEST_APPLESS_MAIN(TestWorld)
