@@ -90,6 +90,12 @@ struct World::Impl {
         }
     }
 
+    void wakeAll()
+    {
+        for (Ragdoll* r : live)
+            r->wake();
+    }
+
     std::uint32_t find(std::uint32_t i)
     {
         while (parent[i] != i) {
@@ -129,8 +135,7 @@ bool World::setGravity(Vec3 g)
     if (!isFinite(g))
         return false;
     mImpl->settings.gravity = g;
-    for (Ragdoll* r : mImpl->live)
-        r->wake();
+    mImpl->wakeAll();
     return true;
 }
 
@@ -148,6 +153,7 @@ int World::addPlane(Vec3 normal, float offset, std::string* error)
     if (!isFinite(normal) || !std::isfinite(offset) || !(length(normal) > 1e-6f))
         return fail(error, "plane: normal must be a finite non-zero vector and offset finite"), -1;
     mImpl->statics.planes.push_back({normal / length(normal), offset});
+    mImpl->wakeAll(); // new geometry may touch a sleeper
     return int(mImpl->statics.planes.size() - 1);
 }
 
@@ -169,6 +175,7 @@ int World::addBox(const Transform& pose, Vec3 half, std::string* error)
     b.aabbMin = b.centre - ext;
     b.aabbMax = b.centre + ext;
     mImpl->statics.boxes.push_back(b);
+    mImpl->wakeAll(); // new geometry may touch a sleeper
     return int(mImpl->statics.boxes.size() - 1);
 }
 
@@ -177,6 +184,7 @@ int World::addSphere(Vec3 centre, float radius, std::string* error)
     if (!isFinite(centre) || !(radius > 0.f) || !std::isfinite(radius))
         return fail(error, "sphere: centre must be finite and radius positive"), -1;
     mImpl->statics.spheres.push_back({centre, radius});
+    mImpl->wakeAll(); // new geometry may touch a sleeper
     return int(mImpl->statics.spheres.size() - 1);
 }
 
@@ -185,6 +193,7 @@ int World::addCapsule(Vec3 a, Vec3 b, float radius, std::string* error)
     if (!isFinite(a) || !isFinite(b) || !(radius > 0.f) || !std::isfinite(radius))
         return fail(error, "capsule: ends must be finite and radius positive"), -1;
     mImpl->statics.capsules.push_back({a, b, radius});
+    mImpl->wakeAll(); // new geometry may touch a sleeper
     return int(mImpl->statics.capsules.size() - 1);
 }
 
@@ -201,6 +210,7 @@ int World::addTriangleMesh(std::span<const Vec3> vertices, std::span<const std::
     }
     mImpl->statics.meshes.push_back(bvh.get());
     mImpl->meshes.push_back(std::move(bvh));
+    mImpl->wakeAll();
     return int(mImpl->meshes.size() - 1);
 }
 
@@ -208,8 +218,7 @@ void World::clearStaticGeometry()
 {
     mImpl->statics = {};
     mImpl->meshes.clear();
-    for (Ragdoll* r : mImpl->live)
-        r->wake();
+    mImpl->wakeAll();
 }
 
 RagdollHandle World::spawn(std::shared_ptr<const Rig> rig, const Transform& placement, Vec3 velocity, std::string* error)

@@ -137,6 +137,7 @@ private slots:
     void sleep_humanoidSettlesWithin5s_data();
     void sleep_humanoidSettlesWithin5s();
     void sleep_asleepIsFrozenAndWakes();
+    void sleep_newGeometryWakes();
     void determinism_bitIdenticalAcrossWorldsAndThreads();
     void allocation_noneInStep_data();
     void allocation_noneInStep();
@@ -302,6 +303,28 @@ void TestWorld::sleep_humanoidSettlesWithin5s()
     QVERIFY2(r.asleep(), qPrintable(QStringLiteral("not asleep after 5 s (sleep below %1 m/s for %2 s); in the last second particle %3 '%4' moved at up to %5 m/s")
                                         .arg(num(humanoid->settings().sleepVelocity), num(humanoid->settings().sleepTime)).arg(fastest)
                                         .arg(QString::fromStdString(humanoid->description().particles[fastest].name), num(lastSecondMax))));
+}
+
+// Geometry added while a ragdoll sleeps may touch it: the world wakes it, and a box that appears through its
+// body pushes it out on the next steps.
+void TestWorld::sleep_newGeometryWakes()
+{
+    BUILD_RIG(humanoid, makeHumanoid());
+    World world;
+    QVERIFY(world.addPlane({0.f, 1.f, 0.f}, 0.f) >= 0);
+    SPAWN_RAGDOLL(h, world, humanoid, lyingPlacement(0.3f));
+    Ragdoll& r = *world.ragdoll(h);
+    for (int i = 0; i < 900 && !r.asleep(); ++i)
+        world.step();
+    QVERIFY2(r.asleep(), "the lying humanoid did not fall asleep within 15 s");
+    const Vec3 before = r.centreOfMass();
+    QVERIFY(world.addBox({Quat{}, {before.x, 0.f, before.z}}, {0.6f, 0.25f, 0.6f}) >= 0);
+    QVERIFY2(!r.asleep(), "adding a box through a sleeping ragdoll left it asleep");
+    for (int i = 0; i < 30; ++i)
+        world.step();
+    QVERIFY2(r.centreOfMass().y > before.y + 0.1f,
+             qPrintable(QStringLiteral("centre of mass rose from %1 to %2 m: the box did not push it out")
+                            .arg(num(before.y), num(r.centreOfMass().y))));
 }
 
 // Wake-up rules, with a sleep threshold loose enough that the humanoid is sure to fall asleep (whether it

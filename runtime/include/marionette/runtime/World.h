@@ -52,6 +52,7 @@ public:
     bool setGravity(Vec3 gravity);
 
     // ---- static collision geometry (between steps; returns an id >= 0, or -1 and *error) -------------
+    // Adding geometry wakes every ragdoll: it may now touch one that was asleep.
     /// Half-space n·x <= offset is solid; n is normalised here. The ground is addPlane({0,1,0}, 0).
     int addPlane(Vec3 normal, float offset, std::string* error = nullptr);
     int addBox(const Transform& pose, Vec3 halfExtents, std::string* error = nullptr);
@@ -60,7 +61,8 @@ public:
     /// Static triangle mesh (e.g. a level), culled with a BVH. indices.size() is a multiple of 3.
     int addTriangleMesh(std::span<const Vec3> vertices, std::span<const std::uint32_t> indices,
                         std::string* error = nullptr);
-    /// Static friction coefficient μ of all static geometry is the ragdoll's rig setting; this removes all.
+    /// Removes all static geometry and wakes every ragdoll. (Friction against static geometry is each rig's
+    /// `friction` setting; static shapes carry no material of their own.)
     void clearStaticGeometry();
 
     // ---- ragdolls ------------------------------------------------------------------------------------
