@@ -135,15 +135,11 @@ void applyCorrection(RagdollState& s, const TriangleData& A, std::uint32_t ia, c
         if (s.w[ids[k]] > 0.f)
             s.x[ids[k]] += moved[k] + shift;
     // The triangles' frames turned with them (up to the averaging of shared particles, which the next
-    // pass's fresh frames pick up): rotate the cached frames instead of rebuilding them.
-    if (shareA > 0.f) {
-        s.frames[ia] = toMat3(qa) * s.frames[ia];
+    // pass's fresh frames pick up): rotate the cached quaternions instead of rebuilding them.
+    if (shareA > 0.f)
         s.frameQ[ia] = normalize(qa * s.frameQ[ia]);
-    }
-    if (shareB > 0.f) {
-        s.frames[ib] = toMat3(qb) * s.frames[ib];
+    if (shareB > 0.f)
         s.frameQ[ib] = normalize(qb * s.frameQ[ib]);
-    }
 }
 
 /// Axis and angle (in [0, π]) of the unit quaternion q; false for (near) identity.
@@ -330,15 +326,16 @@ void Solver::solveAngular(Ragdoll& r, bool frictionPass)
         s.stats.maxAngularViolation = worst;
 }
 
+void Solver::refreshTriangleFrames(Ragdoll& r)
+{
+    refreshFrames(*r.mState, r.rig().triangles());
+}
+
 void Solver::recordRelativeOrientations(Ragdoll& r)
 {
     RagdollState& s = *r.mState;
-    const auto tris = r.rig().triangles();
     const auto cons = r.rig().angular();
-    if (cons.empty())
-        return;
-    refreshFrames(s, tris);
-    for (std::size_t i = 0; i < cons.size(); ++i)
+    for (std::size_t i = 0; i < cons.size(); ++i) // frames refreshed by finishStep
         s.lastRelative[i] = s.frameQ[cons[i].triA].conjugate() * s.frameQ[cons[i].triB];
 }
 
@@ -362,9 +359,8 @@ void Solver::updateBones(Ragdoll& r)
             D = unboundDelta(b);
         } else if (b.driverKind == rig::BoneBinding::Driver::Triangle) {
             const TriangleData& t = tris[std::size_t(b.driver)];
-            const Mat3& F = frameOf(s, t, std::uint32_t(b.driver));
             const Vec3 c = (s.x[t.p[0]] + s.x[t.p[1]] + s.x[t.p[2]]) * (1.f / 3.f);
-            D = Transform{toQuat(F), c} * b.bindDriver.inverse();
+            D = Transform{s.frameQ[std::size_t(b.driver)], c} * b.bindDriver.inverse(); // frames are fresh
         } else {
             const Quat parentRot = b.parent >= 0 ? s.boneNow[std::size_t(b.parent)].rotation : s.placement.rotation;
             const Vec3 d0 = parentRot.rotate(b.stickDirection);

@@ -142,8 +142,11 @@ struct Solver {
     static void solvePins(Ragdoll& r);
     static void solveStaticContacts(Ragdoll& r, const StaticWorld& world);
     static void solveSelfCollision(Ragdoll& r);
+    /// Bone transforms from the drivers' current state (triangle frames must be fresh).
     static void updateBones(Ragdoll& r);
-    /// Stores R_Aᵀ R_B of every angular constraint for next step's angular friction.
+    /// Recomputes every triangle's frame (matrix and quaternion) from the current positions.
+    static void refreshTriangleFrames(Ragdoll& r);
+    /// Stores R_Aᵀ R_B of every angular constraint for next step's angular friction (frames must be fresh).
     static void recordRelativeOrientations(Ragdoll& r);
     static void sanitize(Ragdoll& r);
     /// Largest |L − clamp(L, min, max)| over the sticks that have not torn, now.

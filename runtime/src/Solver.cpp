@@ -287,6 +287,7 @@ void Solver::finishStep(Ragdoll& r, bool sleepAllowed)
     } else {
         s.stillTime = 0.f;
     }
+    refreshTriangleFrames(r); // once, for both
     recordRelativeOrientations(r);
     updateBones(r);
 }
