@@ -155,8 +155,16 @@ bool segmentVersusObstacle(const StaticWorld& world, const StaticContact& c, Vec
         const StaticWorld::Capsule& cp = world.capsules[c.obstacleIndex];
         return geo::penetrationSegmentCapsule(a, b, r, cp.a, cp.b, cp.r, t, n, depth);
     }
-    case ObstacleKind::Box:
-        return geo::penetrationSegmentObb(a, b, r, staticObb(world.boxes[c.obstacleIndex]), t, n, depth);
+    case ObstacleKind::Box: {
+        // Cheap rejection first: the capsule's bounds in the box frame must reach the box.
+        const geo::Obb box = staticObb(world.boxes[c.obstacleIndex]);
+        const Vec3 la = geo::toObbLocal(box, a), lb = geo::toObbLocal(box, b);
+        const Vec3 lo = vmin(la, lb), hi = vmax(la, lb);
+        if (lo.x > box.half.x + r || hi.x < -box.half.x - r || lo.y > box.half.y + r || hi.y < -box.half.y - r ||
+            lo.z > box.half.z + r || hi.z < -box.half.z - r)
+            return false;
+        return geo::penetrationSegmentObb(a, b, r, box, t, n, depth);
+    }
     case ObstacleKind::MeshTriangle: {
         Vec3 p, q, d;
         world.meshes[c.mesh]->triangle(c.obstacleIndex, p, q, d);
