@@ -45,30 +45,6 @@ bool invert3(const Mat3& m, Mat3& out)
     return true;
 }
 
-ContactSide particleSide(RagdollState& s, std::uint32_t i)
-{
-    ContactSide side;
-    side.x = s.x;
-    side.w = s.w.data();
-    side.idx[0] = i;
-    side.c[0] = 1.f;
-    side.count = 1;
-    return side;
-}
-
-ContactSide capsuleSide(RagdollState& s, const CapsuleData& c, float t)
-{
-    ContactSide side;
-    side.x = s.x;
-    side.w = s.w.data();
-    side.idx[0] = c.a;
-    side.idx[1] = c.b;
-    side.c[0] = 1.f - t;
-    side.c[1] = t;
-    side.count = 2;
-    return side;
-}
-
 /// Pushes the side out of a static obstacle by `depth` along n (the obstacle does not move).
 inline void pushOut(const ContactSide& side, Vec3 n, float depth)
 {

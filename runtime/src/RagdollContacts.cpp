@@ -11,28 +11,6 @@ namespace marionette::runtime {
 
 namespace {
 
-void sphereSide(Ragdoll& r, std::uint32_t particle, ContactSide& s)
-{
-    RagdollState& st = Solver::state(r);
-    s.x = st.x;
-    s.w = st.w.data();
-    s.idx[0] = particle;
-    s.c[0] = 1.f;
-    s.count = 1;
-}
-
-void capsuleSide(Ragdoll& r, const CapsuleData& c, float t, ContactSide& s)
-{
-    RagdollState& st = Solver::state(r);
-    s.x = st.x;
-    s.w = st.w.data();
-    s.idx[0] = c.a;
-    s.idx[1] = c.b;
-    s.c[0] = 1.f - t;
-    s.c[1] = t;
-    s.count = 2;
-}
-
 /// Collider as a segment (sphere: a == b) with radius; boxes are handled separately.
 void segmentOf(Ragdoll& r, const ColliderRef& c, Vec3& a, Vec3& b, float& radius)
 {
@@ -78,12 +56,12 @@ bool boxVersusSegment(Ragdoll& ra, const ColliderRef& ca, Ragdoll& rb, std::uint
     if (ca.kind == 1) {
         if (!geo::penetrationSegmentObb(a, b, radius, obb, t, n, depth))
             return false;
-        capsuleSide(ra, ra.rig().capsules()[ca.index], t, sa);
+        sa = capsuleSide(Solver::state(ra), ra.rig().capsules()[ca.index], t);
     } else {
         Vec3 surface;
         if (!geo::penetrationPointObb(a, radius, obb, n, depth, surface))
             return false;
-        sphereSide(ra, ca.index, sa);
+        sa = particleSide(Solver::state(ra), ca.index);
     }
     const Vec3 p = lerp(a, b, t) - n * (radius - depth); // the box surface point touched
     Solver::boxWeights(rb, box, p, sb);
@@ -159,13 +137,13 @@ bool colliderContact(Ragdoll& ra, const ColliderRef& ca, Ragdoll& rb, const Coll
     n = dist > 1e-7f ? d / dist : Vec3{0.f, 1.f, 0.f};
     depth = rsum - dist;
     if (ca.kind == 1)
-        capsuleSide(ra, ra.rig().capsules()[ca.index], s, sa);
+        sa = capsuleSide(Solver::state(ra), ra.rig().capsules()[ca.index], s);
     else
-        sphereSide(ra, ca.index, sa);
+        sa = particleSide(Solver::state(ra), ca.index);
     if (cb.kind == 1)
-        capsuleSide(rb, rb.rig().capsules()[cb.index], t, sb);
+        sb = capsuleSide(Solver::state(rb), rb.rig().capsules()[cb.index], t);
     else
-        sphereSide(rb, cb.index, sb);
+        sb = particleSide(Solver::state(rb), cb.index);
     return true;
 }
 

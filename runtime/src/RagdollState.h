@@ -121,6 +121,32 @@ struct RagdollState {
     std::uint32_t island = 0;
 };
 
+/// A contact point at particle i (weight 1).
+inline ContactSide particleSide(RagdollState& s, std::uint32_t i)
+{
+    ContactSide side;
+    side.x = s.x;
+    side.w = s.w.data();
+    side.idx[0] = i;
+    side.c[0] = 1.f;
+    side.count = 1;
+    return side;
+}
+
+/// A contact point at lerp(a, b, t) on a capsule's axis (weights 1 − t and t: Jakobsen's c1/c2).
+inline ContactSide capsuleSide(RagdollState& s, const CapsuleData& c, float t)
+{
+    ContactSide side;
+    side.x = s.x;
+    side.w = s.w.data();
+    side.idx[0] = c.a;
+    side.idx[1] = c.b;
+    side.c[0] = 1.f - t;
+    side.c[1] = t;
+    side.count = 2;
+    return side;
+}
+
 /// The solver: free functions over a ragdoll's state. All are allocation-free.
 struct Solver {
     static RagdollState& state(Ragdoll& r) { return *r.mState; }
