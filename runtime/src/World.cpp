@@ -3,6 +3,7 @@
 #include "RagdollState.h"
 #include "ThreadPool.h"
 #include "RagdollContacts.h"
+#include "geometry/Geometry.h"
 #include "geometry/TriangleMeshBvh.h"
 
 #include <algorithm>
@@ -523,15 +524,14 @@ void World::Impl::narrowphase(std::uint32_t range, std::uint32_t begin, std::uin
         const Rig& ra = live[a]->rig();
         const Rig& rb = live[b]->rig();
         std::uint32_t na = 0, nb = 0;
+        const geo::Aabb overlap{lo, hi};
         for (std::uint32_t k = 0; k < ra.colliders().size(); ++k)
-            if (!(sa.colliderLo[k].x > hi.x || sa.colliderHi[k].x < lo.x || sa.colliderLo[k].y > hi.y ||
-                  sa.colliderHi[k].y < lo.y || sa.colliderLo[k].z > hi.z || sa.colliderHi[k].z < lo.z))
+            if (geo::overlaps({sa.colliderLo[k], sa.colliderHi[k]}, overlap))
                 rs.collidersA[na++] = k;
         if (na == 0)
             continue;
         for (std::uint32_t k = 0; k < rb.colliders().size(); ++k)
-            if (!(sb.colliderLo[k].x > hi.x || sb.colliderHi[k].x < lo.x || sb.colliderLo[k].y > hi.y ||
-                  sb.colliderHi[k].y < lo.y || sb.colliderLo[k].z > hi.z || sb.colliderHi[k].z < lo.z))
+            if (geo::overlaps({sb.colliderLo[k], sb.colliderHi[k]}, overlap))
                 rs.collidersB[nb++] = k;
         for (std::uint32_t i = 0; i < na; ++i) {
             const std::uint32_t ka = rs.collidersA[i];
@@ -541,9 +541,7 @@ void World::Impl::narrowphase(std::uint32_t range, std::uint32_t begin, std::uin
                 const ColliderRef& cb = rb.colliders()[kb];
                 if (!((ca.group & cb.mask) && (cb.group & ca.mask)))
                     continue;
-                if (sa.colliderLo[ka].x > sb.colliderHi[kb].x || sb.colliderLo[kb].x > sa.colliderHi[ka].x ||
-                    sa.colliderLo[ka].y > sb.colliderHi[kb].y || sb.colliderLo[kb].y > sa.colliderHi[ka].y ||
-                    sa.colliderLo[ka].z > sb.colliderHi[kb].z || sb.colliderLo[kb].z > sa.colliderHi[ka].z)
+                if (!geo::overlaps({sa.colliderLo[ka], sa.colliderHi[ka]}, {sb.colliderLo[kb], sb.colliderHi[kb]}))
                     continue;
                 // Spheres and capsules: the real distance, not just the bounds, must be within the margin.
                 if (ca.kind != 2 && cb.kind != 2 && !nearEnough(*live[a], ca, *live[b], cb))
