@@ -136,6 +136,7 @@ struct Shape {
 
 struct Bone {
     std::string name;
+    ElementId id = 0;
     std::int32_t parent = kNone;    ///< index of a bone earlier in the list, or kNone for a root
     Mat4 bindLocal;                 ///< relative to the parent at bind
     Mat4 bindWorld;                 ///< model space at bind
@@ -148,6 +149,8 @@ struct BoneBinding {
         Triangle = 0, ///< full frame of a triangle
         Stick = 1,    ///< direction of a stick, twist carried from the parent by minimal rotation
     };
+    std::string name;
+    ElementId id = 0;
     std::int32_t bone = 0;
     Driver driver = Driver::Triangle;
     std::int32_t index = 0;          ///< triangle or stick index
