@@ -172,9 +172,11 @@ std::shared_ptr<const Rig> Rig::build(const rig::RigDescription& d, std::string*
     std::stable_sort(sticks.begin(), sticks.end(), [&](const StickData& a, const StickData& b) {
         return std::min(depth[a.a], depth[a.b]) < std::min(depth[b.a], depth[b.b]);
     });
-    // Within one depth level, order the sticks so that neighbours rarely share a particle: the level-by-level
-    // root-to-leaf sweep is kept (it carries a correction down a chain in one iteration), while the CPU can
-    // overlap a stick's square root and division with the next one's instead of waiting for its result.
+    // Within one depth level, order the sticks so that each aligned block of four shares no particle, nor
+    // with the block before it: the level-by-level root-to-leaf sweep is kept (it carries a correction down a
+    // chain in one iteration), while the solver handles an independent block in one 4-wide pass, two
+    // independent blocks together, and the CPU overlaps one block's square roots and divisions with the next
+    // one's instead of waiting for their results.
     {
         auto level = [&](const StickData& c) { return std::min(depth[c.a], depth[c.b]); };
         std::vector<StickData> ordered;
@@ -188,6 +190,9 @@ std::shared_ptr<const Rig> Rig::build(const rig::RigDescription& d, std::string*
             for (std::size_t placed = begin; placed < end; ++placed) {
                 while (used[firstUnused - begin])
                     ++firstUnused;
+                // The current block, and the previous one when the current one is the second of a pair.
+                const std::size_t blockStart = ordered.size() & ~std::size_t(3);
+                const std::size_t windowStart = (blockStart & 4u) != 0 ? blockStart - 4 : blockStart;
                 std::size_t pick = firstUnused;
                 constexpr std::size_t kLookahead = 32;
                 for (std::size_t k = firstUnused, seen = 0; k < end && seen < kLookahead; ++k) {
@@ -195,7 +200,7 @@ std::shared_ptr<const Rig> Rig::build(const rig::RigDescription& d, std::string*
                         continue;
                     ++seen;
                     bool clash = false;
-                    for (std::size_t j = ordered.size() >= 2 ? ordered.size() - 2 : 0; j < ordered.size(); ++j) {
+                    for (std::size_t j = windowStart; j < ordered.size(); ++j) {
                         const StickData& o = ordered[j];
                         clash = clash || o.a == sticks[k].a || o.a == sticks[k].b || o.b == sticks[k].a ||
                                 o.b == sticks[k].b;
@@ -216,6 +221,34 @@ std::shared_ptr<const Rig> Rig::build(const rig::RigDescription& d, std::string*
         if (sticks[i].source != ~0u)
             r->mStickRemap[sticks[i].source] = std::uint32_t(i);
     r->mSticks = std::move(sticks);
+    for (std::size_t k = 0; k + 4 <= r->mSticks.size(); k += 4) {
+        StickBlock blk{};
+        std::uint32_t touched[8];
+        for (std::size_t l = 0; l < 4; ++l) {
+            const StickData& c = r->mSticks[k + l];
+            blk.a[l] = c.a;
+            blk.b[l] = c.b;
+            blk.minLength[l] = c.minLength;
+            blk.maxLength[l] = c.maxLength;
+            blk.stiffness[l] = c.stiffness;
+            touched[2 * l] = c.a;
+            touched[2 * l + 1] = c.b;
+        }
+        blk.independent = true;
+        for (std::size_t i = 0; i < 8; ++i)
+            for (std::size_t j = i + 1; j < 8; ++j)
+                blk.independent = blk.independent && touched[i] != touched[j];
+        r->mStickBlocks.push_back(blk);
+    }
+    for (std::size_t k = 0; k + 1 < r->mStickBlocks.size(); ++k) {
+        StickBlock& p = r->mStickBlocks[k];
+        const StickBlock& q = r->mStickBlocks[k + 1];
+        bool apart = p.independent && q.independent;
+        for (std::size_t i = 0; i < 4 && apart; ++i)
+            for (std::size_t j = 0; j < 4; ++j)
+                apart = apart && p.a[i] != q.a[j] && p.a[i] != q.b[j] && p.b[i] != q.a[j] && p.b[i] != q.b[j];
+        p.pairedWithNext = apart;
+    }
 
     for (const rig::AngleConstraint& a : d.angles) {
         if (a.form != rig::AngleConstraint::Form::DotProduct)

@@ -28,6 +28,16 @@ struct StickData {
     std::uint32_t source; ///< index in RigDescription::sticks, or ~0u for generated links
 };
 
+/// Four consecutive compiled sticks, sticks()[4k .. 4k+3], laid out lane by lane for the 4-wide solver.
+/// `independent` is set when the four touch eight distinct particles, so they can be solved at once;
+/// `pairedWithNext` when this block and the next are both independent and share no particle either.
+struct alignas(16) StickBlock {
+    float minLength[4], maxLength[4], stiffness[4];
+    std::uint32_t a[4], b[4];
+    bool independent;
+    bool pairedWithNext;
+};
+
 struct AngleData {
     std::uint32_t center, a, b;
     float cosMin, cosMax; ///< cos(minAngle) >= cos(maxAngle)
@@ -120,6 +130,8 @@ public:
     std::span<const std::uint32_t> groups() const { return mGroups; }
     std::span<const std::uint32_t> masks() const { return mMasks; }
     std::span<const StickData> sticks() const { return mSticks; }
+    /// sticks() in blocks of four (the last partial block is not included).
+    std::span<const StickBlock> stickBlocks() const { return mStickBlocks; }
     std::span<const AngleData> angles() const { return mAngles; }
     std::span<const TriangleData> triangles() const { return mTriangles; }
     std::span<const AngularData> angular() const { return mAngular; }
@@ -150,6 +162,7 @@ private:
     std::vector<float> mInverseMasses, mMasses, mRadii;
     std::vector<std::uint32_t> mGroups, mMasks;
     std::vector<StickData> mSticks;
+    std::vector<StickBlock> mStickBlocks;
     std::vector<std::uint32_t> mStickRemap;
     std::vector<AngleData> mAngles;
     std::vector<TriangleData> mTriangles;
