@@ -79,6 +79,8 @@ private slots:
     void tearing_overstretchedSticksTear_data();
     void tearing_overstretchedSticksTear();
     void tearing_belowRatioNeverTears();
+    void blockedSolver_matchesScalar_data();
+    void blockedSolver_matchesScalar();
     void xpbd_elongationIndependentOfStepAndIterations();
     void stiffness_gaussSeidelDependsOnIterations();
     void jacobi_convergesChain();
@@ -305,6 +307,48 @@ void TestSticks::tearing_belowRatioNeverTears()
     QVERIFY2(worst < 1.3f, qPrintable(QStringLiteral("a stick reached %1 x rest").arg(num(worst))));
     for (std::size_t i = 0; i < d.sticks.size(); ++i)
         QVERIFY2(!sim.body->stickTorn(std::uint32_t(i)), qPrintable(QStringLiteral("stick %1 tore below the ratio").arg(i)));
+}
+
+// Rigs without tearable sticks run Gauss–Seidel over blocks of four independent sticks at once (SIMD); a
+// tear ratio no stick reaches sends the same rig, in the same compiled order, through the one-at-a-time path.
+// Both must give the same motion up to float rounding: a cloth swinging from its top row, hit on a corner.
+void TestSticks::blockedSolver_matchesScalar_data()
+{
+    QTest::addColumn<bool>("sqrtApproximation");
+    QTest::newRow("exact square root") << false;
+    QTest::newRow("square-root approximation") << true;
+}
+
+void TestSticks::blockedSolver_matchesScalar()
+{
+    QFETCH(bool, sqrtApproximation);
+    const int cols = 16, rows = 12;
+    rig::RigDescription blocked = makeCloth(cols, rows, 0.05f, true, 0.f);
+    rig::RigDescription scalar = makeCloth(cols, rows, 0.05f, true, 1000.f);
+    blocked.settings.sqrtApproximation = scalar.settings.sqrtApproximation = sqrtApproximation;
+    SPAWN_SIM(a, blocked, worldSettings({0.f, -9.81f, 0.f}));
+    SPAWN_SIM(b, scalar, worldSettings({0.f, -9.81f, 0.f}));
+    std::size_t independentBlocks = 0;
+    for (const StickBlock& blk : a.body->rig().stickBlocks())
+        independentBlocks += blk.independent ? 1 : 0;
+    QVERIFY2(independentBlocks * 4 >= a.body->rig().sticks().size() / 2,
+             qPrintable(QStringLiteral("only %1 independent blocks of %2 sticks").arg(independentBlocks).arg(a.body->rig().sticks().size())));
+    const std::uint32_t corner = std::uint32_t(rows * cols - 1);
+    a.body->applyImpulse(corner, {0.8f, 0.f, 0.6f});
+    b.body->applyImpulse(corner, {0.8f, 0.f, 0.6f});
+    float worst = 0.f, travel = 0.f;
+    for (int n = 0; n < 120; ++n) {
+        a.world->step();
+        b.world->step();
+        for (std::uint32_t i = 0; i < std::uint32_t(rows * cols); ++i) {
+            worst = std::max(worst, length(a.x(i) - b.x(i)));
+            travel = std::max(travel, length(a.x(i) - a.body->rig().bindPositions()[i]));
+        }
+    }
+    QVERIFY2(travel > 0.1f, qPrintable(QStringLiteral("the cloth barely moved (%1 m)").arg(num(travel))));
+    QVERIFY2(worst < 1e-4f, qPrintable(QStringLiteral("blocked and scalar solvers differ by %1 m").arg(num(worst))));
+    for (std::size_t i = 0; i < scalar.sticks.size(); ++i)
+        QVERIFY(!b.body->stickTorn(std::uint32_t(i)));
 }
 
 // XPBD: 1 kg on a stick of compliance α = 1e-3 m/N under a kinematic particle. At rest each step gravity
