@@ -1,0 +1,335 @@
+// Record validation of a .mrig file (FORMAT.md §6 and §7 step 7): every string reference, index, float,
+// sign, enum and boolean, degenerate triangles and tetrahedra, and the bone order. Messages name the chunk,
+// the record and the field: `STCK[12].particleB: index 40 out of range (31 particles)`.
+#include "MrigInternal.h"
+
+#include "marionette/Math.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace marionette::rig::detail {
+
+using namespace mrig;
+
+namespace {
+
+constexpr std::size_t kSingle = std::size_t(-1);
+
+/// Where a check happens: chunk tag and record index, and where its first failure goes.
+struct Ctx {
+    const char* tag;
+    std::size_t index;
+    std::string* error;
+
+    Msg where(const char* field) const
+    {
+        Msg m;
+        m << tag;
+        if (index != kSingle)
+            m << '[' << index << ']';
+        if (field)
+            m << '.' << field;
+        return m;
+    }
+};
+
+bool finite(const Ctx& c, const char* field, float v)
+{
+    if (std::isfinite(v))
+        return true;
+    return fail(c.error, c.where(field) << ": not a finite number (" << v << ')');
+}
+
+template <std::size_t N>
+bool finite(const Ctx& c, const char* field, const float (&v)[N])
+{
+    static constexpr const char* kXyzw[] = {"x", "y", "z", "w"};
+    for (std::size_t k = 0; k < N; ++k)
+        if (!std::isfinite(v[k])) {
+            Msg m = c.where(field);
+            if (N <= 4)
+                m << '.' << kXyzw[k];
+            else
+                m << '[' << k << ']';
+            return fail(c.error, m << ": not a finite number (" << v[k] << ')');
+        }
+    return true;
+}
+
+bool nonNegative(const Ctx& c, const char* field, float v)
+{
+    if (!finite(c, field, v))
+        return false;
+    if (v >= 0.f)
+        return true;
+    return fail(c.error, c.where(field) << ": " << v << " is negative");
+}
+
+bool index(const Ctx& c, const char* field, std::int32_t value, std::size_t count, const char* what)
+{
+    if (value >= 0 && std::size_t(value) < count)
+        return true;
+    return fail(c.error, c.where(field) << ": index " << value << " out of range (" << count << ' ' << what << ')');
+}
+
+bool optionalIndex(const Ctx& c, const char* field, std::int32_t value, std::size_t count, const char* what)
+{
+    return value == -1 || index(c, field, value, count, what);
+}
+
+bool enumValue(const Ctx& c, const char* field, std::uint32_t value, std::uint32_t max)
+{
+    if (value <= max)
+        return true;
+    return fail(c.error, c.where(field) << ": unknown value " << value << " (0 to " << max << ')');
+}
+
+bool boolean(const Ctx& c, const char* field, std::uint32_t value)
+{
+    if (value <= 1)
+        return true;
+    return fail(c.error, c.where(field) << ": " << value << " is not 0 or 1");
+}
+
+bool distinct(const Ctx& c, const char* field, std::int32_t value, const char* otherField, std::int32_t other)
+{
+    if (value != other)
+        return true;
+    return fail(c.error, c.where(field) << ": same particle as " << otherField << " (" << value << ')');
+}
+
+class Strings {
+public:
+    explicit Strings(std::string_view table) : mTable(table) {}
+
+    /// The reference lies inside the table; lengths add up (FORMAT.md: at most the table's size in total).
+    bool check(const Ctx& c, const StringRef& ref)
+    {
+        std::uint64_t end = std::uint64_t(ref.offset) + ref.length;
+        if (end > mTable.size())
+            return fail(c.error, c.where("name") << ": string at offset " << ref.offset << ", length " << ref.length
+                                                 << " runs past the end of the string table (" << mTable.size()
+                                                 << " bytes)");
+        mTotal += ref.length;
+        return true;
+    }
+    bool checkTotal(std::string* error) const
+    {
+        if (mTotal <= mTable.size())
+            return true;
+        return fail(error, Msg() << "STRS: names reference " << mTotal << " bytes in total but the string table has "
+                                 << mTable.size() << " (a table byte may be referenced only once)");
+    }
+
+private:
+    std::string_view mTable;
+    std::uint64_t mTotal = 0;
+};
+
+Vec3 vec(const float (&v)[3]) { return {v[0], v[1], v[2]}; }
+
+bool checkSettings(const SettingsRecord& s, std::string* error)
+{
+    const Ctx c{"SETT", kSingle, error};
+    return finite(c, "gravity", s.gravity) && finite(c, "timeStep", s.timeStep) && finite(c, "drag", s.drag) &&
+           finite(c, "friction", s.friction) && finite(c, "staticFriction", s.staticFriction) &&
+           finite(c, "sleepVelocity", s.sleepVelocity) && finite(c, "sleepTime", s.sleepTime) &&
+           finite(c, "overRelaxation", s.overRelaxation) && boolean(c, "sqrtApproximation", s.sqrtApproximation) &&
+           boolean(c, "selfCollision", s.selfCollision) && enumValue(c, "solver", s.solver, 2);
+}
+
+bool checkParticles(const RecordSpans& r, Strings& strings, std::string* error)
+{
+    for (std::size_t i = 0; i < r.particles.size(); ++i) {
+        const ParticleRecord& p = r.particles[i];
+        const Ctx c{"PART", i, error};
+        if (!strings.check(c, p.name) || !finite(c, "position", p.position) || !nonNegative(c, "mass", p.mass) ||
+            !nonNegative(c, "radius", p.radius) || !optionalIndex(c, "bone", p.bone, r.bones.size(), "bones"))
+            return false;
+    }
+    return true;
+}
+
+bool checkSticks(const RecordSpans& r, Strings& strings, std::string* error)
+{
+    const std::size_t np = r.particles.size();
+    for (std::size_t i = 0; i < r.sticks.size(); ++i) {
+        const StickRecord& s = r.sticks[i];
+        const Ctx c{"STCK", i, error};
+        if (!strings.check(c, s.name) || !index(c, "particleA", s.particleA, np, "particles") ||
+            !index(c, "particleB", s.particleB, np, "particles") ||
+            !distinct(c, "particleB", s.particleB, "particleA", s.particleA) || !enumValue(c, "kind", s.kind, 3) ||
+            !finite(c, "restLength", s.restLength) || !finite(c, "minLength", s.minLength) ||
+            !finite(c, "maxLength", s.maxLength) || !finite(c, "stiffness", s.stiffness) ||
+            !finite(c, "compliance", s.compliance) || !finite(c, "tearRatio", s.tearRatio) ||
+            !nonNegative(c, "capsuleRadius", s.capsuleRadius))
+            return false;
+    }
+    return true;
+}
+
+bool checkAngles(const RecordSpans& r, Strings& strings, std::string* error)
+{
+    const std::size_t np = r.particles.size();
+    for (std::size_t i = 0; i < r.angles.size(); ++i) {
+        const AngleRecord& a = r.angles[i];
+        const Ctx c{"ANGL", i, error};
+        if (!strings.check(c, a.name) || !index(c, "center", a.center, np, "particles") ||
+            !index(c, "particleA", a.particleA, np, "particles") || !index(c, "particleB", a.particleB, np, "particles") ||
+            !distinct(c, "particleA", a.particleA, "center", a.center) ||
+            !distinct(c, "particleB", a.particleB, "center", a.center) ||
+            !distinct(c, "particleB", a.particleB, "particleA", a.particleA) || !enumValue(c, "form", a.form, 1) ||
+            !finite(c, "minAngle", a.minAngle) || !finite(c, "maxAngle", a.maxAngle) ||
+            !finite(c, "stiffness", a.stiffness))
+            return false;
+    }
+    return true;
+}
+
+bool checkTriangles(const RecordSpans& r, Strings& strings, std::string* error)
+{
+    static constexpr const char* kP[] = {"p0", "p1", "p2"};
+    const std::size_t np = r.particles.size();
+    for (std::size_t i = 0; i < r.triangles.size(); ++i) {
+        const TriangleRecord& t = r.triangles[i];
+        const Ctx c{"TRIS", i, error};
+        if (!strings.check(c, t.name))
+            return false;
+        for (int k = 0; k < 3; ++k)
+            if (!index(c, kP[k], t.p[k], np, "particles"))
+                return false;
+        for (int k = 1; k < 3; ++k)
+            for (int j = 0; j < k; ++j)
+                if (t.p[k] == t.p[j])
+                    return fail(error, c.where(kP[k]) << ": particle " << t.p[k] << " repeats " << kP[j]);
+        // The same test as RigDescription::validate(): twice the area against the longer edge squared.
+        const Vec3 p0 = vec(r.particles[std::size_t(t.p[0])].position);
+        const Vec3 e1 = vec(r.particles[std::size_t(t.p[1])].position) - p0;
+        const Vec3 e2 = vec(r.particles[std::size_t(t.p[2])].position) - p0;
+        const float area2 = length(cross(e1, e2));
+        const float scale = std::max(lengthSquared(e1), lengthSquared(e2));
+        if (!(area2 > 1e-4f * scale) || !(scale > 1e-12f))
+            return fail(error, c.where(nullptr) << ": degenerate at bind (particles " << t.p[0] << ", " << t.p[1]
+                                                << " and " << t.p[2] << " are collinear or coincide)");
+    }
+    return true;
+}
+
+bool checkAngular(const RecordSpans& r, Strings& strings, std::string* error)
+{
+    const std::size_t nt = r.triangles.size();
+    for (std::size_t i = 0; i < r.angular.size(); ++i) {
+        const AngularRecord& a = r.angular[i];
+        const Ctx c{"ANGU", i, error};
+        if (!strings.check(c, a.name) || !index(c, "triangleA", a.triangleA, nt, "triangles") ||
+            !index(c, "triangleB", a.triangleB, nt, "triangles"))
+            return false;
+        if (a.triangleA == a.triangleB)
+            return fail(error, c.where("triangleB") << ": same triangle as triangleA (" << a.triangleA << ')');
+        if (!enumValue(c, "limit", a.limit, 1) || !finite(c, "coneAngle", a.coneAngle) ||
+            !finite(c, "twistAxis", a.twistAxis) || !finite(c, "swingAxis1", a.swingAxis1) ||
+            !finite(c, "twistMin", a.twistMin) || !finite(c, "twistMax", a.twistMax) || !finite(c, "swing1", a.swing1) ||
+            !finite(c, "swing2", a.swing2) || !finite(c, "stiffness", a.stiffness) ||
+            !finite(c, "dynamicFriction", a.dynamicFriction) ||
+            !finite(c, "staticFrictionAngle", a.staticFrictionAngle) ||
+            !boolean(c, "hasRestOrientation", a.hasRestOrientation) || !finite(c, "restOrientation", a.restOrientation))
+            return false;
+    }
+    return true;
+}
+
+bool checkPins(const RecordSpans& r, Strings& strings, std::string* error)
+{
+    for (std::size_t i = 0; i < r.pins.size(); ++i) {
+        const PinRecord& p = r.pins[i];
+        const Ctx c{"PINS", i, error};
+        if (!strings.check(c, p.name) || !index(c, "particle", p.particle, r.particles.size(), "particles") ||
+            !finite(c, "target", p.target) || !finite(c, "stiffness", p.stiffness) ||
+            !boolean(c, "kinematic", p.kinematic))
+            return false;
+    }
+    return true;
+}
+
+bool checkShapes(const RecordSpans& r, Strings& strings, std::string* error)
+{
+    static constexpr const char* kTetra[] = {"tetra[0]", "tetra[1]", "tetra[2]", "tetra[3]"};
+    const std::size_t np = r.particles.size();
+    for (std::size_t i = 0; i < r.shapes.size(); ++i) {
+        const ShapeRecord& s = r.shapes[i];
+        const Ctx c{"SHAP", i, error};
+        if (!strings.check(c, s.name) || !enumValue(c, "kind", s.kind, 0) ||
+            !optionalIndex(c, "triangle", s.triangle, r.triangles.size(), "triangles"))
+            return false;
+        if (s.triangle == -1) {
+            for (int k = 0; k < 4; ++k)
+                if (!index(c, kTetra[k], s.tetra[k], np, "particles"))
+                    return false;
+            // The same test as RigDescription::validate().
+            const Vec3 o = vec(r.particles[std::size_t(s.tetra[0])].position);
+            const float vol = dot(vec(r.particles[std::size_t(s.tetra[1])].position) - o,
+                                  cross(vec(r.particles[std::size_t(s.tetra[2])].position) - o,
+                                        vec(r.particles[std::size_t(s.tetra[3])].position) - o));
+            if (!(std::fabs(vol) > 1e-9f))
+                return fail(error, c.where("tetra") << ": flat at bind (particles " << s.tetra[0] << ", " << s.tetra[1]
+                                                    << ", " << s.tetra[2] << " and " << s.tetra[3] << " are coplanar)");
+        }
+        if (!finite(c, "localRotation", s.localRotation) || !finite(c, "localTranslation", s.localTranslation) ||
+            !finite(c, "halfExtents", s.halfExtents))
+            return false;
+        static constexpr const char* kXyz[] = {"halfExtents.x", "halfExtents.y", "halfExtents.z"};
+        for (int k = 0; k < 3; ++k)
+            if (!(s.halfExtents[k] > 0.f))
+                return fail(error, c.where(kXyz[k]) << ": " << s.halfExtents[k] << " is not positive");
+    }
+    return true;
+}
+
+bool checkBones(const RecordSpans& r, Strings& strings, std::string* error)
+{
+    for (std::size_t i = 0; i < r.bones.size(); ++i) {
+        const BoneRecord& b = r.bones[i];
+        const Ctx c{"BONE", i, error};
+        if (!strings.check(c, b.name))
+            return false;
+        if (b.parent != -1 && (b.parent < 0 || std::size_t(b.parent) >= i))
+            return fail(error, c.where("parent") << ": " << b.parent << " is not an earlier bone or -1");
+        if (!finite(c, "bindLocal", b.bindLocal) || !finite(c, "bindWorld", b.bindWorld) ||
+            !finite(c, "inverseBind", b.inverseBind))
+            return false;
+    }
+    return true;
+}
+
+bool checkBindings(const RecordSpans& r, Strings& strings, std::string* error)
+{
+    for (std::size_t i = 0; i < r.bindings.size(); ++i) {
+        const BindingRecord& b = r.bindings[i];
+        const Ctx c{"BIND", i, error};
+        if (!strings.check(c, b.name) || !index(c, "bone", b.bone, r.bones.size(), "bones") ||
+            !enumValue(c, "driver", b.driver, 1))
+            return false;
+        const bool ok = b.driver == 0 ? index(c, "index", b.index, r.triangles.size(), "triangles")
+                                      : index(c, "index", b.index, r.sticks.size(), "sticks");
+        if (!ok || !boolean(c, "hasOffset", b.hasOffset) || !finite(c, "offsetRotation", b.offsetRotation) ||
+            !finite(c, "offsetTranslation", b.offsetTranslation))
+            return false;
+    }
+    return true;
+}
+
+} // namespace
+
+bool validateRecords(const RecordSpans& r, std::string* error)
+{
+    Strings strings(r.strings);
+    if (r.rig && !strings.check(Ctx{"NAME", kSingle, error}, r.rig->name))
+        return false;
+    return checkSettings(*r.settings, error) && checkParticles(r, strings, error) && checkSticks(r, strings, error) &&
+           checkAngles(r, strings, error) && checkTriangles(r, strings, error) && checkAngular(r, strings, error) &&
+           checkPins(r, strings, error) && checkShapes(r, strings, error) && checkBones(r, strings, error) &&
+           checkBindings(r, strings, error) && strings.checkTotal(error);
+}
+
+} // namespace marionette::rig::detail
