@@ -160,6 +160,45 @@ extern "C" MrResult mrRigCreateHumanoid(float height, float mass, MrRig** out)
     });
 }
 
+extern "C" MrResult mrRigLoadFile(const char* path, MrRig** out)
+{
+    const char* const F = __func__;
+    return guarded(F, [&]() -> MrResult {
+        if (!path)
+            return nullArgument(F, "path");
+        if (!out)
+            return nullArgument(F, "out");
+        std::string error;
+        std::shared_ptr<const rt::Rig> rig = rt::Rig::load(path, &error);
+        if (!rig)
+            return fail(MR_INVALID_RIG, "%s: %s", F, error.c_str());
+        auto handle = std::make_unique<MrRig>();
+        handle->rig = std::move(rig);
+        *out = handle.release();
+        return MR_OK;
+    });
+}
+
+extern "C" MrResult mrRigLoadMemory(const void* data, size_t size, MrRig** out)
+{
+    const char* const F = __func__;
+    return guarded(F, [&]() -> MrResult {
+        if (!data && size > 0)
+            return nullArgument(F, "data");
+        if (!out)
+            return nullArgument(F, "out");
+        std::string error;
+        std::shared_ptr<const rt::Rig> rig =
+            rt::Rig::loadFromMemory({static_cast<const std::byte*>(data), data ? size : 0}, &error);
+        if (!rig)
+            return fail(MR_INVALID_RIG, "%s: %s", F, error.c_str());
+        auto handle = std::make_unique<MrRig>();
+        handle->rig = std::move(rig);
+        *out = handle.release();
+        return MR_OK;
+    });
+}
+
 extern "C" MrResult mrRigCreateCloth(int cols, int rows, float spacing, int pinTopRow, float tearRatio, MrRig** out)
 {
     const char* const F = __func__;

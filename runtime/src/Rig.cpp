@@ -1,5 +1,7 @@
 #include "marionette/runtime/Rig.h"
 
+#include "marionette/rig/Mrig.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -85,6 +87,31 @@ bool Rig::triangleFrame(Vec3 p0, Vec3 p1, Vec3 p2, Mat3& out)
     const Vec3 facing = f * (1.f / std::sqrt(lf));
     out = Mat3::fromColumns(cross(up, facing), up, facing);
     return true;
+}
+
+std::shared_ptr<const Rig> Rig::load(const std::string& path, std::string* error)
+{
+    rig::RigDescription d;
+    std::string message;
+    if (!rig::loadMrig(path, d, &message)) {
+        if (error)
+            *error = std::move(message);
+        return nullptr;
+    }
+    std::shared_ptr<const Rig> r = build(d, &message);
+    if (!r && error) {
+        *error = path;
+        error->append(": ").append(message);
+    }
+    return r;
+}
+
+std::shared_ptr<const Rig> Rig::loadFromMemory(std::span<const std::byte> bytes, std::string* error)
+{
+    rig::RigDescription d;
+    if (!rig::readMrig(bytes, d, error))
+        return nullptr;
+    return build(d, error);
 }
 
 std::shared_ptr<const Rig> Rig::build(const rig::RigDescription& d, std::string* error)

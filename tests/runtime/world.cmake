@@ -1,10 +1,11 @@
 # World-level runtime suites: collisions (tst_collision), the world clock, sleep, determinism and allocation
 # (tst_world), degenerate input and validation (tst_robustness), bones, motion control and a rigid prop
-# (tst_motion), and a runtime-only consumer build.
+# (tst_motion), loading .mrig files into the runtime (tst_rigload), and a runtime-only consumer build.
 marionette_qtest(tst_collision SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_collision.cpp LIBS Marionette::runtime)
 marionette_qtest(tst_world SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_world.cpp LIBS Marionette::runtime)
 marionette_qtest(tst_robustness SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_robustness.cpp LIBS Marionette::runtime)
 marionette_qtest(tst_motion SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_motion.cpp LIBS Marionette::runtime)
+marionette_qtest(tst_rigload SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_rigload.cpp LIBS Marionette::runtime)
 
 # A game-style project that add_subdirectory()s only runtime/ (no Qt), configured and built in Release into
 # a temporary folder, then run. See tests/consumer/run.sh.

@@ -266,6 +266,17 @@ MR_API MrResult mrRigCreateCrate(MrVec3 half, float mass, MrRig** out);
  * "sticks[0] 'rope': particle b index 7 out of range (2 particles)"). */
 MR_API MrResult mrRigCreate(const MrRigDesc* desc, MrRig** out);
 
+/* Loads a .mrig file (formats/rig/FORMAT.md) and compiles it. Any bytes are safe: a damaged, truncated
+ * or hostile file is refused, never read out of bounds.
+ * Fails: MR_INVALID_ARGUMENT (path or out NULL), MR_INVALID_RIG (unreadable, malformed or invalid file;
+ * mrLastError() starts with the path and names the chunk and field, e.g. "hero.mrig: STCK[12].particleB:
+ * index 40 out of range (31 particles)"), MR_OUT_OF_MEMORY. */
+MR_API MrResult mrRigLoadFile(const char* path, MrRig** out);
+
+/* mrRigLoadFile() from `size` bytes at `data` (copied; may be freed afterwards).
+ * Fails: MR_INVALID_ARGUMENT (data NULL with a non-zero size, out NULL), MR_INVALID_RIG, MR_OUT_OF_MEMORY. */
+MR_API MrResult mrRigLoadMemory(const void* data, size_t size, MrRig** out);
+
 /* Adds a reference to rig. Fails: MR_INVALID_ARGUMENT (rig NULL). */
 MR_API MrResult mrRigRetain(MrRig* rig);
 

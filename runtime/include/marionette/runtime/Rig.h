@@ -10,6 +10,7 @@
 #include "marionette/rig/RigDescription.h"
 
 #include <cstdint>
+#include <cstddef>
 #include <memory>
 #include <span>
 #include <string>
@@ -118,6 +119,11 @@ public:
     /// Validates `description` and compiles it. Returns null and sets *error (if given) to a one-line
     /// message naming the offending element when the description is unusable.
     static std::shared_ptr<const Rig> build(const rig::RigDescription& description, std::string* error = nullptr);
+    /// Reads a `.mrig` file (formats/rig/FORMAT.md) and builds it. On failure returns null and sets *error to
+    /// one line starting with the path: `hero.mrig: STCK[12].particleB: index 40 out of range (31 particles)`.
+    static std::shared_ptr<const Rig> load(const std::string& path, std::string* error = nullptr);
+    /// load() from bytes already in memory (a game's own file system or archive). Any bytes are safe.
+    static std::shared_ptr<const Rig> loadFromMemory(std::span<const std::byte> bytes, std::string* error = nullptr);
 
     const rig::RigDescription& description() const { return mDescription; }
     const rig::Settings& settings() const { return mDescription.settings; }
