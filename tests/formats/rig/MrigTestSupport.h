@@ -86,6 +86,14 @@ struct MrigBuilder {
         chunks.push_back(RawChunk{tag, bytes, count, recordSize, {}, {}, {}});
         return chunks.back();
     }
+    void remove(std::uint32_t tag)
+    {
+        for (std::size_t i = 0; i < chunks.size(); ++i)
+            if (chunks[i].tag == tag) {
+                chunks.erase(chunks.begin() + std::ptrdiff_t(i));
+                return;
+            }
+    }
     RawChunk* find(std::uint32_t tag)
     {
         for (RawChunk& c : chunks)
@@ -231,7 +239,7 @@ inline RawRig rawSample()
     for (int i = 0; i < 31; ++i) {
         mrig::ParticleRecord p{};
         p.id = 100u + std::uint32_t(i);
-        p.name = r.name("p" + std::to_string(i));
+        p.name = r.name(std::string("p").append(std::to_string(i)));
         p.position[0] = 0.1f * float(i % 4);
         p.position[1] = 0.1f * float(i / 4);
         p.position[2] = 0.03f * float(i % 3);
@@ -248,7 +256,7 @@ inline RawRig rawSample()
     for (int i = 0; i < 13; ++i) {
         mrig::StickRecord s{};
         s.id = 200u + std::uint32_t(i);
-        s.name = r.name("s" + std::to_string(i));
+        s.name = r.name(std::string("s").append(std::to_string(i)));
         s.particleA = i;
         s.particleB = i + 1;
         s.restLength = -1.f;
@@ -296,7 +304,7 @@ inline RawRig rawSample()
     for (int i = 0; i < 3; ++i) {
         mrig::BoneRecord b{};
         b.id = 800u + std::uint32_t(i);
-        b.name = r.name("bone" + std::to_string(i));
+        b.name = r.name(std::string("bone").append(std::to_string(i)));
         b.parent = i - 1;
         setIdentity(b.bindLocal);
         setIdentity(b.bindWorld);
