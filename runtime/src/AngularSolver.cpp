@@ -265,29 +265,23 @@ void Solver::solveAngular(Ragdoll& r, bool frictionPass)
         Vec3 u;
         float phi;
         if (frictionPass) {
+            s.held[i] = 0;
             if (c.dynamicFriction <= 0.f && c.staticFrictionAngle <= 0.f)
                 continue;
-            // Rotation of B since last step, relative to A: world rotation from where B was to where it is.
+            // Rotation of B relative to A since last step (or since static friction took hold): the world
+            // rotation from where B was to where it is.
             const Quat change = qB * (qA * s.lastRelative[i]).conjugate();
             const float sh2 = sinHalf2(change);
             if (!(sh2 > 1e-12f))
                 continue;
-            const float f = sh2 <= c.sinHalfStatic2 ? 1.f : c.dynamicFriction;
+            const bool stick = sh2 <= c.sinHalfStatic2;
+            const float f = stick ? 1.f : c.dynamicFriction;
             float theta;
-            if (f > 0.f && axisAngle(change, u, theta))
+            if (f > 0.f && axisAngle(change, u, theta)) {
                 applyCorrection(s, A, c.triA, B, c.triB, u, -theta * f);
-            continue;
-        }
-        if (c.staticFrictionAngle > 0.f) {
-            // Static friction holds in every iteration: while the joint has turned less than the threshold
-            // since the last step, it is put back, so the sticks cannot turn the hold into rotation.
-            const Quat change = qB * (qA * s.lastRelative[i]).conjugate();
-            const float sh2 = sinHalf2(change);
-            float theta;
-            if (sh2 > 1e-12f && sh2 <= c.sinHalfStatic2 && axisAngle(change, u, theta)) {
-                applyCorrection(s, A, c.triA, B, c.triB, u, -theta);
-                continue;
+                s.held[i] = stick ? 1 : 0;
             }
+            continue;
         }
         if (c.limit == rig::AngularLimit::Cone) {
             // World rotation from where B would be at rest relative to A to where it is.
@@ -335,8 +329,11 @@ void Solver::recordRelativeOrientations(Ragdoll& r)
 {
     RagdollState& s = *r.mState;
     const auto cons = r.rig().angular();
-    for (std::size_t i = 0; i < cons.size(); ++i) // frames refreshed by finishStep
-        s.lastRelative[i] = s.frameQ[cons[i].triA].conjugate() * s.frameQ[cons[i].triB];
+    // Frames were refreshed by finishStep. A joint static friction holds keeps the orientation where the hold
+    // began: the next step puts it back there, so the other constraints cannot make it creep step by step.
+    for (std::size_t i = 0; i < cons.size(); ++i)
+        if (!s.held[i])
+            s.lastRelative[i] = s.frameQ[cons[i].triA].conjugate() * s.frameQ[cons[i].triB];
 }
 
 void Solver::updateBones(Ragdoll& r)

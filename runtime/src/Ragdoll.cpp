@@ -27,6 +27,7 @@ Ragdoll::Ragdoll(std::shared_ptr<const Rig> rig, const Transform& placement, flo
     s.frames.resize(R.triangles().size());
     s.frameQ.resize(R.triangles().size());
     s.lastRelative.resize(R.angular().size());
+    s.held.assign(R.angular().size(), 0);
     s.contacts.resize(contactCapacity);
     s.selfPairs.resize(R.selfCapsulePairs().size());
     s.meshScratch.resize(256);
@@ -191,6 +192,7 @@ void Ragdoll::resetToBindPose(const Transform& placement)
     }
     for (std::size_t i = 0; i < s.lastRelative.size(); ++i)
         s.lastRelative[i] = mRig->angular()[i].restQ;
+    std::fill(s.held.begin(), s.held.end(), std::uint8_t(0));
     std::fill(s.boneNow.begin(), s.boneNow.end(), placement);
     Solver::updateBones(*this);
     std::copy(s.boneNow.begin(), s.boneNow.end(), s.bonePrev.begin());

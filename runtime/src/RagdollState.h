@@ -100,6 +100,8 @@ struct RagdollState {
     std::vector<Mat3> frames;        ///< last good frame per triangle (degenerate fallback)
     std::vector<Quat> frameQ;        ///< the same frames as quaternions (angular constraints)
     std::vector<Quat> lastRelative;  ///< R_Aᵀ R_B at the end of the last step, per angular constraint
+                                     ///< (while static friction holds the joint: where the hold began)
+    std::vector<std::uint8_t> held;  ///< per angular constraint: static friction held it this step
     std::vector<StaticContact> contacts;
     std::uint32_t contactCount = 0;
     std::vector<std::uint32_t> selfPairs; ///< capsule pairs near enough this step
@@ -164,6 +166,7 @@ struct Solver {
     // Pieces (exposed for tests of single constraints through the public API only).
     static void solveSticks(Ragdoll& r, bool reverse);
     static void solveAngles(Ragdoll& r);
+    /// frictionPass: angular friction (once per step, before the iterations); otherwise the limits.
     static void solveAngular(Ragdoll& r, bool frictionPass);
     static void solvePins(Ragdoll& r);
     static void solveStaticContacts(Ragdoll& r, const StaticWorld& world);

@@ -534,22 +534,32 @@ void TestAngular::friction_staticHoldsStill_data()
     QTest::newRow("child hung by braced sticks") << false;
 }
 
+// Static friction holds once per step, before the iterations, toward the orientation where the hold began.
+// A child sharing the hinge edge stays put exactly; one hung by braced sticks is pulled by them during the
+// iterations after the hold, by at most one step's worth (bounded: it does not creep), which the next
+// step's hold takes back. Without static friction the same pendulum swings down.
 void TestAngular::friction_staticHoldsStill()
 {
     QFETCH(bool, sharedEdge);
-    const Pendulum p = makePendulum(sharedEdge, 20.f, 0.f, 10.f);
-    SPAWN_SIM(sim, p.d, worldSettings({0.f, -9.81f, 0.f}));
-    const Mat3 rest = bindRelative(p.d, 0, 1);
-    QVERIFY(sim.body->applyImpulse(p.tip, {0.01f, 0.f, 0.f}));
-    float worst = 0.f;
-    for (int n = 1; n <= 60; ++n) {
-        sim.world->step();
-        Mat3 dev;
-        QVERIFY(deviation(sim.body->positions(), p.d.triangles[0], p.d.triangles[1], rest, dev));
-        worst = std::max(worst, angleOf(dev));
+    float worst[2] = {0.f, 0.f};
+    float tip[2] = {0.f, 0.f};
+    for (int withFriction = 0; withFriction < 2; ++withFriction) {
+        const Pendulum p = makePendulum(sharedEdge, 20.f, 0.f, withFriction ? 10.f : 0.f);
+        SPAWN_SIM(sim, p.d, worldSettings({0.f, -9.81f, 0.f}));
+        const Mat3 rest = bindRelative(p.d, 0, 1);
+        QVERIFY(sim.body->applyImpulse(p.tip, {0.01f, 0.f, 0.f}));
+        for (int n = 1; n <= 120; ++n) {
+            sim.world->step();
+            Mat3 dev;
+            QVERIFY(deviation(sim.body->positions(), p.d.triangles[0], p.d.triangles[1], rest, dev));
+            worst[withFriction] = std::max(worst[withFriction], angleOf(dev));
+        }
+        tip[withFriction] = degrees(swingAngle(sim.x(p.tip)));
     }
-    QVERIFY2(worst <= 1e-4f, qPrintable(QStringLiteral("relative orientation moved %1 rad (%2°), tip now at %3°")
-                                           .arg(num(worst), num(degrees(worst)), num(degrees(swingAngle(sim.x(p.tip)))))));
+    QVERIFY2(worst[0] > radians(10.f), qPrintable(QStringLiteral("without static friction the pendulum moved only %1°").arg(num(degrees(worst[0])))));
+    const float allowed = sharedEdge ? 1e-4f : radians(0.5f);
+    QVERIFY2(worst[1] <= allowed, qPrintable(QStringLiteral("held joint moved %1 rad (%2°), tip now at %3°")
+                                                 .arg(num(worst[1]), num(degrees(worst[1])), num(tip[1]))));
 }
 
 // makeHumanoid(): knees (twist about the knee axis in [0°, 150°], flexion = shin backward) and elbows
