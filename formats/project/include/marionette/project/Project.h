@@ -1,0 +1,174 @@
+// Marionette — the project document (`.mproj`, DESIGN.md §6): everything the editor saves.
+//
+// A Project is plain data. The rig inside it is the ordinary `rig::RigDescription`, whose elements refer to
+// each other by index; everything outside the rig (editor state, scenarios) refers to rig elements by
+// (kind, stable id), so reordering the rig never breaks them. ProjectFile.h reads and writes the JSON form;
+// docs/project-format.md is the schema.
+//
+// Units: metres, kilograms, seconds, radians, except where a name says Degrees.
+#pragma once
+
+#include "marionette/rig/RigDescription.h"
+
+#include <QString>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace marionette::project {
+
+/// The kinds of rig element that carry a stable id (one id space per kind).
+enum class ElementKind : std::uint8_t { Particle, Stick, Angle, Triangle, Angular, Pin, Shape, Bone, Binding };
+constexpr int kElementKindCount = 9;
+
+/// JSON spelling: "particle", "stick", "angle", "triangle", "angular", "pin", "shape", "bone", "binding".
+const char* toString(ElementKind kind);
+/// Words for messages: "particle", ..., "angle constraint", "angular constraint", "bone binding".
+const char* describe(ElementKind kind);
+/// Name of the RigDescription vector (and JSON array under "rig"): "particles", "sticks", ... "bindings".
+const char* sectionName(ElementKind kind);
+/// Parses toString()'s spelling; false (kind untouched) for anything else.
+bool elementKindFromString(QStringView text, ElementKind& kind);
+
+/// A rig element named by kind and stable id.
+struct ElementRef {
+    ElementKind kind = ElementKind::Particle;
+    rig::ElementId id = 0;
+
+    bool operator==(const ElementRef&) const = default;
+    friend bool operator<(const ElementRef& a, const ElementRef& b)
+    {
+        return a.kind != b.kind ? a.kind < b.kind : a.id < b.id;
+    }
+};
+
+/// The mesh the rig was built on.
+struct SourceMesh {
+    QString path;   ///< relative to the folder of the .mproj ('/' separators); empty = no mesh
+    QString sha256; ///< SHA-256 of the file's bytes, 64 lowercase hex digits; empty = not recorded
+
+    /// Absolute, cleaned path of the mesh for a project saved at `projectFilePath`; empty when `path` is.
+    QString resolve(const QString& projectFilePath) const;
+    /// `meshFilePath` expressed relative to the folder of `projectFilePath`, with '/' separators.
+    static QString relativePath(const QString& meshFilePath, const QString& projectFilePath);
+    /// SHA-256 of a file's contents as 64 lowercase hex digits. Returns an empty string and sets `*error`
+    /// (when given) to a one-line message naming the file if it cannot be read.
+    static QString hashFile(const QString& filePath, QString* error = nullptr);
+};
+
+enum class UpAxis : std::uint8_t { Y, Z };
+
+/// How the importer brought the source into Marionette's frame (metres, right-handed, +Y up).
+struct ImportSettings {
+    double scaleToMetres = 1.0;         ///< source units × this = metres; (0, 1e6]
+    UpAxis sourceUpAxis = UpAxis::Y;    ///< the up axis the source file declared
+    bool unitConversionApplied = false; ///< the rig and mesh were scaled by scaleToMetres on import
+    bool axisConversionApplied = false; ///< a Z-up source was rotated to Y-up on import
+    bool flipWindingOrder = false;      ///< triangle winding was reversed on import
+    bool flipUVs = false;               ///< texture V was flipped on import
+    QString conversionNote;             ///< free text: whatever else the importer recorded (unit names, format)
+};
+
+enum class Projection : std::uint8_t { Perspective, Orthographic };
+
+/// The orbit camera of the viewport.
+struct Camera {
+    Vec3 target;                      ///< orbit centre, metres
+    float yawDegrees = 0.f;           ///< about +Y, any finite value
+    float pitchDegrees = 20.f;        ///< [−90, 90]
+    float distance = 3.f;             ///< metres from the target, (0, 1e6]
+    Projection projection = Projection::Perspective;
+    float fieldOfViewDegrees = 45.f;  ///< vertical, (0, 180)
+};
+
+/// An 8-bit RGBA colour (QtCore has no QColor; the editor converts).
+struct Rgba {
+    std::uint8_t r = 255, g = 255, b = 255, a = 255;
+    bool operator==(const Rgba&) const = default;
+};
+
+/// How the editor shows one element. Elements without an entry are visible, unlocked, default colour.
+struct ElementView {
+    ElementRef element;
+    bool visible = true;
+    bool locked = false;
+    std::optional<Rgba> colour; ///< nullopt = the editor's colour for the kind
+};
+
+struct EditorState {
+    Camera camera;
+    float meshOpacity = 1.f;           ///< [0, 1]
+    bool xray = false;
+    std::vector<ElementView> elements; ///< at most one entry per element, every one naming an existing element
+    std::vector<ElementRef> selection; ///< selected elements in selection order, no repeats
+};
+
+enum class Scene : std::uint8_t { Floor, Stairs, Ledge, Box };
+
+/// An impulse applied at one frame to a particle, or to a point on a stick split by barycentric weight.
+struct Hit {
+    std::uint32_t frame = 0;   ///< simulation step at which it is applied (0 = first)
+    ElementRef target;         ///< kind Particle or Stick
+    float along = 0.5f;        ///< stick hits: 0 = end a, 1 = end b; [0, 1]
+    Vec3 impulse;              ///< N·s, |impulse| <= 1e6
+};
+
+/// A particle pulled toward a world point during [startFrame, endFrame] (the editor's drag).
+struct Drag {
+    rig::ElementId particle = 0;
+    std::uint32_t startFrame = 0;
+    std::uint32_t endFrame = 0; ///< >= startFrame
+    Vec3 target;
+    float stiffness = 1.f;      ///< (0, 1]
+};
+
+/// The ragdoll's orientation when dropped.
+struct InitialRotation {
+    bool random = false;       ///< true: a uniformly random rotation drawn from `seed`
+    Quat rotation;             ///< used when !random; a unit quaternion
+    std::uint32_t seed = 0;    ///< used when random
+};
+
+/// What a scenario run must satisfy to pass.
+struct Expectations {
+    std::optional<float> settleWithin;     ///< seconds; the ragdoll sleeps by then; (0, duration]
+    float maxPenetration = 0.02f;          ///< metres, [0, 100]
+    float maxLimitViolationDegrees = 5.f;  ///< [0, 180]
+};
+
+/// A recorded test: drop the rig into a scene, hit and drag it, check the outcome.
+struct Scenario {
+    QString name;
+    Scene scene = Scene::Floor;
+    float dropHeight = 1.f;   ///< metres above the scene's top surface, [−1000, 1000]
+    InitialRotation initialRotation;
+    float duration = 5.f;     ///< seconds of simulation, (0, 600]
+    std::vector<Hit> hits;
+    std::vector<Drag> drags;
+    Expectations expect;
+};
+
+/// The whole document. The format version is not stored: in memory a project is always the current
+/// version (kProjectVersion in Migration.h); LoadResult says which version the file had.
+struct Project {
+    QString name;
+    SourceMesh sourceMesh;
+    ImportSettings import;
+    rig::RigDescription rig;
+    EditorState editor;
+    std::vector<Scenario> scenarios;
+};
+
+/// Gives every rig element whose id is 0 a fresh id of its kind (larger than every id in use, or the
+/// smallest unused one if that would overflow), in list order. Existing ids, duplicates included, are left
+/// alone: saving refuses duplicates rather than renumbering. Returns how many ids were given.
+std::size_t assignMissingIds(rig::RigDescription& rig);
+std::size_t assignMissingIds(Project& project);
+
+/// Removes editor-state entries (views, selection) naming elements the rig no longer has. Scenarios are
+/// the artist's recorded work and are not touched: saving refuses a hit or drag on a missing element.
+/// Returns how many entries were removed.
+std::size_t pruneEditorState(Project& project);
+
+} // namespace marionette::project

@@ -1,0 +1,195 @@
+// Public entry points: parse and write documents in memory, load and save files.
+#include "marionette/project/ProjectFile.h"
+
+#include "marionette/project/Migration.h"
+
+#include "ProjectInternal.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonParseError>
+#include <QSaveFile>
+
+#include <climits>
+#include <new>
+
+namespace marionette::project {
+
+namespace {
+
+QString prefixed(const QString& fileName, const QString& message)
+{
+    return fileName.isEmpty() ? message : fileName + QStringLiteral(": ") + message;
+}
+
+/// "line L, column C (offset O)", lines and columns from 1, columns counted in bytes.
+QString position(const QByteArray& bytes, int offset)
+{
+    const qsizetype end = std::clamp<qsizetype>(offset, 0, bytes.size());
+    int line = 1;
+    qsizetype lineStart = 0;
+    for (qsizetype i = 0; i < end; ++i)
+        if (bytes[i] == '\n') {
+            ++line;
+            lineStart = i + 1;
+        }
+    return QStringLiteral("line %1, column %2 (offset %3)").arg(line).arg(end - lineStart + 1).arg(offset);
+}
+
+/// validate()'s "sticks[3] 'name': what" becomes "$.rig.sticks[3] 'name': what".
+QString rigProblemWithPath(const std::string& problem)
+{
+    const QString p = QString::fromStdString(problem);
+    for (int k = 0; k < kElementKindCount; ++k) {
+        const QLatin1StringView section(sectionName(ElementKind(k)));
+        if (p.startsWith(section) && p.size() > section.size() &&
+            (p[section.size()] == u'[' || p[section.size()] == u' ' || p[section.size()] == u':'))
+            return QStringLiteral("$.rig.") + p;
+    }
+    if (p.startsWith(QLatin1StringView("settings")))
+        return QStringLiteral("$.rig.") + p;
+    return QStringLiteral("$.rig: ") + p;
+}
+
+} // namespace
+
+LoadResult readProject(const QByteArray& json, const QString& fileName, Project& out, const LoadOptions& options)
+{
+    LoadResult result;
+    QString context = fileName; // grows "(upgraded from project version N)" once a migration ran
+    try {
+        QJsonParseError parse;
+        const QJsonDocument doc = QJsonDocument::fromJson(json, &parse);
+        if (parse.error != QJsonParseError::NoError) {
+            result.error = prefixed(fileName, QStringLiteral("invalid JSON at %1: %2")
+                                                  .arg(position(json, parse.offset), parse.errorString()));
+            return result;
+        }
+        const detail::JsonPath root;
+        if (!doc.isObject())
+            detail::fail(root, QStringLiteral("expected an object, found %1")
+                                   .arg(doc.isArray() ? QStringLiteral("an array") : QStringLiteral("nothing")));
+        QJsonObject object = doc.object();
+        const QJsonValue format = object.value(QLatin1StringView("format"));
+        if (format.isUndefined())
+            detail::fail(root.key("format"), QStringLiteral("missing required field; this is not a Marionette project"));
+        if (format != QJsonValue(QLatin1StringView(kProjectFormatTag)))
+            detail::fail(root.key("format"), QStringLiteral("not a Marionette project (expected \"%1\", found %2)")
+                                                 .arg(QLatin1StringView(kProjectFormatTag),
+                                                      format.isString() ? u'"' + format.toString() + u'"'
+                                                                        : detail::describeValue(format)));
+        const QJsonValue versionValue = object.value(QLatin1StringView("version"));
+        if (versionValue.isUndefined())
+            detail::fail(root.key("version"), QStringLiteral("missing required field"));
+        const auto version = static_cast<int>(detail::toInteger(versionValue, root.key("version"), 0, INT_MAX));
+        result.fileVersion = version;
+        if (version > kProjectVersion) {
+            result.error = prefixed(fileName, QStringLiteral("made by a newer Marionette (project version %1); "
+                                                             "this build reads up to %2")
+                                                  .arg(version)
+                                                  .arg(kProjectVersion));
+            return result;
+        }
+        if (version < kProjectVersion) {
+            const QString problem = migrateToCurrent(object, version);
+            if (!problem.isEmpty()) {
+                result.error = prefixed(fileName, problem);
+                return result;
+            }
+            // From here paths name the upgraded document, not the file's own text.
+            context = QStringLiteral("%1 (upgraded from project version %2)")
+                          .arg(fileName.isEmpty() ? QStringLiteral("project") : fileName)
+                          .arg(version);
+        }
+        Project p;
+        detail::readDocument(object, p);
+        const std::string problem = p.rig.validate();
+        if (!problem.empty()) {
+            if (!options.acceptInvalidRig) {
+                result.error = prefixed(context, rigProblemWithPath(problem));
+                return result;
+            }
+            result.rigProblem = rigProblemWithPath(problem);
+        }
+        out = std::move(p);
+    } catch (const detail::JsonError& e) {
+        result.error = prefixed(context, e.message);
+    } catch (const std::bad_alloc&) {
+        result.error = prefixed(fileName, QStringLiteral("out of memory"));
+    }
+    return result;
+}
+
+LoadResult loadProject(const QString& path, Project& out, const LoadOptions& options)
+{
+    LoadResult result;
+    const QFileInfo info(path);
+    if (!info.exists()) {
+        result.error = prefixed(path, QStringLiteral("cannot open: no such file"));
+        return result;
+    }
+    if (!info.isFile()) {
+        result.error = prefixed(path, info.isDir() ? QStringLiteral("cannot open: it is a folder")
+                                                   : QStringLiteral("cannot open: not a regular file"));
+        return result;
+    }
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly)) {
+        result.error = prefixed(path, QStringLiteral("cannot open: %1").arg(file.errorString()));
+        return result;
+    }
+    const QByteArray bytes = file.read(kMaxProjectFileBytes + 1);
+    if (file.error() != QFileDevice::NoError) {
+        result.error = prefixed(path, QStringLiteral("cannot read: %1").arg(file.errorString()));
+        return result;
+    }
+    if (bytes.size() > kMaxProjectFileBytes) {
+        result.error = prefixed(path, QStringLiteral("larger than %1 MiB, the limit for a project file")
+                                          .arg(kMaxProjectFileBytes / (1024 * 1024)));
+        return result;
+    }
+    return readProject(bytes, path, out, options);
+}
+
+QByteArray writeProject(const Project& project, QString& error)
+{
+    error.clear();
+    try {
+        return QJsonDocument(detail::writeDocument(project)).toJson(QJsonDocument::Indented);
+    } catch (const detail::JsonError& e) {
+        error = e.message;
+    } catch (const std::bad_alloc&) {
+        error = QStringLiteral("out of memory");
+    }
+    return {};
+}
+
+SaveResult saveProject(const QString& path, const Project& project, const SaveOptions& options)
+{
+    const QString notSaved = path + QStringLiteral(": not saved: ");
+    QString error;
+    const QByteArray bytes = writeProject(project, error);
+    if (!error.isEmpty())
+        return {notSaved + error};
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly))
+        return {notSaved + file.errorString()};
+    if (file.write(bytes) != bytes.size()) {
+        const QString why = file.errorString();
+        file.cancelWriting();
+        return {notSaved + why};
+    }
+    if (options.beforeCommit && !options.beforeCommit(file)) {
+        file.cancelWriting();
+        return {notSaved + QStringLiteral("the save was abandoned before completion")};
+    }
+    // commit() discards the temporary file on an earlier write error and then reports "Unknown error":
+    // keep the error it had.
+    const QString pending = file.error() != QFileDevice::NoError ? file.errorString() : QString();
+    if (!file.commit())
+        return {notSaved + (pending.isEmpty() ? file.errorString() : pending)};
+    return {};
+}
+
+} // namespace marionette::project

@@ -1,0 +1,358 @@
+// The document around the rig: format tag and version, source mesh, import settings, editor state and
+// scenarios. Values are range-checked by checkDocument() (ProjectCheck.cpp), shared with the writer.
+#include "ProjectInternal.h"
+
+#include "marionette/project/Migration.h"
+
+namespace marionette::project::detail {
+
+namespace {
+
+constexpr std::int64_t kMaxId = 0xffffffffll;
+
+constexpr EnumName<ElementKind> kKinds[] = {
+    {"particle", ElementKind::Particle}, {"stick", ElementKind::Stick}, {"angle", ElementKind::Angle},
+    {"triangle", ElementKind::Triangle}, {"angular", ElementKind::Angular}, {"pin", ElementKind::Pin},
+    {"shape", ElementKind::Shape},       {"bone", ElementKind::Bone},   {"binding", ElementKind::Binding},
+};
+constexpr EnumName<UpAxis> kUpAxes[] = {{"y", UpAxis::Y}, {"z", UpAxis::Z}};
+constexpr EnumName<Projection> kProjections[] = {
+    {"perspective", Projection::Perspective},
+    {"orthographic", Projection::Orthographic},
+};
+constexpr EnumName<Scene> kScenes[] = {
+    {"floor", Scene::Floor}, {"stairs", Scene::Stairs}, {"ledge", Scene::Ledge}, {"box", Scene::Box}};
+
+// ---- editor state --------------------------------------------------------------------------------------
+
+int hexDigit(QChar c)
+{
+    if (c >= u'0' && c <= u'9')
+        return c.unicode() - u'0';
+    if (c >= u'a' && c <= u'f')
+        return c.unicode() - u'a' + 10;
+    if (c >= u'A' && c <= u'F')
+        return c.unicode() - u'A' + 10;
+    return -1;
+}
+
+Rgba toColour(const QJsonValue& v, const JsonPath& at)
+{
+    QString s;
+    convert(v, at, s);
+    bool ok = s.startsWith(u'#') && (s.size() == 7 || s.size() == 9);
+    std::uint8_t c[4] = {255, 255, 255, 255};
+    for (qsizetype i = 1; ok && i < s.size(); i += 2) {
+        const int hi = hexDigit(s[i]), lo = hexDigit(s[i + 1]);
+        ok = hi >= 0 && lo >= 0;
+        c[(i - 1) / 2] = static_cast<std::uint8_t>(hi * 16 + lo);
+    }
+    if (!ok)
+        fail(at, QStringLiteral("expected a colour \"#rrggbb\" or \"#rrggbbaa\", found \"%1\"").arg(s));
+    return {c[0], c[1], c[2], c[3]};
+}
+
+QString colourText(Rgba c)
+{
+    const auto hex = [](std::uint8_t v) { return QStringLiteral("%1").arg(v, 2, 16, QLatin1Char('0')); };
+    return u'#' + hex(c.r) + hex(c.g) + hex(c.b) + (c.a == 255 ? QString() : hex(c.a));
+}
+
+ElementRef readRef(ObjectReader& o)
+{
+    ElementRef ref;
+    ref.kind = toEnum<ElementKind>(o.require("kind"), o.path().key("kind"), kKinds, "element kind");
+    ref.id = static_cast<rig::ElementId>(toInteger(o.require("id"), o.path().key("id"), 1, kMaxId));
+    return ref;
+}
+
+void writeRef(ObjectWriter& w, ElementRef ref)
+{
+    w.set("kind", enumValue<ElementKind>(ref.kind, kKinds, w.path().key("kind"), "element kind"));
+    w.put("id", ref.id);
+}
+
+void readEditor(const QJsonValue& value, const JsonPath& at, EditorState& e)
+{
+    ObjectReader o(value, at);
+    const QJsonValue camera = o.take("camera");
+    if (!camera.isUndefined()) {
+        ObjectReader c(camera, at.key("camera"));
+        c.optional("target", e.camera.target);
+        c.optional("yawDegrees", e.camera.yawDegrees);
+        c.optional("pitchDegrees", e.camera.pitchDegrees);
+        c.optional("distance", e.camera.distance);
+        optionalEnum<Projection>(c, "projection", e.camera.projection, kProjections, "projection");
+        c.optional("fieldOfViewDegrees", e.camera.fieldOfViewDegrees);
+        c.finish();
+    }
+    o.optional("meshOpacity", e.meshOpacity);
+    o.optional("xray", e.xray);
+    const QJsonValue elements = o.take("elements");
+    if (!elements.isUndefined()) {
+        const JsonPath list = at.key("elements");
+        const QJsonArray a = toArray(elements, list);
+        e.elements.reserve(std::size_t(a.size()));
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            ObjectReader v(a[i], list.index(i));
+            ElementView view;
+            view.element = readRef(v);
+            v.optional("visible", view.visible);
+            v.optional("locked", view.locked);
+            const QJsonValue colour = v.take("colour");
+            if (!colour.isUndefined() && !colour.isNull())
+                view.colour = toColour(colour, v.path().key("colour"));
+            v.finish();
+            e.elements.push_back(view);
+        }
+    }
+    const QJsonValue selection = o.take("selection");
+    if (!selection.isUndefined()) {
+        const JsonPath list = at.key("selection");
+        const QJsonArray a = toArray(selection, list);
+        e.selection.reserve(std::size_t(a.size()));
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            ObjectReader v(a[i], list.index(i));
+            e.selection.push_back(readRef(v));
+            v.finish();
+        }
+    }
+    o.finish();
+}
+
+QJsonObject writeEditor(const EditorState& e, const JsonPath& at)
+{
+    ObjectWriter w(at);
+    ObjectWriter c(at.key("camera"));
+    c.put("target", e.camera.target);
+    c.put("yawDegrees", e.camera.yawDegrees);
+    c.put("pitchDegrees", e.camera.pitchDegrees);
+    c.put("distance", e.camera.distance);
+    c.set("projection", enumValue<Projection>(e.camera.projection, kProjections, c.path().key("projection"), "projection"));
+    c.put("fieldOfViewDegrees", e.camera.fieldOfViewDegrees);
+    w.set("camera", c.object());
+    w.put("meshOpacity", e.meshOpacity);
+    w.put("xray", e.xray);
+    QJsonArray elements;
+    const JsonPath elementsAt = at.key("elements");
+    for (std::size_t i = 0; i < e.elements.size(); ++i) {
+        const ElementView& view = e.elements[i];
+        ObjectWriter v(elementsAt.index(qsizetype(i)));
+        writeRef(v, view.element);
+        v.put("visible", view.visible);
+        v.put("locked", view.locked);
+        v.set("colour", view.colour ? QJsonValue(colourText(*view.colour)) : QJsonValue(QJsonValue::Null));
+        elements.append(v.object());
+    }
+    w.set("elements", elements);
+    QJsonArray selection;
+    const JsonPath selectionAt = at.key("selection");
+    for (std::size_t i = 0; i < e.selection.size(); ++i) {
+        ObjectWriter v(selectionAt.index(qsizetype(i)));
+        writeRef(v, e.selection[i]);
+        selection.append(v.object());
+    }
+    w.set("selection", selection);
+    return w.object();
+}
+
+// ---- scenarios -----------------------------------------------------------------------------------------
+
+void readScenario(const QJsonValue& value, const JsonPath& at, Scenario& s)
+{
+    ObjectReader o(value, at);
+    o.optional("name", s.name);
+    optionalEnum<Scene>(o, "scene", s.scene, kScenes, "scene");
+    o.optional("dropHeight", s.dropHeight);
+    const QJsonValue rotation = o.take("initialRotation");
+    if (!rotation.isUndefined()) {
+        ObjectReader r(rotation, at.key("initialRotation"));
+        r.optional("random", s.initialRotation.random);
+        r.optional("quaternion", s.initialRotation.rotation);
+        r.optional("seed", s.initialRotation.seed);
+        r.finish();
+    }
+    o.optional("duration", s.duration);
+    const QJsonValue hits = o.take("hits");
+    if (!hits.isUndefined()) {
+        const JsonPath list = at.key("hits");
+        const QJsonArray a = toArray(hits, list);
+        s.hits.reserve(std::size_t(a.size()));
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            ObjectReader h(a[i], list.index(i));
+            Hit hit;
+            h.required("frame", hit.frame);
+            const bool particle = h.has("particle"), stick = h.has("stick");
+            if (particle == stick)
+                fail(h.path(), particle ? QStringLiteral("has both \"particle\" and \"stick\"; a hit has one target")
+                                        : QStringLiteral("missing its target: a \"particle\" or a \"stick\" field"));
+            const char* key = particle ? "particle" : "stick";
+            hit.target.kind = particle ? ElementKind::Particle : ElementKind::Stick;
+            hit.target.id = static_cast<rig::ElementId>(toInteger(h.require(key), h.path().key(key), 1, kMaxId));
+            h.optional("along", hit.along);
+            h.required("impulse", hit.impulse);
+            h.finish();
+            s.hits.push_back(hit);
+        }
+    }
+    const QJsonValue drags = o.take("drags");
+    if (!drags.isUndefined()) {
+        const JsonPath list = at.key("drags");
+        const QJsonArray a = toArray(drags, list);
+        s.drags.reserve(std::size_t(a.size()));
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            ObjectReader d(a[i], list.index(i));
+            Drag drag;
+            drag.particle = static_cast<rig::ElementId>(toInteger(d.require("particle"), d.path().key("particle"), 1, kMaxId));
+            d.required("startFrame", drag.startFrame);
+            d.required("endFrame", drag.endFrame);
+            d.required("target", drag.target);
+            d.optional("stiffness", drag.stiffness);
+            d.finish();
+            s.drags.push_back(drag);
+        }
+    }
+    const QJsonValue expect = o.take("expect");
+    if (!expect.isUndefined()) {
+        ObjectReader x(expect, at.key("expect"));
+        const QJsonValue settle = x.take("settleWithin");
+        if (!settle.isUndefined() && !settle.isNull()) {
+            float t = 0.f;
+            convert(settle, x.path().key("settleWithin"), t);
+            s.expect.settleWithin = t;
+        }
+        x.optional("maxPenetration", s.expect.maxPenetration);
+        x.optional("maxLimitViolationDegrees", s.expect.maxLimitViolationDegrees);
+        x.finish();
+    }
+    o.finish();
+}
+
+QJsonObject writeScenario(const Scenario& s, const JsonPath& at)
+{
+    ObjectWriter w(at);
+    w.putString("name", s.name);
+    w.set("scene", enumValue<Scene>(s.scene, kScenes, at.key("scene"), "scene"));
+    w.put("dropHeight", s.dropHeight);
+    ObjectWriter r(at.key("initialRotation"));
+    r.put("random", s.initialRotation.random);
+    r.put("quaternion", s.initialRotation.rotation);
+    r.put("seed", s.initialRotation.seed);
+    w.set("initialRotation", r.object());
+    w.put("duration", s.duration);
+    QJsonArray hits;
+    const JsonPath hitsAt = at.key("hits");
+    for (std::size_t i = 0; i < s.hits.size(); ++i) {
+        const Hit& hit = s.hits[i];
+        ObjectWriter h(hitsAt.index(qsizetype(i)));
+        h.put("frame", hit.frame);
+        h.put(hit.target.kind == ElementKind::Particle ? "particle" : "stick", hit.target.id);
+        h.put("along", hit.along);
+        h.put("impulse", hit.impulse);
+        hits.append(h.object());
+    }
+    w.set("hits", hits);
+    QJsonArray drags;
+    const JsonPath dragsAt = at.key("drags");
+    for (std::size_t i = 0; i < s.drags.size(); ++i) {
+        const Drag& drag = s.drags[i];
+        ObjectWriter d(dragsAt.index(qsizetype(i)));
+        d.put("particle", drag.particle);
+        d.put("startFrame", drag.startFrame);
+        d.put("endFrame", drag.endFrame);
+        d.put("target", drag.target);
+        d.put("stiffness", drag.stiffness);
+        drags.append(d.object());
+    }
+    w.set("drags", drags);
+    ObjectWriter x(at.key("expect"));
+    if (s.expect.settleWithin)
+        x.put("settleWithin", *s.expect.settleWithin);
+    else
+        x.set("settleWithin", QJsonValue(QJsonValue::Null));
+    x.put("maxPenetration", s.expect.maxPenetration);
+    x.put("maxLimitViolationDegrees", s.expect.maxLimitViolationDegrees);
+    w.set("expect", x.object());
+    return w.object();
+}
+
+} // namespace
+
+// ---- the document --------------------------------------------------------------------------------------
+
+void readDocument(const QJsonObject& root, Project& out)
+{
+    const JsonPath at;
+    ObjectReader o(root, at);
+    o.take("format");
+    o.take("version");
+    Project p;
+    o.optional("name", p.name);
+    const QJsonValue mesh = o.take("sourceMesh");
+    if (!mesh.isUndefined()) {
+        ObjectReader m(mesh, at.key("sourceMesh"));
+        m.optional("path", p.sourceMesh.path);
+        m.optional("sha256", p.sourceMesh.sha256);
+        m.finish();
+    }
+    const QJsonValue importSettings = o.take("import");
+    if (!importSettings.isUndefined()) {
+        ObjectReader i(importSettings, at.key("import"));
+        i.optional("scaleToMetres", p.import.scaleToMetres);
+        optionalEnum<UpAxis>(i, "sourceUpAxis", p.import.sourceUpAxis, kUpAxes, "axis");
+        i.optional("unitConversionApplied", p.import.unitConversionApplied);
+        i.optional("axisConversionApplied", p.import.axisConversionApplied);
+        i.optional("flipWindingOrder", p.import.flipWindingOrder);
+        i.optional("flipUVs", p.import.flipUVs);
+        i.optional("conversionNote", p.import.conversionNote);
+        i.finish();
+    }
+    readRig(o.require("rig"), at.key("rig"), p.rig);
+    const QJsonValue editor = o.take("editor");
+    if (!editor.isUndefined())
+        readEditor(editor, at.key("editor"), p.editor);
+    const QJsonValue scenarios = o.take("scenarios");
+    if (!scenarios.isUndefined()) {
+        const JsonPath list = at.key("scenarios");
+        const QJsonArray a = toArray(scenarios, list);
+        p.scenarios.resize(std::size_t(a.size()));
+        for (qsizetype i = 0; i < a.size(); ++i)
+            readScenario(a[i], list.index(i), p.scenarios[std::size_t(i)]);
+    }
+    o.finish();
+    checkDocument(p, ElementIndex(p.rig));
+    out = std::move(p);
+}
+
+QJsonObject writeDocument(const Project& p)
+{
+    const JsonPath at;
+    checkDocument(p, ElementIndex(p.rig));
+    ObjectWriter w(at);
+    w.putString("format", QString::fromLatin1(kProjectFormatTag));
+    w.set("version", kProjectVersion);
+    w.putString("name", p.name);
+    ObjectWriter m(at.key("sourceMesh"));
+    m.putString("path", p.sourceMesh.path);
+    m.putString("sha256", p.sourceMesh.sha256);
+    w.set("sourceMesh", m.object());
+    ObjectWriter i(at.key("import"));
+    i.put("scaleToMetres", p.import.scaleToMetres);
+    i.set("sourceUpAxis", enumValue<UpAxis>(p.import.sourceUpAxis, kUpAxes, i.path().key("sourceUpAxis"), "axis"));
+    i.put("unitConversionApplied", p.import.unitConversionApplied);
+    i.put("axisConversionApplied", p.import.axisConversionApplied);
+    i.put("flipWindingOrder", p.import.flipWindingOrder);
+    i.put("flipUVs", p.import.flipUVs);
+    i.putString("conversionNote", p.import.conversionNote);
+    w.set("import", i.object());
+    w.set("rig", writeRig(p.rig, at.key("rig")));
+    w.set("editor", writeEditor(p.editor, at.key("editor")));
+    QJsonArray scenarios;
+    const JsonPath scenariosAt = at.key("scenarios");
+    for (std::size_t k = 0; k < p.scenarios.size(); ++k)
+        scenarios.append(writeScenario(p.scenarios[k], scenariosAt.index(qsizetype(k))));
+    w.set("scenarios", scenarios);
+    return w.object();
+}
+
+} // namespace marionette::project::detail
