@@ -1,0 +1,332 @@
+// Round trips of the project document: Project -> JSON -> Project keeps every field of every element type
+// bit for bit (a project setting every field off its default, the procedural humanoid, crate and cloth),
+// floats are written with the fewest digits that read back exactly, and the writer refuses, with the JSON
+// path, every project it cannot write faithfully. The committed version 1 fixture pins the text itself.
+//
+// Set MARIONETTE_UPDATE_GOLDEN=1 to rewrite data/v<current version>/robot.mproj after an intended change.
+#include "marionette/project/Migration.h"
+#include "marionette/project/ProjectFile.h"
+#include "marionette/runtime/Procedural.h"
+
+#include <QtTest/QtTest>
+
+#include <cfloat>
+#include <cmath>
+#include <functional>
+#include <limits>
+#include <random>
+
+#include "ProjectTestSupport.h"
+
+using namespace marionette;
+using namespace marionette::project;
+using namespace marionette::test;
+
+using ProjectEdit = std::function<void(Project&)>;
+Q_DECLARE_METATYPE(ProjectEdit)
+
+namespace {
+
+/// write -> read; fails the test on any error.
+Project roundTrip(const Project& p, QByteArray* written = nullptr)
+{
+    QString error;
+    const QByteArray json = writeProject(p, error);
+    if (!error.isEmpty())
+        qFatal("writeProject failed: %s", qPrintable(error));
+    Project back;
+    const LoadResult r = readProject(json, QStringLiteral("memory.mproj"), back);
+    if (!r.ok())
+        qFatal("readProject failed: %s", qPrintable(r.error));
+    if (written)
+        *written = json;
+    return back;
+}
+
+QString dataPath(const char* relative) { return QStringLiteral(MARIONETTE_PROJECT_TEST_DATA "/") + QLatin1StringView(relative); }
+
+} // namespace
+
+class TestProjectRoundTrip : public QObject {
+    Q_OBJECT
+
+private slots:
+    void fullProject_keepsEveryFieldAndRewritesTheSameText();
+    void proceduralRig_keepsEveryField_data();
+    void proceduralRig_keepsEveryField();
+    void floats_randomBitPatternsReadBackExactly();
+    void floats_areWrittenWithTheFewestDigits_data();
+    void floats_areWrittenWithTheFewestDigits();
+    void negativeZero_readsBackAsZero();
+    void idsNotIndices_referencesSurviveReordering();
+    void committedFixture_loadsAndRewritesByteForByte();
+    void write_refusesWhatItCannotWriteFaithfully_data();
+    void write_refusesWhatItCannotWriteFaithfully();
+    void write_acceptsAnInvalidRig();
+};
+
+void TestProjectRoundTrip::fullProject_keepsEveryFieldAndRewritesTheSameText()
+{
+    const Project p = fullProject();
+    QCOMPARE(QString::fromStdString(p.rig.validate()), QString());
+    QByteArray first;
+    const Project back = roundTrip(p, &first);
+    QCOMPARE(firstDifference(p, back), QString());
+    QString error;
+    QCOMPARE(writeProject(back, error), first);
+    QCOMPARE(error, QString());
+    // Diff-friendly: indented, one element per array entry, key order sorted, vectors as arrays.
+    QVERIFY(first.startsWith("{\n    \"editor\": {\n"));
+    QVERIFY(first.contains("\"format\": \"marionette-project\",\n"));
+    QVERIFY(first.contains("\"version\": 1\n}\n"));
+    QVERIFY(first.contains("\"position\": [\n                    0,\n                    1,\n                    0\n"));
+}
+
+void TestProjectRoundTrip::proceduralRig_keepsEveryField_data()
+{
+    QTest::addColumn<int>("which");
+    QTest::addColumn<int>("expectedElements");
+    // Humanoid: 20 particles, 11 triangles, 10 angular constraints, 14 bones, 12 bindings, plus sticks,
+    // angles and ranges; counted below rather than restated.
+    QTest::newRow("humanoid") << 0 << -1;
+    QTest::newRow("crate") << 1 << 4 + 6 + 1;        // 4 particles, 6 sticks, 1 embedded box
+    QTest::newRow("cloth 4x3") << 2 << 12 + 17;      // 12 particles, 3·3 + 4·2 = 17 structural sticks
+}
+
+void TestProjectRoundTrip::proceduralRig_keepsEveryField()
+{
+    QFETCH(int, which);
+    QFETCH(int, expectedElements);
+    Project p;
+    p.name = QStringLiteral("procedural");
+    p.rig = which == 0 ? runtime::makeHumanoid() : which == 1 ? runtime::makeCrate({0.3f, 0.2f, 0.1f}, 12.f)
+                                                             : runtime::makeCloth(4, 3, 0.1f, true, 1.5f);
+    const rig::RigDescription& r = p.rig;
+    const std::size_t elements = r.particles.size() + r.sticks.size() + r.angles.size() + r.triangles.size() +
+                                 r.angular.size() + r.pins.size() + r.shapes.size() + r.bones.size() +
+                                 r.bindings.size();
+    if (expectedElements >= 0)
+        QCOMPARE(elements, std::size_t(expectedElements));
+    QCOMPARE(assignMissingIds(p), elements); // procedural rigs come without ids
+    const Project back = roundTrip(p);
+    QCOMPARE(firstDifference(p, back), QString());
+}
+
+// Bone matrices take any finite float, so 50 bones carry 2,400 random bit patterns (every exponent and
+// sign, subnormals included) plus the edge values.
+void TestProjectRoundTrip::floats_randomBitPatternsReadBackExactly()
+{
+    std::mt19937 random(20261122u);
+    std::vector<float> values = {0.f, 1.f, -1.f, 0.1f, 1.f / 3.f, FLT_MIN, -FLT_MIN, FLT_MAX, -FLT_MAX,
+                                 std::numeric_limits<float>::denorm_min(), 16777216.f, 16777215.f, 8388607.5f,
+                                 9.223372e18f, 1e-38f, 3.4028e38f, kPi, 1e-45f};
+    while (values.size() < 50 * 48) {
+        const float f = floatFromBits(std::uint32_t(random()));
+        if (std::isfinite(f))
+            values.push_back(f);
+    }
+    Project p;
+    p.rig.particles.resize(1);
+    p.rig.bones.resize(50);
+    std::size_t k = 0;
+    for (rig::Bone& b : p.rig.bones)
+        for (Mat4* m : {&b.bindLocal, &b.bindWorld, &b.inverseBind})
+            for (float& f : m->m)
+                f = values[k++];
+    assignMissingIds(p);
+    const Project back = roundTrip(p);
+    k = 0;
+    for (const rig::Bone& b : back.rig.bones)
+        for (const Mat4* m : {&b.bindLocal, &b.bindWorld, &b.inverseBind})
+            for (const float f : m->m) {
+                if (bitsOf(f) != bitsOf(values[k]))
+                    QFAIL(qPrintable(QStringLiteral("value %1: wrote 0x%2, read 0x%3")
+                                         .arg(k)
+                                         .arg(bitsOf(values[k]), 8, 16, QLatin1Char('0'))
+                                         .arg(bitsOf(f), 8, 16, QLatin1Char('0'))));
+                ++k;
+            }
+    QCOMPARE(k, values.size());
+}
+
+void TestProjectRoundTrip::floats_areWrittenWithTheFewestDigits_data()
+{
+    QTest::addColumn<float>("value");
+    QTest::addColumn<QString>("text");
+    // The double nearest 0.1f is 0.100000001490116119...; a float needs only "0.1" to be found again.
+    QTest::newRow("0.1") << 0.1f << QStringLiteral("0.1");
+    QTest::newRow("1/3") << 1.f / 3.f << QStringLiteral("0.33333334");
+    QTest::newRow("integer") << 12.f << QStringLiteral("12");
+    QTest::newRow("2^24") << 16777216.f << QStringLiteral("16777216");
+    QTest::newRow("-9.81") << -9.81f << QStringLiteral("-9.81");
+    QTest::newRow("1e-7") << 1e-7f << QStringLiteral("1e-07");
+    QTest::newRow("FLT_MAX") << FLT_MAX << QStringLiteral("3.4028235e+38");
+    QTest::newRow("smallest subnormal") << std::numeric_limits<float>::denorm_min() << QStringLiteral("1e-45");
+    QTest::newRow("pi") << kPi << QStringLiteral("3.1415927");
+}
+
+void TestProjectRoundTrip::floats_areWrittenWithTheFewestDigits()
+{
+    QFETCH(float, value);
+    QFETCH(QString, text);
+    Project p;
+    p.rig.particles.resize(1);
+    p.rig.particles[0].mass = value; // writing does not validate, so any finite value goes
+    assignMissingIds(p);
+    QString error;
+    const QByteArray json = writeProject(p, error);
+    QCOMPARE(error, QString());
+    QVERIFY2(json.contains(("\"mass\": " + text + ",\n").toUtf8()), json.constData());
+    const QJsonValue read = QJsonDocument::fromJson(json).object()[QStringLiteral("rig")].toObject()[QStringLiteral(
+        "particles")].toArray()[0].toObject()[QStringLiteral("mass")];
+    QCOMPARE(bitsOf(static_cast<float>(read.toDouble())), bitsOf(value));
+}
+
+// Qt keeps JSON numbers as doubles and writes −0.0 as "0": the sign of zero is the one thing not kept.
+void TestProjectRoundTrip::negativeZero_readsBackAsZero()
+{
+    Project p = fullProject();
+    p.rig.particles[0].position.x = -0.f;
+    QByteArray json;
+    const Project back = roundTrip(p, &json);
+    QCOMPARE(bitsOf(back.rig.particles[0].position.x), 0u);
+    QCOMPARE(firstDifference(p, back), QString()); // sameFloat() counts ±0 as equal
+}
+
+// A stick refers to particles 10 and 20 by id; moving particles around in the file changes nothing.
+void TestProjectRoundTrip::idsNotIndices_referencesSurviveReordering()
+{
+    const Project p = fullProject();
+    QString error;
+    const QByteArray json = writeProject(p, error);
+    QJsonObject root = QJsonDocument::fromJson(json).object();
+    QJsonObject rigObject = root[QStringLiteral("rig")].toObject();
+    QJsonArray particles = rigObject[QStringLiteral("particles")].toArray();
+    QJsonArray reversed;
+    for (qsizetype i = particles.size() - 1; i >= 0; --i)
+        reversed.append(particles[i]);
+    rigObject[QStringLiteral("particles")] = reversed;
+    root[QStringLiteral("rig")] = rigObject;
+    Project back;
+    const LoadResult r = readProject(QJsonDocument(root).toJson(), {}, back);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    // Particle i is now at index 4 − i; every reference followed it.
+    QCOMPARE(back.rig.particles[4].name, std::string("hip"));
+    QCOMPARE(back.rig.sticks[0].a, 4); // spine: hip (id 10) ...
+    QCOMPARE(back.rig.sticks[0].b, 3); // ... to chest (id 20)
+    QCOMPARE(back.rig.triangles[1].p[0], 3);
+    QCOMPARE(back.rig.triangles[1].p[1], 1);
+    QCOMPARE(back.rig.triangles[1].p[2], 2);
+    QCOMPARE(back.rig.shapes[1].tetra[3], 0); // knee, id 50, was last
+    QCOMPARE(back.rig.pins[0].particle, 2);   // épaule stays in the middle
+}
+
+void TestProjectRoundTrip::committedFixture_loadsAndRewritesByteForByte()
+{
+    // The fixture of the current version; older versions' fixtures stay as they are, for migration tests.
+    const QString path = dataPath("v%1/robot.mproj").arg(kProjectVersion);
+    QString error;
+    const QByteArray expected = writeProject(fullProject(), error);
+    QCOMPARE(error, QString());
+    if (qEnvironmentVariableIsSet("MARIONETTE_UPDATE_GOLDEN")) {
+        QFile out(path);
+        QVERIFY(out.open(QIODevice::WriteOnly) && out.write(expected) == expected.size());
+    }
+    QFile file(path);
+    QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(path));
+    const QByteArray bytes = file.readAll();
+    Project loaded;
+    const LoadResult r = loadProject(path, loaded);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.fileVersion, 1);
+    QCOMPARE(firstDifference(fullProject(), loaded), QString());
+    QCOMPARE(writeProject(loaded, error), bytes);
+    QCOMPARE(bytes, expected);
+}
+
+void TestProjectRoundTrip::write_refusesWhatItCannotWriteFaithfully_data()
+{
+    QTest::addColumn<ProjectEdit>("edit");
+    QTest::addColumn<QString>("message");
+    const float nan = std::numeric_limits<float>::quiet_NaN();
+    const float inf = std::numeric_limits<float>::infinity();
+    QTest::newRow("id 0") << ProjectEdit([](Project& p) { p.rig.particles[1].id = 0; })
+                          << QStringLiteral("$.rig.particles[1].id: the particle 'chest' has no id (0); "
+                                            "assignMissingIds() gives it one");
+    QTest::newRow("duplicate id") << ProjectEdit([](Project& p) { p.rig.sticks[2].id = 7; })
+                                  << QStringLiteral("$.rig.sticks[2].id: duplicate stick id 7 (also $.rig.sticks[0].id)");
+    QTest::newRow("NaN") << ProjectEdit([nan](Project& p) { p.rig.particles[0].position.y = nan; })
+                         << QStringLiteral("$.rig.particles[0].position[1]: nan cannot be saved (not a finite number)");
+    QTest::newRow("infinity") << ProjectEdit([inf](Project& p) { p.rig.settings.drag = -inf; })
+                              << QStringLiteral("$.rig.settings.drag: -inf cannot be saved (not a finite number)");
+    QTest::newRow("NaN in a matrix") << ProjectEdit([nan](Project& p) { p.rig.bones[2].inverseBind.m[13] = nan; })
+                                     << QStringLiteral("$.rig.bones[2].inverseBind[13]: nan cannot be saved (not a finite number)");
+    QTest::newRow("index out of range") << ProjectEdit([](Project& p) { p.rig.sticks[0].b = 40; })
+                                        << QStringLiteral("$.rig.sticks[0].b: particle index 40 out of range (5 particles)");
+    QTest::newRow("triangle corner -1") << ProjectEdit([](Project& p) { p.rig.triangles[0].p[1] = -1; })
+                                        << QStringLiteral("$.rig.triangles[0].particles[1]: particle index -1 out of range (5 particles)");
+    QTest::newRow("binding driver index") << ProjectEdit([](Project& p) { p.rig.bindings[1].index = 4; })
+                                          << QStringLiteral("$.rig.bindings[1].stick: stick index 4 out of range (4 sticks)");
+    QTest::newRow("unknown stick kind") << ProjectEdit([](Project& p) { p.rig.sticks[0].kind = rig::StickKind(9); })
+                                        << QStringLiteral("$.rig.sticks[0].kind: unknown stick kind 9 cannot be saved");
+    QTest::newRow("unknown driver") << ProjectEdit([](Project& p) { p.rig.bindings[0].driver = rig::BoneBinding::Driver(5); })
+                                    << QStringLiteral("$.rig.bindings[0]: unknown driver 5 cannot be saved");
+    QTest::newRow("selection of a missing particle")
+        << ProjectEdit([](Project& p) { p.editor.selection[1].id = 11; })
+        << QStringLiteral("$.editor.selection[1].id: no particle with id 11");
+    QTest::newRow("two views of one element")
+        << ProjectEdit([](Project& p) { p.editor.elements.push_back(p.editor.elements[0]); })
+        << QStringLiteral("$.editor.elements[3]: second entry for particle 20 (the first is $.editor.elements[0])");
+    QTest::newRow("hit on a missing stick") << ProjectEdit([](Project& p) { p.scenarios[0].hits[1].target.id = 8; })
+                                            << QStringLiteral("$.scenarios[0].hits[1].stick: no stick with id 8");
+    QTest::newRow("hit on a bone") << ProjectEdit([](Project& p) { p.scenarios[0].hits[0].target.kind = ElementKind::Bone; })
+                                   << QStringLiteral("$.scenarios[0].hits[0]: a hit targets a particle or a stick, not a bone");
+    QTest::newRow("drag of a missing particle") << ProjectEdit([](Project& p) { p.scenarios[0].drags[0].particle = 0; })
+                                                << QStringLiteral("$.scenarios[0].drags[0].particle: no particle with id 0");
+    QTest::newRow("negative duration") << ProjectEdit([](Project& p) { p.scenarios[1].duration = -1.f; })
+                                       << QStringLiteral("$.scenarios[1].duration: -1 is outside (0, 600]");
+    QTest::newRow("uppercase hash") << ProjectEdit([](Project& p) { p.sourceMesh.sha256 = p.sourceMesh.sha256.toUpper(); })
+                                    << QStringLiteral("$.sourceMesh.sha256: expected 64 lowercase hexadecimal digits "
+                                                      "(SHA-256) or an empty string");
+    QTest::newRow("zero scale") << ProjectEdit([](Project& p) { p.import.scaleToMetres = 0.0; })
+                                << QStringLiteral("$.import.scaleToMetres: 0 is outside (0, 1e+06]");
+    QTest::newRow("too many particles")
+        << ProjectEdit([](Project& p) { p.rig.particles.resize(kMaxElementsPerKind + 1); })
+        << QStringLiteral("$.rig.particles: 1000001 particles; a project holds at most 1000000 of each kind");
+    QTest::newRow("camera at the target") << ProjectEdit([](Project& p) { p.editor.camera.distance = 0.f; })
+                                          << QStringLiteral("$.editor.camera.distance: 0 is outside (0, 1e+06]");
+}
+
+void TestProjectRoundTrip::write_refusesWhatItCannotWriteFaithfully()
+{
+    QFETCH(ProjectEdit, edit);
+    QFETCH(QString, message);
+    Project p = fullProject();
+    edit(p);
+    QString error = QStringLiteral("stale");
+    const QByteArray json = writeProject(p, error);
+    QCOMPARE(error, message);
+    QVERIFY(json.isEmpty());
+}
+
+// Saving must never refuse an artist's half-finished edit: an invalid rig is written, and reads back with
+// acceptInvalidRig (tst_projectread covers the strict load).
+void TestProjectRoundTrip::write_acceptsAnInvalidRig()
+{
+    Project p = fullProject();
+    p.rig.sticks[0].b = p.rig.sticks[0].a; // both ends on the hip
+    QCOMPARE(QString::fromStdString(p.rig.validate()), QStringLiteral("sticks[0] 'spine': both ends are the same particle"));
+    QString error;
+    const QByteArray json = writeProject(p, error);
+    QCOMPARE(error, QString());
+    Project back;
+    LoadOptions lenient;
+    lenient.acceptInvalidRig = true;
+    const LoadResult r = readProject(json, QStringLiteral("robot.mproj"), back, lenient);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.rigProblem, QStringLiteral("$.rig.sticks[0] 'spine': both ends are the same particle"));
+    QCOMPARE(firstDifference(p, back), QString());
+}
+
+QTEST_GUILESS_MAIN(TestProjectRoundTrip)
+#include "tst_projectroundtrip.moc"
