@@ -2,8 +2,8 @@
 
 #include <QLocale>
 
-#include <charconv>
 #include <cfloat>
+#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <system_error>
@@ -55,24 +55,40 @@ QString JsonPath::withKey(const QString& name) const
     return toString() + (isIdentifier(name) ? u'.' + name : quotedKey(name));
 }
 
-void fail(const JsonPath& path, const QString& what) { throw JsonError{path.toString() + QStringLiteral(": ") + what}; }
-void fail(const QString& path, const QString& what) { throw JsonError{path + QStringLiteral(": ") + what}; }
+void fail(const JsonPath& path, const QString& what)
+{
+    throw JsonError{path.toString() + QStringLiteral(": ") + what};
+}
+void fail(const QString& path, const QString& what)
+{
+    throw JsonError{path + QStringLiteral(": ") + what};
+}
 
 QString describeValue(const QJsonValue& v)
 {
     switch (v.type()) {
-    case QJsonValue::Null: return QStringLiteral("null");
-    case QJsonValue::Bool: return QStringLiteral("a boolean");
-    case QJsonValue::Double: return QStringLiteral("a number");
-    case QJsonValue::String: return QStringLiteral("a string");
-    case QJsonValue::Array: return QStringLiteral("an array");
-    case QJsonValue::Object: return QStringLiteral("an object");
-    case QJsonValue::Undefined: break;
+    case QJsonValue::Null:
+        return QStringLiteral("null");
+    case QJsonValue::Bool:
+        return QStringLiteral("a boolean");
+    case QJsonValue::Double:
+        return QStringLiteral("a number");
+    case QJsonValue::String:
+        return QStringLiteral("a string");
+    case QJsonValue::Array:
+        return QStringLiteral("an array");
+    case QJsonValue::Object:
+        return QStringLiteral("an object");
+    case QJsonValue::Undefined:
+        break;
     }
     return QStringLiteral("nothing");
 }
 
-QString formatNumber(double d) { return QString::number(d, 'g', QLocale::FloatingPointShortest); }
+QString formatNumber(double d)
+{
+    return QString::number(d, 'g', QLocale::FloatingPointShortest);
+}
 
 // ---- reading -----------------------------------------------------------------------------------------
 
@@ -130,7 +146,10 @@ void convert(const QJsonValue& v, const JsonPath& at, float& out)
     out = static_cast<float>(d);
 }
 
-void convert(const QJsonValue& v, const JsonPath& at, double& out) { out = toNumber(v, at); }
+void convert(const QJsonValue& v, const JsonPath& at, double& out)
+{
+    out = toNumber(v, at);
+}
 
 void convert(const QJsonValue& v, const JsonPath& at, bool& out)
 {
@@ -276,6 +295,9 @@ QJsonObject transformValue(const Transform& t, const JsonPath& at)
     return o;
 }
 
-QJsonValue stringValue(const std::string& utf8) { return QString::fromStdString(utf8); }
+QJsonValue stringValue(const std::string& utf8)
+{
+    return QString::fromStdString(utf8);
+}
 
 } // namespace marionette::project::detail

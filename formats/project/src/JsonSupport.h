@@ -25,7 +25,7 @@ namespace marionette::project::detail {
 /// outlive its parent, so children of temporaries cannot be made: name each level (`const JsonPath rig =
 /// root.key("rig");`) before descending further.
 class JsonPath {
-public:
+  public:
     JsonPath() = default; ///< the root, "$"
     JsonPath key(const char* name) const& { return JsonPath(this, name, -1); }
     JsonPath index(qsizetype i) const& { return JsonPath(this, nullptr, i); }
@@ -35,7 +35,7 @@ public:
     /// toString() plus ".name" (or ["name"] when it is not a plain identifier), for keys read from a file.
     QString withKey(const QString& name) const;
 
-private:
+  private:
     JsonPath(const JsonPath* parent, const char* name, qsizetype i) : mParent(parent), mKey(name), mIndex(i) {}
     const JsonPath* mParent = nullptr;
     const char* mKey = nullptr;
@@ -65,7 +65,7 @@ QJsonArray toArray(const QJsonValue& v, const JsonPath& at);
 /// An array of exactly `n` elements.
 QJsonArray toArray(const QJsonValue& v, const JsonPath& at, qsizetype n);
 
-void convert(const QJsonValue& v, const JsonPath& at, float& out);  ///< number within ±FLT_MAX
+void convert(const QJsonValue& v, const JsonPath& at, float& out); ///< number within ±FLT_MAX
 void convert(const QJsonValue& v, const JsonPath& at, double& out);
 void convert(const QJsonValue& v, const JsonPath& at, bool& out);
 void convert(const QJsonValue& v, const JsonPath& at, std::uint32_t& out);
@@ -77,8 +77,7 @@ void convert(const QJsonValue& v, const JsonPath& at, Mat4& out);        ///< 16
 void convert(const QJsonValue& v, const JsonPath& at, Transform& out);   ///< {"rotation", "translation"}
 
 /// One entry of an enum's spelling table.
-template <class E>
-struct EnumName {
+template <class E> struct EnumName {
     const char* name;
     E value;
 };
@@ -105,8 +104,7 @@ E toEnum(const QJsonValue& v, const JsonPath& at, std::span<const EnumName<E>> n
 }
 
 /// Spelling of `value` in `names`, or nullptr when the value has none (a corrupt enum in memory).
-template <class E>
-const char* enumName(E value, std::span<const EnumName<E>> names)
+template <class E> const char* enumName(E value, std::span<const EnumName<E>> names)
 {
     for (const EnumName<E>& n : names)
         if (n.value == value)
@@ -117,7 +115,7 @@ const char* enumName(E value, std::span<const EnumName<E>> names)
 /// Reads the fields of one JSON object, remembering which keys were used so that finish() can reject
 /// the others: the schema is closed, a misspelt key is an error rather than a silently lost value.
 class ObjectReader {
-public:
+  public:
     ObjectReader(const QJsonValue& v, const JsonPath& at) : mObject(toObject(v, at)), mPath(at) {}
 
     const JsonPath& path() const { return mPath; }
@@ -127,15 +125,13 @@ public:
     /// The value, failing with "missing required field" when absent.
     QJsonValue require(const char* key);
 
-    template <class T>
-    void required(const char* key, T& out)
+    template <class T> void required(const char* key, T& out)
     {
         const QJsonValue v = require(key);
         convert(v, mPath.key(key), out);
     }
     /// Leaves `out` (the default) as is when the key is absent.
-    template <class T>
-    void optional(const char* key, T& out)
+    template <class T> void optional(const char* key, T& out)
     {
         const QJsonValue v = take(key);
         if (!v.isUndefined())
@@ -144,7 +140,7 @@ public:
     /// Fails on the first key that no take()/require() asked for.
     void finish() const;
 
-private:
+  private:
     QJsonObject mObject;
     JsonPath mPath;
     std::vector<const char*> mUsed;
@@ -165,7 +161,7 @@ QJsonValue stringValue(const std::string& utf8);
 
 /// Builds one JSON object; numbers are checked (finite) with the path of their key.
 class ObjectWriter {
-public:
+  public:
     explicit ObjectWriter(const JsonPath& at) : mPath(at) {}
     const JsonPath& path() const { return mPath; }
     const QJsonObject& object() const { return mObject; }
@@ -182,7 +178,7 @@ public:
     void putString(const char* key, const QString& s) { set(key, QJsonValue(s)); }
     void set(const char* key, const QJsonValue& v) { mObject.insert(QLatin1StringView(key), v); }
 
-private:
+  private:
     QJsonObject mObject;
     JsonPath mPath;
 };

@@ -58,8 +58,8 @@ QString upgrade0To1(QJsonObject& doc)
     try {
         const JsonPath root;
         checkKeys(doc, root,
-                  {"format", "version", "name", "mesh", "unitScale", "zUp", "gravity", "timeStep", "iterations",
-                   "drag", "friction", "particles", "sticks", "triangles", "cones", "pins"});
+                  {"format", "version", "name", "mesh", "unitScale", "zUp", "gravity", "timeStep", "iterations", "drag",
+                   "friction", "particles", "sticks", "triangles", "cones", "pins"});
         const QJsonArray particles = optionalArray(doc, "particles", root);
         const QJsonArray sticks = optionalArray(doc, "sticks", root);
         const QJsonArray triangles = optionalArray(doc, "triangles", root);
@@ -122,8 +122,10 @@ QString upgrade0To1(QJsonObject& doc)
             n.insert(QStringLiteral("id"), i + 1);
             if (e.contains(QLatin1StringView("name")))
                 n.insert(QStringLiteral("name"), e.value(QLatin1StringView("name")));
-            n.insert(QStringLiteral("triangleA"), indexToId(required(e, "triangleA", at), at.key("triangleA"), nt, "triangles"));
-            n.insert(QStringLiteral("triangleB"), indexToId(required(e, "triangleB", at), at.key("triangleB"), nt, "triangles"));
+            n.insert(QStringLiteral("triangleA"),
+                     indexToId(required(e, "triangleA", at), at.key("triangleA"), nt, "triangles"));
+            n.insert(QStringLiteral("triangleB"),
+                     indexToId(required(e, "triangleB", at), at.key("triangleB"), nt, "triangles"));
             n.insert(QStringLiteral("limit"), QStringLiteral("cone"));
             if (e.contains(QLatin1StringView("maxAngleDegrees"))) {
                 float degrees = 0.f;
@@ -141,7 +143,8 @@ QString upgrade0To1(QJsonObject& doc)
             QJsonObject e = detail::toObject(pins[i], at);
             checkKeys(e, at, {"name", "particle", "target"});
             e.insert(QStringLiteral("id"), i + 1);
-            e.insert(QStringLiteral("particle"), indexToId(required(e, "particle", at), at.key("particle"), np, "particles"));
+            e.insert(QStringLiteral("particle"),
+                     indexToId(required(e, "particle", at), at.key("particle"), np, "particles"));
             out.append(e);
         }
         rig.insert(QStringLiteral("pins"), out);
@@ -158,7 +161,8 @@ QString upgrade0To1(QJsonObject& doc)
         const QJsonValue scale = doc.value(QLatin1StringView("unitScale"));
         const QJsonValue zUp = doc.value(QLatin1StringView("zUp"));
         if (!scale.isUndefined() && !scale.isDouble())
-            fail(root.key("unitScale"), QStringLiteral("expected a number, found %1").arg(detail::describeValue(scale)));
+            fail(root.key("unitScale"),
+                 QStringLiteral("expected a number, found %1").arg(detail::describeValue(scale)));
         if (!zUp.isUndefined() && !zUp.isBool())
             fail(root.key("zUp"), QStringLiteral("expected true or false, found %1").arg(detail::describeValue(zUp)));
         QJsonObject importSettings;
@@ -193,7 +197,10 @@ static_assert(std::size(kSteps) == std::size_t(kProjectVersion), "one migration 
 
 } // namespace
 
-std::span<const MigrationStep> migrationSteps() { return kSteps; }
+std::span<const MigrationStep> migrationSteps()
+{
+    return kSteps;
+}
 
 QString migrateToCurrent(QJsonObject& document, int fromVersion)
 {

@@ -1,5 +1,5 @@
-#include "marionette/project/ElementIndex.h"
 #include "marionette/project/Project.h"
+#include "marionette/project/ElementIndex.h"
 
 #include "ProjectInternal.h"
 
@@ -42,9 +42,18 @@ const KindNames& names(ElementKind kind)
 
 } // namespace
 
-const char* toString(ElementKind kind) { return names(kind).json; }
-const char* describe(ElementKind kind) { return names(kind).words; }
-const char* sectionName(ElementKind kind) { return names(kind).section; }
+const char* toString(ElementKind kind)
+{
+    return names(kind).json;
+}
+const char* describe(ElementKind kind)
+{
+    return names(kind).words;
+}
+const char* sectionName(ElementKind kind)
+{
+    return names(kind).section;
+}
 
 bool elementKindFromString(QStringView text, ElementKind& kind)
 {
@@ -76,9 +85,9 @@ QString SourceMesh::hashFile(const QString& filePath, QString* error)
 {
     const QFileInfo info(filePath);
     QFile file(filePath);
-    const QString problem = !info.exists()   ? QStringLiteral("no such file")
-                            : info.isDir()   ? QStringLiteral("it is a folder")
-                            : !info.isFile() ? QStringLiteral("not a regular file")
+    const QString problem = !info.exists()                    ? QStringLiteral("no such file")
+                            : info.isDir()                    ? QStringLiteral("it is a folder")
+                            : !info.isFile()                  ? QStringLiteral("not a regular file")
                             : !file.open(QIODevice::ReadOnly) ? file.errorString()
                                                               : QString();
     if (!problem.isEmpty()) {
@@ -127,7 +136,10 @@ std::size_t assignMissingIds(rig::RigDescription& rig)
     return given;
 }
 
-std::size_t assignMissingIds(Project& project) { return assignMissingIds(project.rig); }
+std::size_t assignMissingIds(Project& project)
+{
+    return assignMissingIds(project.rig);
+}
 
 std::size_t pruneEditorState(Project& project)
 {
@@ -137,9 +149,9 @@ std::size_t pruneEditorState(Project& project)
     e.elements.erase(std::remove_if(e.elements.begin(), e.elements.end(),
                                     [&](const ElementView& v) { return !index.contains(v.element); }),
                      e.elements.end());
-    e.selection.erase(std::remove_if(e.selection.begin(), e.selection.end(),
-                                     [&](const ElementRef& r) { return !index.contains(r); }),
-                      e.selection.end());
+    e.selection.erase(
+        std::remove_if(e.selection.begin(), e.selection.end(), [&](const ElementRef& r) { return !index.contains(r); }),
+        e.selection.end());
     return before - (e.elements.size() + e.selection.size());
 }
 

@@ -44,8 +44,8 @@ void bounded(Vec3 v, float limit, const char* unit, const JsonPath& at)
     finite(v, at);
     const float l = length(v);
     if (!(l <= limit))
-        fail(at, QStringLiteral("length %1 %2 is above %3").arg(formatNumber(double(l)), QString::fromUtf8(unit),
-                                                                formatNumber(double(limit))));
+        fail(at, QStringLiteral("length %1 %2 is above %3")
+                     .arg(formatNumber(double(l)), QString::fromUtf8(unit), formatNumber(double(limit))));
 }
 
 void exists(const ElementIndex& index, ElementRef ref, const JsonPath& at)
@@ -174,11 +174,13 @@ void checkDocument(const Project& project, const ElementIndex& index)
     const QString& hash = project.sourceMesh.sha256;
     const JsonPath mesh = root.key("sourceMesh");
     if (!hash.isEmpty() && (hash.size() != 64 || !isLowerHex(hash)))
-        fail(mesh.key("sha256"), QStringLiteral("expected 64 lowercase hexadecimal digits (SHA-256) or an empty string"));
+        fail(mesh.key("sha256"),
+             QStringLiteral("expected 64 lowercase hexadecimal digits (SHA-256) or an empty string"));
     const ImportSettings& im = project.import;
     const JsonPath importAt = root.key("import");
     if (!(im.scaleToMetres > 0.0 && im.scaleToMetres <= 1e6))
-        fail(importAt.key("scaleToMetres"), QStringLiteral("%1 is outside (0, 1e+06]").arg(formatNumber(im.scaleToMetres)));
+        fail(importAt.key("scaleToMetres"),
+             QStringLiteral("%1 is outside (0, 1e+06]").arg(formatNumber(im.scaleToMetres)));
     if (im.sourceUpAxis != UpAxis::Y && im.sourceUpAxis != UpAxis::Z)
         fail(importAt.key("sourceUpAxis"), QStringLiteral("unknown axis %1").arg(int(im.sourceUpAxis)));
     checkEditor(project.editor, index, root.key("editor"));
@@ -203,8 +205,9 @@ QString checkElementIds(const rig::RigDescription& rig)
         for (std::size_t i = 0; i < elements.size(); ++i) {
             const rig::ElementId id = elements[i].id;
             if (id == 0) {
-                problem = QStringLiteral("%1: the %2 '%3' has no id (0); assignMissingIds() gives it one")
-                              .arg(idPath(i), QLatin1StringView(describe(kind)), QString::fromStdString(elements[i].name));
+                problem =
+                    QStringLiteral("%1: the %2 '%3' has no id (0); assignMissingIds() gives it one")
+                        .arg(idPath(i), QLatin1StringView(describe(kind)), QString::fromStdString(elements[i].name));
                 return;
             }
             const auto [it, fresh] = first.emplace(id, i);

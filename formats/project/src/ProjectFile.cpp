@@ -11,6 +11,7 @@
 #include <QJsonParseError>
 #include <QSaveFile>
 
+#include <algorithm>
 #include <climits>
 #include <new>
 
@@ -62,8 +63,9 @@ LoadResult readProject(const QByteArray& json, const QString& fileName, Project&
         QJsonParseError parse;
         const QJsonDocument doc = QJsonDocument::fromJson(json, &parse);
         if (parse.error != QJsonParseError::NoError) {
-            result.error = prefixed(fileName, QStringLiteral("invalid JSON at %1: %2")
-                                                  .arg(position(json, parse.offset), parse.errorString()));
+            result.error = prefixed(
+                fileName,
+                QStringLiteral("invalid JSON at %1: %2").arg(position(json, parse.offset), parse.errorString()));
             return result;
         }
         const detail::JsonPath root;
@@ -73,12 +75,13 @@ LoadResult readProject(const QByteArray& json, const QString& fileName, Project&
         QJsonObject object = doc.object();
         const QJsonValue format = object.value(QLatin1StringView("format"));
         if (format.isUndefined())
-            detail::fail(root.key("format"), QStringLiteral("missing required field; this is not a Marionette project"));
+            detail::fail(root.key("format"),
+                         QStringLiteral("missing required field; this is not a Marionette project"));
         if (format != QJsonValue(QLatin1StringView(kProjectFormatTag)))
-            detail::fail(root.key("format"), QStringLiteral("not a Marionette project (expected \"%1\", found %2)")
-                                                 .arg(QLatin1StringView(kProjectFormatTag),
-                                                      format.isString() ? u'"' + format.toString() + u'"'
-                                                                        : detail::describeValue(format)));
+            detail::fail(root.key("format"),
+                         QStringLiteral("not a Marionette project (expected \"%1\", found %2)")
+                             .arg(QLatin1StringView(kProjectFormatTag),
+                                  format.isString() ? u'"' + format.toString() + u'"' : detail::describeValue(format)));
         const QJsonValue versionValue = object.value(QLatin1StringView("version"));
         if (versionValue.isUndefined())
             detail::fail(root.key("version"), QStringLiteral("missing required field"));

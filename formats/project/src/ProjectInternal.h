@@ -11,8 +11,7 @@
 namespace marionette::project::detail {
 
 /// Calls f(kind, vector) for each of the nine element vectors of a rig, in ElementKind order.
-template <class Rig, class F>
-void forEachSection(Rig& rig, F&& f)
+template <class Rig, class F> void forEachSection(Rig& rig, F&& f)
 {
     f(ElementKind::Particle, rig.particles);
     f(ElementKind::Stick, rig.sticks);

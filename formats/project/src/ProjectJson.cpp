@@ -11,9 +11,9 @@ namespace {
 constexpr std::int64_t kMaxId = 0xffffffffll;
 
 constexpr EnumName<ElementKind> kKinds[] = {
-    {"particle", ElementKind::Particle}, {"stick", ElementKind::Stick}, {"angle", ElementKind::Angle},
+    {"particle", ElementKind::Particle}, {"stick", ElementKind::Stick},     {"angle", ElementKind::Angle},
     {"triangle", ElementKind::Triangle}, {"angular", ElementKind::Angular}, {"pin", ElementKind::Pin},
-    {"shape", ElementKind::Shape},       {"bone", ElementKind::Bone},   {"binding", ElementKind::Binding},
+    {"shape", ElementKind::Shape},       {"bone", ElementKind::Bone},       {"binding", ElementKind::Binding},
 };
 constexpr EnumName<UpAxis> kUpAxes[] = {{"y", UpAxis::Y}, {"z", UpAxis::Z}};
 constexpr EnumName<Projection> kProjections[] = {
@@ -128,7 +128,8 @@ QJsonObject writeEditor(const EditorState& e, const JsonPath& at)
     c.put("yawDegrees", e.camera.yawDegrees);
     c.put("pitchDegrees", e.camera.pitchDegrees);
     c.put("distance", e.camera.distance);
-    c.set("projection", enumValue<Projection>(e.camera.projection, kProjections, c.path().key("projection"), "projection"));
+    c.set("projection",
+          enumValue<Projection>(e.camera.projection, kProjections, c.path().key("projection"), "projection"));
     c.put("fieldOfViewDegrees", e.camera.fieldOfViewDegrees);
     w.set("camera", c.object());
     w.put("meshOpacity", e.meshOpacity);
@@ -203,7 +204,8 @@ void readScenario(const QJsonValue& value, const JsonPath& at, Scenario& s)
         for (qsizetype i = 0; i < a.size(); ++i) {
             ObjectReader d(a[i], list.index(i));
             Drag drag;
-            drag.particle = static_cast<rig::ElementId>(toInteger(d.require("particle"), d.path().key("particle"), 1, kMaxId));
+            drag.particle =
+                static_cast<rig::ElementId>(toInteger(d.require("particle"), d.path().key("particle"), 1, kMaxId));
             d.required("startFrame", drag.startFrame);
             d.required("endFrame", drag.endFrame);
             d.required("target", drag.target);

@@ -38,7 +38,7 @@ constexpr std::int64_t kMaxId = std::numeric_limits<rig::ElementId>::max();
 // ---- writing -------------------------------------------------------------------------------------------
 
 class RigWriter {
-public:
+  public:
     RigWriter(const rig::RigDescription& r, const ElementIndex& index) : mRig(r), mIndex(index) {}
 
     /// The id of element `index` of `kind`; null for kNone when `nullable`.
@@ -160,7 +160,7 @@ public:
         w.put("offset", b.offset);
     }
 
-private:
+  private:
     const rig::RigDescription& mRig;
     const ElementIndex& mIndex;
 };
@@ -187,7 +187,7 @@ QJsonObject writeSettings(const rig::Settings& s, const JsonPath& at)
 // ---- reading -------------------------------------------------------------------------------------------
 
 class RigReader {
-public:
+  public:
     explicit RigReader(const ElementIndex& index) : mIndex(index) {}
 
     /// Index of the element whose id is `v`.
@@ -310,7 +310,7 @@ public:
         o.optional("offset", b.offset);
     }
 
-private:
+  private:
     const ElementIndex& mIndex;
 };
 

@@ -54,7 +54,10 @@ inline float floatFromBits(std::uint32_t u)
 }
 
 /// Same bits, except that −0 and +0 count as equal: Qt writes −0.0 as 0, the one value JSON does not keep.
-inline bool sameFloat(float a, float b) { return bitsOf(a) == bitsOf(b) || (a == 0.f && b == 0.f); }
+inline bool sameFloat(float a, float b)
+{
+    return bitsOf(a) == bitsOf(b) || (a == 0.f && b == 0.f);
+}
 
 // ------------------------------------------------------------------------------------------ full project
 
@@ -311,7 +314,7 @@ inline Project fullProject()
 
 /// Compares two projects field by field; first() names the first difference, empty when there is none.
 class Diff {
-public:
+  public:
     QString first() const { return mFirst; }
 
     void f(const QString& at, float a, float b)
@@ -328,8 +331,7 @@ public:
         if (!(a == b))
             note(at, QStringLiteral("%1 != %2").arg(a, 0, 'g', 17).arg(b, 0, 'g', 17));
     }
-    template <class T>
-    void v(const QString& at, const T& a, const T& b)
+    template <class T> void v(const QString& at, const T& a, const T& b)
     {
         if (!(a == b))
             note(at, QStringLiteral("values differ"));
@@ -370,8 +372,10 @@ public:
         v(QStringLiteral("sourceMesh.sha256"), a.sourceMesh.sha256, b.sourceMesh.sha256);
         f(QStringLiteral("import.scaleToMetres"), a.import.scaleToMetres, b.import.scaleToMetres);
         v(QStringLiteral("import.sourceUpAxis"), a.import.sourceUpAxis, b.import.sourceUpAxis);
-        v(QStringLiteral("import.unitConversionApplied"), a.import.unitConversionApplied, b.import.unitConversionApplied);
-        v(QStringLiteral("import.axisConversionApplied"), a.import.axisConversionApplied, b.import.axisConversionApplied);
+        v(QStringLiteral("import.unitConversionApplied"), a.import.unitConversionApplied,
+          b.import.unitConversionApplied);
+        v(QStringLiteral("import.axisConversionApplied"), a.import.axisConversionApplied,
+          b.import.axisConversionApplied);
         v(QStringLiteral("import.flipWindingOrder"), a.import.flipWindingOrder, b.import.flipWindingOrder);
         v(QStringLiteral("import.flipUVs"), a.import.flipUVs, b.import.flipUVs);
         v(QStringLiteral("import.conversionNote"), a.import.conversionNote, b.import.conversionNote);
@@ -385,14 +389,15 @@ public:
     void rig(const rig::RigDescription& a, const rig::RigDescription& b)
     {
         v(QStringLiteral("rig.name"), a.name, b.name);
-        list(QStringLiteral("rig.particles"), a.particles, b.particles, [&](const QString& at, const auto& x, const auto& y) {
-            f(at + QStringLiteral(".position"), x.position, y.position);
-            f(at + QStringLiteral(".mass"), x.mass, y.mass);
-            f(at + QStringLiteral(".radius"), x.radius, y.radius);
-            v(at + QStringLiteral(".group"), x.group, y.group);
-            v(at + QStringLiteral(".mask"), x.mask, y.mask);
-            v(at + QStringLiteral(".bone"), x.bone, y.bone);
-        });
+        list(QStringLiteral("rig.particles"), a.particles, b.particles,
+             [&](const QString& at, const auto& x, const auto& y) {
+                 f(at + QStringLiteral(".position"), x.position, y.position);
+                 f(at + QStringLiteral(".mass"), x.mass, y.mass);
+                 f(at + QStringLiteral(".radius"), x.radius, y.radius);
+                 v(at + QStringLiteral(".group"), x.group, y.group);
+                 v(at + QStringLiteral(".mask"), x.mask, y.mask);
+                 v(at + QStringLiteral(".bone"), x.bone, y.bone);
+             });
         list(QStringLiteral("rig.sticks"), a.sticks, b.sticks, [&](const QString& at, const auto& x, const auto& y) {
             v(at + QStringLiteral(".a"), x.a, y.a);
             v(at + QStringLiteral(".b"), x.b, y.b);
@@ -416,10 +421,11 @@ public:
             f(at + QStringLiteral(".stiffness"), x.stiffness, y.stiffness);
             v(at + QStringLiteral(".form"), x.form, y.form);
         });
-        list(QStringLiteral("rig.triangles"), a.triangles, b.triangles, [&](const QString& at, const auto& x, const auto& y) {
-            for (int k = 0; k < 3; ++k)
-                v(at + QStringLiteral(".p[%1]").arg(k), x.p[k], y.p[k]);
-        });
+        list(QStringLiteral("rig.triangles"), a.triangles, b.triangles,
+             [&](const QString& at, const auto& x, const auto& y) {
+                 for (int k = 0; k < 3; ++k)
+                     v(at + QStringLiteral(".p[%1]").arg(k), x.p[k], y.p[k]);
+             });
         list(QStringLiteral("rig.angular"), a.angular, b.angular, [&](const QString& at, const auto& x, const auto& y) {
             v(at + QStringLiteral(".triangleA"), x.triangleA, y.triangleA);
             v(at + QStringLiteral(".triangleB"), x.triangleB, y.triangleB);
@@ -459,13 +465,14 @@ public:
             f(at + QStringLiteral(".bindWorld"), x.bindWorld, y.bindWorld);
             f(at + QStringLiteral(".inverseBind"), x.inverseBind, y.inverseBind);
         });
-        list(QStringLiteral("rig.bindings"), a.bindings, b.bindings, [&](const QString& at, const auto& x, const auto& y) {
-            v(at + QStringLiteral(".bone"), x.bone, y.bone);
-            v(at + QStringLiteral(".driver"), x.driver, y.driver);
-            v(at + QStringLiteral(".index"), x.index, y.index);
-            v(at + QStringLiteral(".hasOffset"), x.hasOffset, y.hasOffset);
-            f(at + QStringLiteral(".offset"), x.offset, y.offset);
-        });
+        list(QStringLiteral("rig.bindings"), a.bindings, b.bindings,
+             [&](const QString& at, const auto& x, const auto& y) {
+                 v(at + QStringLiteral(".bone"), x.bone, y.bone);
+                 v(at + QStringLiteral(".driver"), x.driver, y.driver);
+                 v(at + QStringLiteral(".index"), x.index, y.index);
+                 v(at + QStringLiteral(".hasOffset"), x.hasOffset, y.hasOffset);
+                 f(at + QStringLiteral(".offset"), x.offset, y.offset);
+             });
         const rig::Settings &s = a.settings, &t = b.settings;
         f(QStringLiteral("rig.settings.gravity"), s.gravity, t.gravity);
         f(QStringLiteral("rig.settings.timeStep"), s.timeStep, t.timeStep);
@@ -538,15 +545,14 @@ public:
           b.expect.maxLimitViolationDegrees);
     }
 
-private:
+  private:
     void note(const QString& at, const QString& what)
     {
         if (mFirst.isEmpty())
             mFirst = at + QStringLiteral(": ") + what;
     }
     /// Sizes, then ids and names, then the type's own fields through `fields`.
-    template <class T, class F>
-    void list(const QString& at, const std::vector<T>& a, const std::vector<T>& b, F fields)
+    template <class T, class F> void list(const QString& at, const std::vector<T>& a, const std::vector<T>& b, F fields)
     {
         count(at, a.size(), b.size());
         for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {

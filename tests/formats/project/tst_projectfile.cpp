@@ -42,7 +42,7 @@ Project otherProject()
 class TestProjectFile : public QObject {
     Q_OBJECT
 
-private slots:
+  private slots:
     void init();
     void save_thenLoad_givesTheSameProject();
     void save_abandonedBeforeCommit_keepsThePreviousFile();
@@ -54,7 +54,7 @@ private slots:
     void load_emptyFile_isASyntaxError();
     void sourceMesh_hashesFilesAndResolvesPaths();
 
-private:
+  private:
     std::unique_ptr<QTemporaryDir> mDir;
     QString mPath;
     QByteArray mOriginal;
@@ -128,7 +128,8 @@ void TestProjectFile::save_refusedContent_keepsThePreviousFile()
     Project p = otherProject();
     p.rig.sticks[1].id = p.rig.sticks[0].id;
     SaveResult r = saveProject(mPath, p);
-    QCOMPARE(r.error, mPath + QStringLiteral(": not saved: $.rig.sticks[1].id: duplicate stick id 7 (also $.rig.sticks[0].id)"));
+    QCOMPARE(r.error,
+             mPath + QStringLiteral(": not saved: $.rig.sticks[1].id: duplicate stick id 7 (also $.rig.sticks[0].id)"));
     QCOMPARE(readFile(mPath), mOriginal);
 
     p = otherProject();
@@ -212,7 +213,8 @@ void TestProjectFile::sourceMesh_hashesFilesAndResolvesPaths()
     QCOMPARE(error, QString());
     QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
     f.close();
-    QCOMPARE(SourceMesh::hashFile(mesh), QStringLiteral("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));
+    QCOMPARE(SourceMesh::hashFile(mesh),
+             QStringLiteral("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855"));
 
     const QString missing = mDir->filePath(QStringLiteral("meshes/gone.fbx"));
     QCOMPARE(SourceMesh::hashFile(missing, &error), QString());

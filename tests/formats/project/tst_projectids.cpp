@@ -38,7 +38,7 @@ rig::RigDescription withParticleIds(std::initializer_list<rig::ElementId> ids)
 class TestProjectIds : public QObject {
     Q_OBJECT
 
-private slots:
+  private slots:
     void assignMissingIds_numbersPastTheLargest_data();
     void assignMissingIds_numbersPastTheLargest();
     void assignMissingIds_givesEveryKindItsOwnSequence();
@@ -55,10 +55,12 @@ void TestProjectIds::assignMissingIds_numbersPastTheLargest_data()
     QTest::addColumn<int>("given");
     const rig::ElementId top = 0xffffffffu;
     QTest::newRow("none yet") << std::vector<rig::ElementId>{0, 0, 0} << std::vector<rig::ElementId>{1, 2, 3} << 3;
-    QTest::newRow("gaps stay gaps") << std::vector<rig::ElementId>{0, 5, 0, 2} << std::vector<rig::ElementId>{6, 5, 7, 2} << 2;
+    QTest::newRow("gaps stay gaps") << std::vector<rig::ElementId>{0, 5, 0, 2}
+                                    << std::vector<rig::ElementId>{6, 5, 7, 2} << 2;
     QTest::newRow("all present") << std::vector<rig::ElementId>{4, 9} << std::vector<rig::ElementId>{4, 9} << 0;
     // Duplicates are the editor's bug to see, not ours to hide: they stay, and saving refuses them.
-    QTest::newRow("duplicates untouched") << std::vector<rig::ElementId>{4, 4, 0} << std::vector<rig::ElementId>{4, 4, 5} << 1;
+    QTest::newRow("duplicates untouched")
+        << std::vector<rig::ElementId>{4, 4, 0} << std::vector<rig::ElementId>{4, 4, 5} << 1;
     // Past 2^32 − 1 the numbering wraps to the smallest unused ids.
     QTest::newRow("wraps at the top") << std::vector<rig::ElementId>{top, 0, 1, 0}
                                       << std::vector<rig::ElementId>{top, 2, 1, 3} << 2;
@@ -84,10 +86,10 @@ void TestProjectIds::assignMissingIds_givesEveryKindItsOwnSequence()
     Project p;
     p.rig = runtime::makeHumanoid();
     QCOMPARE(checkElementIds(p.rig), QStringLiteral("$.rig.particles[0].id: the particle 'hip_l' has no id (0); "
-                                                   "assignMissingIds() gives it one"));
+                                                    "assignMissingIds() gives it one"));
     const std::size_t total = p.rig.particles.size() + p.rig.sticks.size() + p.rig.angles.size() +
-                              p.rig.triangles.size() + p.rig.angular.size() + p.rig.pins.size() +
-                              p.rig.shapes.size() + p.rig.bones.size() + p.rig.bindings.size();
+                              p.rig.triangles.size() + p.rig.angular.size() + p.rig.pins.size() + p.rig.shapes.size() +
+                              p.rig.bones.size() + p.rig.bindings.size();
     QCOMPARE(assignMissingIds(p), total);
     QCOMPARE(checkElementIds(p.rig), QString());
     for (std::size_t i = 0; i < p.rig.particles.size(); ++i)
@@ -134,7 +136,8 @@ void TestProjectIds::elementIndex_findsByKindAndId()
 void TestProjectIds::elementKind_spellingsRoundTrip()
 {
     const char* expected[] = {"particle", "stick", "angle", "triangle", "angular", "pin", "shape", "bone", "binding"};
-    const char* sections[] = {"particles", "sticks", "angles", "triangles", "angular", "pins", "shapes", "bones", "bindings"};
+    const char* sections[] = {"particles", "sticks", "angles", "triangles", "angular",
+                              "pins",      "shapes", "bones",  "bindings"};
     for (int k = 0; k < kElementKindCount; ++k) {
         QCOMPARE(toString(ElementKind(k)), expected[k]);
         QCOMPARE(sectionName(ElementKind(k)), sections[k]);

@@ -17,7 +17,10 @@ using namespace marionette::test;
 
 namespace {
 
-QString dataPath(const char* relative) { return QStringLiteral(MARIONETTE_PROJECT_TEST_DATA "/") + QLatin1StringView(relative); }
+QString dataPath(const char* relative)
+{
+    return QStringLiteral(MARIONETTE_PROJECT_TEST_DATA "/") + QLatin1StringView(relative);
+}
 
 QByteArray readFile(const QString& path)
 {
@@ -32,7 +35,7 @@ QByteArray readFile(const QString& path)
 class TestProjectMigration : public QObject {
     Q_OBJECT
 
-private slots:
+  private slots:
     void version0_migratesEveryValue();
     void version0_writesTheCommittedVersion1Text();
     void brokenVersion0_namesTheVersion0Path_data();
@@ -162,7 +165,8 @@ void TestProjectMigration::brokenVersion0_namesTheVersion0Path_data()
         "robot.mproj: $.triangles[0].particles[1]: -1 is outside [0, 2147483647]");
     row("cone triangle out of range", "cones[0].triangleB", "2",
         "robot.mproj: $.cones[0].triangleB: index 2 out of range (2 triangles)");
-    row("pin without particle", "pins[0].particle", "<remove>", "robot.mproj: $.pins[0].particle: missing required field");
+    row("pin without particle", "pins[0].particle", "<remove>",
+        "robot.mproj: $.pins[0].particle: missing required field");
     row("index as text", "sticks[0].a", "\"0\"", "robot.mproj: $.sticks[0].a: expected an integer, found a string");
     row("cone in text", "cones[0].maxAngleDegrees", "\"45\"",
         "robot.mproj: $.cones[0].maxAngleDegrees: expected a number, found a string");
@@ -203,7 +207,9 @@ void TestProjectMigration::newerVersion_isRefusedAndNothingLoads()
     Project out;
     out.name = QStringLiteral("sentinel");
     const LoadResult r = readProject(json, QStringLiteral("future/robot.mproj"), out);
-    QCOMPARE(r.error, QStringLiteral("future/robot.mproj: made by a newer Marionette (project version 2); this build reads up to 1"));
+    QCOMPARE(
+        r.error,
+        QStringLiteral("future/robot.mproj: made by a newer Marionette (project version 2); this build reads up to 1"));
     QCOMPARE(r.fileVersion, 2);
     QCOMPARE(out.name, QStringLiteral("sentinel"));
 }

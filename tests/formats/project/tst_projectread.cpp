@@ -46,7 +46,7 @@ bool isSentinel(const Project& p)
 class TestProjectRead : public QObject {
     Q_OBJECT
 
-private slots:
+  private slots:
     void brokenDocument_reportsOneLineWithPath_data();
     void brokenDocument_reportsOneLineWithPath();
     void brokenText_reportsPositionOfTheSyntaxError_data();
@@ -69,54 +69,68 @@ void TestProjectRead::brokenDocument_reportsOneLineWithPath_data()
     row("missing format", "format", "<remove>", "$.format: missing required field; this is not a Marionette project");
     row("wrong format", "format", "\"tiled-map\"",
         "$.format: not a Marionette project (expected \"marionette-project\", found \"tiled-map\")");
-    row("format not a string", "format", "1", "$.format: not a Marionette project (expected \"marionette-project\", found a number)");
+    row("format not a string", "format", "1",
+        "$.format: not a Marionette project (expected \"marionette-project\", found a number)");
     row("missing version", "version", "<remove>", "$.version: missing required field");
     row("version as text", "version", "\"1\"", "$.version: expected an integer, found a string");
     row("fractional version", "version", "1.5", "$.version: expected an integer, found 1.5");
     row("negative version", "version", "-1", "$.version: -1 is outside [0, 2147483647]");
     row("newer version", "version", "2", "made by a newer Marionette (project version 2); this build reads up to 1");
-    row("much newer version", "version", "17", "made by a newer Marionette (project version 17); this build reads up to 1");
+    row("much newer version", "version", "17",
+        "made by a newer Marionette (project version 17); this build reads up to 1");
     row("unknown top-level field", "extra", "true", "$.extra: unknown field");
     row("missing rig", "rig", "<remove>", "$.rig: missing required field");
     row("rig not an object", "rig", "[]", "$.rig: expected an object, found an array");
     // Types and shapes.
-    row("wrong type", "rig.particles[1].mass", "\"heavy\"", "$.rig.particles[1].mass: expected a number, found a string");
+    row("wrong type", "rig.particles[1].mass", "\"heavy\"",
+        "$.rig.particles[1].mass: expected a number, found a string");
     row("null number", "rig.settings.drag", "null", "$.rig.settings.drag: expected a number, found null");
-    row("bool as number", "rig.pins[0].kinematic", "1", "$.rig.pins[0].kinematic: expected true or false, found a number");
+    row("bool as number", "rig.pins[0].kinematic", "1",
+        "$.rig.pins[0].kinematic: expected true or false, found a number");
     row("name not a string", "rig.sticks[2].name", "[]", "$.rig.sticks[2].name: expected a string, found an array");
     row("element not an object", "rig.sticks[2]", "5", "$.rig.sticks[2]: expected an object, found a number");
     row("section not an array", "rig.pins", "{}", "$.rig.pins: expected an array, found an object");
-    row("short vector", "rig.particles[0].position", "[1, 2]", "$.rig.particles[0].position: expected 3 numbers, found 2");
-    row("vector element", "rig.pins[0].target", "[0, \"1\", 0]", "$.rig.pins[0].target[1]: expected a number, found a string");
+    row("short vector", "rig.particles[0].position", "[1, 2]",
+        "$.rig.particles[0].position: expected 3 numbers, found 2");
+    row("vector element", "rig.pins[0].target", "[0, \"1\", 0]",
+        "$.rig.pins[0].target[1]: expected a number, found a string");
     row("vector as object", "rig.settings.gravity", "{\"y\": -9.81}",
         "$.rig.settings.gravity: expected an array of 3 numbers, found an object");
     row("matrix size", "rig.bones[0].bindWorld", "[1, 2, 3]", "$.rig.bones[0].bindWorld: expected 16 numbers, found 3");
     row("quaternion size", "rig.angular[0].restOrientation", "[0, 0, 1]",
         "$.rig.angular[0].restOrientation: expected 4 numbers, found 3");
-    row("transform field", "rig.shapes[0].local.rotation", "<remove>", "$.rig.shapes[0].local.rotation: missing required field");
+    row("transform field", "rig.shapes[0].local.rotation", "<remove>",
+        "$.rig.shapes[0].local.rotation: missing required field");
     row("unknown field", "rig.sticks[0].stifness", "1", "$.rig.sticks[0].stifness: unknown field");
     row("unknown odd key", "rig.two words", "1", "$.rig[\"two words\"]: unknown field");
     row("unknown settings field", "rig.settings.gravityScale", "2", "$.rig.settings.gravityScale: unknown field");
     // Numbers out of range.
-    row("float overflow", "rig.particles[0].radius", "1e39", "$.rig.particles[0].radius: 1e+39 does not fit a 32-bit float");
+    row("float overflow", "rig.particles[0].radius", "1e39",
+        "$.rig.particles[0].radius: 1e+39 does not fit a 32-bit float");
     row("group below 0", "rig.sticks[0].group", "-1", "$.rig.sticks[0].group: -1 is outside [0, 4294967295]");
     row("mask above 32 bits", "rig.particles[3].mask", "4294967296",
         "$.rig.particles[3].mask: 4294967296 is outside [0, 4294967295]");
-    row("fractional count", "rig.settings.iterations", "8.5", "$.rig.settings.iterations: expected an integer, found 8.5");
+    row("fractional count", "rig.settings.iterations", "8.5",
+        "$.rig.settings.iterations: expected an integer, found 8.5");
     // Ids and references.
     row("missing id", "rig.particles[2].id", "<remove>", "$.rig.particles[2].id: missing required field");
     row("id 0", "rig.particles[0].id", "0", "$.rig.particles[0].id: 0 is outside [1, 4294967295]");
-    row("id above 32 bits", "rig.triangles[0].id", "4294967296", "$.rig.triangles[0].id: 4294967296 is outside [1, 4294967295]");
+    row("id above 32 bits", "rig.triangles[0].id", "4294967296",
+        "$.rig.triangles[0].id: 4294967296 is outside [1, 4294967295]");
     row("fractional id", "rig.pins[0].id", "1.5", "$.rig.pins[0].id: expected an integer, found 1.5");
     row("duplicate id", "rig.sticks[1].id", "7", "$.rig.sticks[1].id: duplicate stick id 7 (also $.rig.sticks[0].id)");
-    row("duplicate bone id", "rig.bones[2].id", "900", "$.rig.bones[2].id: duplicate bone id 900 (also $.rig.bones[0].id)");
+    row("duplicate bone id", "rig.bones[2].id", "900",
+        "$.rig.bones[2].id: duplicate bone id 900 (also $.rig.bones[0].id)");
     row("missing reference", "rig.sticks[0].b", "<remove>", "$.rig.sticks[0].b: missing required field");
     row("reference as text", "rig.sticks[0].a", "\"10\"", "$.rig.sticks[0].a: expected an integer, found a string");
-    row("null required reference", "rig.angles[0].center", "null", "$.rig.angles[0].center: expected an integer, found null");
+    row("null required reference", "rig.angles[0].center", "null",
+        "$.rig.angles[0].center: expected an integer, found null");
     row("dangling stick end", "rig.sticks[3].b", "12", "$.rig.sticks[3].b: no particle with id 12");
     row("dangling angle arm", "rig.angles[1].a", "5", "$.rig.angles[1].a: no particle with id 5");
-    row("dangling triangle corner", "rig.triangles[1].particles[2]", "99", "$.rig.triangles[1].particles[2]: no particle with id 99");
-    row("dangling angular triangle", "rig.angular[0].triangleB", "7", "$.rig.angular[0].triangleB: no triangle with id 7");
+    row("dangling triangle corner", "rig.triangles[1].particles[2]", "99",
+        "$.rig.triangles[1].particles[2]: no particle with id 99");
+    row("dangling angular triangle", "rig.angular[0].triangleB", "7",
+        "$.rig.angular[0].triangleB: no triangle with id 7");
     row("dangling pin", "rig.pins[0].particle", "11", "$.rig.pins[0].particle: no particle with id 11");
     // 42 is an angular constraint's id: each kind has its own id space.
     row("dangling shape owner", "rig.shapes[0].triangle", "42", "$.rig.shapes[0].triangle: no triangle with id 42");
@@ -136,14 +150,16 @@ void TestProjectRead::brokenDocument_reportsOneLineWithPath_data()
         "$.rig.angles[0].form: unknown angle form \"sine\" (expected dot-product or law-of-cosines)");
     row("unknown limit", "rig.angular[1].limit", "\"hinge\"",
         "$.rig.angular[1].limit: unknown angular limit \"hinge\" (expected cone or swing-twist)");
-    row("unknown shape kind", "rig.shapes[0].kind", "\"sphere\"", "$.rig.shapes[0].kind: unknown shape kind \"sphere\" (expected box)");
+    row("unknown shape kind", "rig.shapes[0].kind", "\"sphere\"",
+        "$.rig.shapes[0].kind: unknown shape kind \"sphere\" (expected box)");
     row("unknown solver", "rig.settings.solver", "\"pbd\"",
         "$.rig.settings.solver: unknown solver mode \"pbd\" (expected gauss-seidel, jacobi or xpbd)");
     row("enum in capitals", "rig.sticks[1].kind", "\"Range\"",
         "$.rig.sticks[1].kind: unknown stick kind \"Range\" (expected rigid, range, min-only or max-only)");
     // RigDescription::validate(), after the ids are resolved: its message with the element's path.
     row("validate: stiffness", "rig.sticks[0].stiffness", "0", "$.rig.sticks[0] 'spine': stiffness 0 outside (0, 1]");
-    row("validate: negative mass", "rig.particles[4].mass", "-2", "$.rig.particles[4] 'knee': mass -2 outside [0, 1e+06]");
+    row("validate: negative mass", "rig.particles[4].mass", "-2",
+        "$.rig.particles[4] 'knee': mass -2 outside [0, 1e+06]");
     row("validate: same particle twice", "rig.triangles[0].particles", "[10, 20, 10]",
         "$.rig.triangles[0] 'pelvis': uses the same particle twice");
     row("validate: parent after child", "rig.bones[0].parent", "899",
@@ -166,17 +182,21 @@ void TestProjectRead::brokenDocument_reportsOneLineWithPath_data()
     row("editor: selected twice", "editor.selection[2]", "{\"kind\": \"triangle\", \"id\": 6}",
         "$.editor.selection[2]: triangle 6 is selected twice (also $.editor.selection[0])");
     // Scenarios.
-    row("hit: dangling", "scenarios[0].hits[0].particle", "77", "$.scenarios[0].hits[0].particle: no particle with id 77");
+    row("hit: dangling", "scenarios[0].hits[0].particle", "77",
+        "$.scenarios[0].hits[0].particle: no particle with id 77");
     row("hit: two targets", "scenarios[0].hits[1].particle", "10",
         "$.scenarios[0].hits[1]: has both \"particle\" and \"stick\"; a hit has one target");
     row("hit: no target", "scenarios[0].hits[0].particle", "<remove>",
         "$.scenarios[0].hits[0]: missing its target: a \"particle\" or a \"stick\" field");
-    row("hit: negative frame", "scenarios[0].hits[0].frame", "-3", "$.scenarios[0].hits[0].frame: -3 is outside [0, 4294967295]");
+    row("hit: negative frame", "scenarios[0].hits[0].frame", "-3",
+        "$.scenarios[0].hits[0].frame: -3 is outside [0, 4294967295]");
     row("hit: along", "scenarios[0].hits[1].along", "1.25", "$.scenarios[0].hits[1].along: 1.25 is outside [0, 1]");
     row("hit: huge impulse", "scenarios[0].hits[0].impulse", "[0, 2e6, 0]",
         "$.scenarios[0].hits[0].impulse: length 2e+06 N·s is above 1e+06");
-    row("drag: backwards", "scenarios[0].drags[0].endFrame", "5", "$.scenarios[0].drags[0].endFrame: 5 is before startFrame 10");
-    row("drag: dangling", "scenarios[0].drags[0].particle", "70", "$.scenarios[0].drags[0].particle: no particle with id 70");
+    row("drag: backwards", "scenarios[0].drags[0].endFrame", "5",
+        "$.scenarios[0].drags[0].endFrame: 5 is before startFrame 10");
+    row("drag: dangling", "scenarios[0].drags[0].particle", "70",
+        "$.scenarios[0].drags[0].particle: no particle with id 70");
     row("scenario: zero duration", "scenarios[1].duration", "0", "$.scenarios[1].duration: 0 is outside (0, 600]");
     row("scenario: endless", "scenarios[1].duration", "1e9", "$.scenarios[1].duration: 1e+09 is outside (0, 600]");
     row("scenario: settles after the end", "scenarios[0].expect.settleWithin", "7",
@@ -210,22 +230,27 @@ void TestProjectRead::brokenText_reportsPositionOfTheSyntaxError_data()
 {
     QTest::addColumn<QByteArray>("text");
     QTest::addColumn<QString>("message");
-    QTest::newRow("empty file") << QByteArray() << QStringLiteral("invalid JSON at line 1, column 1 (offset 0): illegal value");
+    QTest::newRow("empty file") << QByteArray()
+                                << QStringLiteral("invalid JSON at line 1, column 1 (offset 0): illegal value");
     // The text is 39 bytes; line 3 starts at offset 36. Qt reports an unterminated string one past the end
     // (offset 40); the column is counted up to the end of the text.
     QTest::newRow("cut short") << QByteArray("{\n  \"format\": \"marionette-project\",\n  \"")
                                << QStringLiteral("invalid JSON at line 3, column 4 (offset 40): unterminated string");
     QTest::newRow("bare word") << QByteArray("{\n  \"version\": 1,\n  oops\n}")
                                << QStringLiteral("invalid JSON at line 3, column 4 (offset 21): unterminated object");
-    QTest::newRow("trailing text") << QByteArray("{\"version\": 1} x")
-                                   << QStringLiteral("invalid JSON at line 1, column 16 (offset 15): garbage at the end of the document");
+    QTest::newRow("trailing text")
+        << QByteArray("{\"version\": 1} x")
+        << QStringLiteral("invalid JSON at line 1, column 16 (offset 15): garbage at the end of the document");
     QTest::newRow("NaN") << QByteArray("{\"version\": NaN}")
                          << QStringLiteral("invalid JSON at line 1, column 13 (offset 12): illegal number");
-    QTest::newRow("number beyond double") << QByteArray("{\"version\": 1e400}")
-                                          << QStringLiteral("invalid JSON at line 1, column 18 (offset 17): illegal number");
-    QTest::newRow("deep nesting") << QByteArray(100000, '[')
-                                  << QStringLiteral("invalid JSON at line 1, column 1026 (offset 1025): too deeply nested document");
-    QTest::newRow("array at the top") << QByteArray("[1, 2]") << QStringLiteral("$: expected an object, found an array");
+    QTest::newRow("number beyond double")
+        << QByteArray("{\"version\": 1e400}")
+        << QStringLiteral("invalid JSON at line 1, column 18 (offset 17): illegal number");
+    QTest::newRow("deep nesting")
+        << QByteArray(100000, '[')
+        << QStringLiteral("invalid JSON at line 1, column 1026 (offset 1025): too deeply nested document");
+    QTest::newRow("array at the top") << QByteArray("[1, 2]")
+                                      << QStringLiteral("$: expected an object, found an array");
 }
 
 void TestProjectRead::brokenText_reportsPositionOfTheSyntaxError()
@@ -240,10 +265,12 @@ void TestProjectRead::brokenText_reportsPositionOfTheSyntaxError()
 
 void TestProjectRead::invalidRig_loadsOnlyWhenAccepted()
 {
-    const QByteArray json = editedDocument(validDocument(), QStringLiteral("rig.sticks[1].tearRatio"), QStringLiteral("0.5"));
+    const QByteArray json =
+        editedDocument(validDocument(), QStringLiteral("rig.sticks[1].tearRatio"), QStringLiteral("0.5"));
     Project strict = sentinel();
     const LoadResult refused = readProject(json, kFile, strict);
-    QCOMPARE(refused.error, QStringLiteral("robot.mproj: $.rig.sticks[1] 'neck': tearRatio must be 0 (never) or above 1"));
+    QCOMPARE(refused.error,
+             QStringLiteral("robot.mproj: $.rig.sticks[1] 'neck': tearRatio must be 0 (never) or above 1"));
     QCOMPARE(refused.fileVersion, 1);
     QVERIFY(isSentinel(strict));
 
@@ -269,7 +296,8 @@ void TestProjectRead::hugeSection_isRefusedBeforeAllocatingTheRig()
     json += "]}}";
     Project out = sentinel();
     const LoadResult r = readProject(json, kFile, out);
-    QCOMPARE(r.error, QStringLiteral("robot.mproj: $.rig.pins: 1000001 pins; a project holds at most 1000000 of each kind"));
+    QCOMPARE(r.error,
+             QStringLiteral("robot.mproj: $.rig.pins: 1000001 pins; a project holds at most 1000000 of each kind"));
     QVERIFY(isSentinel(out));
 }
 
@@ -324,7 +352,8 @@ void TestProjectRead::corruption_ofSingleBytes_neverHalfLoads()
             QString error;
             const QByteArray again = writeProject(out, error);
             if (!error.isEmpty())
-                QFAIL(qPrintable(QStringLiteral("byte %1 -> '%2' loaded but cannot be saved: %3").arg(i).arg(c).arg(error)));
+                QFAIL(qPrintable(
+                    QStringLiteral("byte %1 -> '%2' loaded but cannot be saved: %3").arg(i).arg(c).arg(error)));
             Project back;
             const LoadResult second = readProject(again, kFile, back, options);
             if (!second.ok() || !firstDifference(out, back).isEmpty())

@@ -43,14 +43,17 @@ Project roundTrip(const Project& p, QByteArray* written = nullptr)
     return back;
 }
 
-QString dataPath(const char* relative) { return QStringLiteral(MARIONETTE_PROJECT_TEST_DATA "/") + QLatin1StringView(relative); }
+QString dataPath(const char* relative)
+{
+    return QStringLiteral(MARIONETTE_PROJECT_TEST_DATA "/") + QLatin1StringView(relative);
+}
 
 } // namespace
 
 class TestProjectRoundTrip : public QObject {
     Q_OBJECT
 
-private slots:
+  private slots:
     void fullProject_keepsEveryFieldAndRewritesTheSameText();
     void proceduralRig_keepsEveryField_data();
     void proceduralRig_keepsEveryField();
@@ -89,8 +92,8 @@ void TestProjectRoundTrip::proceduralRig_keepsEveryField_data()
     // Humanoid: 20 particles, 11 triangles, 10 angular constraints, 14 bones, 12 bindings, plus sticks,
     // angles and ranges; counted below rather than restated.
     QTest::newRow("humanoid") << 0 << -1;
-    QTest::newRow("crate") << 1 << 4 + 6 + 1;        // 4 particles, 6 sticks, 1 embedded box
-    QTest::newRow("cloth 4x3") << 2 << 12 + 17;      // 12 particles, 3·3 + 4·2 = 17 structural sticks
+    QTest::newRow("crate") << 1 << 4 + 6 + 1;   // 4 particles, 6 sticks, 1 embedded box
+    QTest::newRow("cloth 4x3") << 2 << 12 + 17; // 12 particles, 3·3 + 4·2 = 17 structural sticks
 }
 
 void TestProjectRoundTrip::proceduralRig_keepsEveryField()
@@ -99,8 +102,9 @@ void TestProjectRoundTrip::proceduralRig_keepsEveryField()
     QFETCH(int, expectedElements);
     Project p;
     p.name = QStringLiteral("procedural");
-    p.rig = which == 0 ? runtime::makeHumanoid() : which == 1 ? runtime::makeCrate({0.3f, 0.2f, 0.1f}, 12.f)
-                                                             : runtime::makeCloth(4, 3, 0.1f, true, 1.5f);
+    p.rig = which == 0   ? runtime::makeHumanoid()
+            : which == 1 ? runtime::makeCrate({0.3f, 0.2f, 0.1f}, 12.f)
+                         : runtime::makeCloth(4, 3, 0.1f, true, 1.5f);
     const rig::RigDescription& r = p.rig;
     const std::size_t elements = r.particles.size() + r.sticks.size() + r.angles.size() + r.triangles.size() +
                                  r.angular.size() + r.pins.size() + r.shapes.size() + r.bones.size() +
@@ -117,9 +121,11 @@ void TestProjectRoundTrip::proceduralRig_keepsEveryField()
 void TestProjectRoundTrip::floats_randomBitPatternsReadBackExactly()
 {
     std::mt19937 random(20261122u);
-    std::vector<float> values = {0.f, 1.f, -1.f, 0.1f, 1.f / 3.f, FLT_MIN, -FLT_MIN, FLT_MAX, -FLT_MAX,
-                                 std::numeric_limits<float>::denorm_min(), 16777216.f, 16777215.f, 8388607.5f,
-                                 9.223372e18f, 1e-38f, 3.4028e38f, kPi, 1e-45f};
+    std::vector<float> values = {
+        0.f,        1.f,        -1.f,       0.1f,         1.f / 3.f,
+        FLT_MIN,    -FLT_MIN,   FLT_MAX,    -FLT_MAX,     std::numeric_limits<float>::denorm_min(),
+        16777216.f, 16777215.f, 8388607.5f, 9.223372e18f, 1e-38f,
+        3.4028e38f, kPi,        1e-45f};
     while (values.size() < 50 * 48) {
         const float f = floatFromBits(std::uint32_t(random()));
         if (std::isfinite(f))
@@ -177,8 +183,11 @@ void TestProjectRoundTrip::floats_areWrittenWithTheFewestDigits()
     const QByteArray json = writeProject(p, error);
     QCOMPARE(error, QString());
     QVERIFY2(json.contains(("\"mass\": " + text + ",\n").toUtf8()), json.constData());
-    const QJsonValue read = QJsonDocument::fromJson(json).object()[QStringLiteral("rig")].toObject()[QStringLiteral(
-        "particles")].toArray()[0].toObject()[QStringLiteral("mass")];
+    const QJsonValue read = QJsonDocument::fromJson(json)
+                                .object()[QStringLiteral("rig")]
+                                .toObject()[QStringLiteral("particles")]
+                                .toArray()[0]
+                                .toObject()[QStringLiteral("mass")];
     QCOMPARE(bitsOf(static_cast<float>(read.toDouble())), bitsOf(value));
 }
 
@@ -253,24 +262,30 @@ void TestProjectRoundTrip::write_refusesWhatItCannotWriteFaithfully_data()
     QTest::newRow("id 0") << ProjectEdit([](Project& p) { p.rig.particles[1].id = 0; })
                           << QStringLiteral("$.rig.particles[1].id: the particle 'chest' has no id (0); "
                                             "assignMissingIds() gives it one");
-    QTest::newRow("duplicate id") << ProjectEdit([](Project& p) { p.rig.sticks[2].id = 7; })
-                                  << QStringLiteral("$.rig.sticks[2].id: duplicate stick id 7 (also $.rig.sticks[0].id)");
+    QTest::newRow("duplicate id") << ProjectEdit([](Project& p) {
+        p.rig.sticks[2].id = 7;
+    }) << QStringLiteral("$.rig.sticks[2].id: duplicate stick id 7 (also $.rig.sticks[0].id)");
     QTest::newRow("NaN") << ProjectEdit([nan](Project& p) { p.rig.particles[0].position.y = nan; })
                          << QStringLiteral("$.rig.particles[0].position[1]: nan cannot be saved (not a finite number)");
     QTest::newRow("infinity") << ProjectEdit([inf](Project& p) { p.rig.settings.drag = -inf; })
                               << QStringLiteral("$.rig.settings.drag: -inf cannot be saved (not a finite number)");
-    QTest::newRow("NaN in a matrix") << ProjectEdit([nan](Project& p) { p.rig.bones[2].inverseBind.m[13] = nan; })
-                                     << QStringLiteral("$.rig.bones[2].inverseBind[13]: nan cannot be saved (not a finite number)");
-    QTest::newRow("index out of range") << ProjectEdit([](Project& p) { p.rig.sticks[0].b = 40; })
-                                        << QStringLiteral("$.rig.sticks[0].b: particle index 40 out of range (5 particles)");
-    QTest::newRow("triangle corner -1") << ProjectEdit([](Project& p) { p.rig.triangles[0].p[1] = -1; })
-                                        << QStringLiteral("$.rig.triangles[0].particles[1]: particle index -1 out of range (5 particles)");
-    QTest::newRow("binding driver index") << ProjectEdit([](Project& p) { p.rig.bindings[1].index = 4; })
-                                          << QStringLiteral("$.rig.bindings[1].stick: stick index 4 out of range (4 sticks)");
+    QTest::newRow("NaN in a matrix") << ProjectEdit([nan](Project& p) {
+        p.rig.bones[2].inverseBind.m[13] = nan;
+    }) << QStringLiteral("$.rig.bones[2].inverseBind[13]: nan cannot be saved (not a finite number)");
+    QTest::newRow("index out of range") << ProjectEdit([](Project& p) {
+        p.rig.sticks[0].b = 40;
+    }) << QStringLiteral("$.rig.sticks[0].b: particle index 40 out of range (5 particles)");
+    QTest::newRow("triangle corner -1") << ProjectEdit([](Project& p) {
+        p.rig.triangles[0].p[1] = -1;
+    }) << QStringLiteral("$.rig.triangles[0].particles[1]: particle index -1 out of range (5 particles)");
+    QTest::newRow("binding driver index")
+        << ProjectEdit([](Project& p) { p.rig.bindings[1].index = 4; })
+        << QStringLiteral("$.rig.bindings[1].stick: stick index 4 out of range (4 sticks)");
     QTest::newRow("unknown stick kind") << ProjectEdit([](Project& p) { p.rig.sticks[0].kind = rig::StickKind(9); })
                                         << QStringLiteral("$.rig.sticks[0].kind: unknown stick kind 9 cannot be saved");
-    QTest::newRow("unknown driver") << ProjectEdit([](Project& p) { p.rig.bindings[0].driver = rig::BoneBinding::Driver(5); })
-                                    << QStringLiteral("$.rig.bindings[0]: unknown driver 5 cannot be saved");
+    QTest::newRow("unknown driver") << ProjectEdit([](Project& p) {
+        p.rig.bindings[0].driver = rig::BoneBinding::Driver(5);
+    }) << QStringLiteral("$.rig.bindings[0]: unknown driver 5 cannot be saved");
     QTest::newRow("selection of a missing particle")
         << ProjectEdit([](Project& p) { p.editor.selection[1].id = 11; })
         << QStringLiteral("$.editor.selection[1].id: no particle with id 11");
@@ -279,20 +294,23 @@ void TestProjectRoundTrip::write_refusesWhatItCannotWriteFaithfully_data()
         << QStringLiteral("$.editor.elements[3]: second entry for particle 20 (the first is $.editor.elements[0])");
     QTest::newRow("hit on a missing stick") << ProjectEdit([](Project& p) { p.scenarios[0].hits[1].target.id = 8; })
                                             << QStringLiteral("$.scenarios[0].hits[1].stick: no stick with id 8");
-    QTest::newRow("hit on a bone") << ProjectEdit([](Project& p) { p.scenarios[0].hits[0].target.kind = ElementKind::Bone; })
-                                   << QStringLiteral("$.scenarios[0].hits[0]: a hit targets a particle or a stick, not a bone");
-    QTest::newRow("drag of a missing particle") << ProjectEdit([](Project& p) { p.scenarios[0].drags[0].particle = 0; })
-                                                << QStringLiteral("$.scenarios[0].drags[0].particle: no particle with id 0");
+    QTest::newRow("hit on a bone") << ProjectEdit([](Project& p) {
+        p.scenarios[0].hits[0].target.kind = ElementKind::Bone;
+    }) << QStringLiteral("$.scenarios[0].hits[0]: a hit targets a particle or a stick, not a bone");
+    QTest::newRow("drag of a missing particle")
+        << ProjectEdit([](Project& p) { p.scenarios[0].drags[0].particle = 0; })
+        << QStringLiteral("$.scenarios[0].drags[0].particle: no particle with id 0");
     QTest::newRow("negative duration") << ProjectEdit([](Project& p) { p.scenarios[1].duration = -1.f; })
                                        << QStringLiteral("$.scenarios[1].duration: -1 is outside (0, 600]");
-    QTest::newRow("uppercase hash") << ProjectEdit([](Project& p) { p.sourceMesh.sha256 = p.sourceMesh.sha256.toUpper(); })
+    QTest::newRow("uppercase hash") << ProjectEdit(
+                                           [](Project& p) { p.sourceMesh.sha256 = p.sourceMesh.sha256.toUpper(); })
                                     << QStringLiteral("$.sourceMesh.sha256: expected 64 lowercase hexadecimal digits "
                                                       "(SHA-256) or an empty string");
     QTest::newRow("zero scale") << ProjectEdit([](Project& p) { p.import.scaleToMetres = 0.0; })
                                 << QStringLiteral("$.import.scaleToMetres: 0 is outside (0, 1e+06]");
-    QTest::newRow("too many particles")
-        << ProjectEdit([](Project& p) { p.rig.particles.resize(kMaxElementsPerKind + 1); })
-        << QStringLiteral("$.rig.particles: 1000001 particles; a project holds at most 1000000 of each kind");
+    QTest::newRow("too many particles") << ProjectEdit([](Project& p) {
+        p.rig.particles.resize(kMaxElementsPerKind + 1);
+    }) << QStringLiteral("$.rig.particles: 1000001 particles; a project holds at most 1000000 of each kind");
     QTest::newRow("camera at the target") << ProjectEdit([](Project& p) { p.editor.camera.distance = 0.f; })
                                           << QStringLiteral("$.editor.camera.distance: 0 is outside (0, 1e+06]");
 }
@@ -315,7 +333,8 @@ void TestProjectRoundTrip::write_acceptsAnInvalidRig()
 {
     Project p = fullProject();
     p.rig.sticks[0].b = p.rig.sticks[0].a; // both ends on the hip
-    QCOMPARE(QString::fromStdString(p.rig.validate()), QStringLiteral("sticks[0] 'spine': both ends are the same particle"));
+    QCOMPARE(QString::fromStdString(p.rig.validate()),
+             QStringLiteral("sticks[0] 'spine': both ends are the same particle"));
     QString error;
     const QByteArray json = writeProject(p, error);
     QCOMPARE(error, QString());

@@ -13,7 +13,7 @@ namespace marionette::project {
 /// follow later edits. Elements with id 0 are not indexed; of two elements sharing an id, the first wins
 /// (checkElementIds() in ProjectFile.h reports such rigs).
 class ElementIndex {
-public:
+  public:
     ElementIndex() = default;
     explicit ElementIndex(const rig::RigDescription& rig);
 
@@ -24,7 +24,7 @@ public:
     /// Number of elements of the kind in the rig the index was built from (ids or not).
     std::size_t count(ElementKind kind) const { return mCounts[std::size_t(kind)]; }
 
-private:
+  private:
     std::array<std::unordered_map<rig::ElementId, std::int32_t>, kElementKindCount> mMaps;
     std::array<std::size_t, kElementKindCount> mCounts{};
 };

@@ -74,12 +74,12 @@ enum class Projection : std::uint8_t { Perspective, Orthographic };
 
 /// The orbit camera of the viewport.
 struct Camera {
-    Vec3 target;                      ///< orbit centre, metres
-    float yawDegrees = 0.f;           ///< about +Y, any finite value
-    float pitchDegrees = 20.f;        ///< [−90, 90]
-    float distance = 3.f;             ///< metres from the target, (0, 1e6]
+    Vec3 target;               ///< orbit centre, metres
+    float yawDegrees = 0.f;    ///< about +Y, any finite value
+    float pitchDegrees = 20.f; ///< [−90, 90]
+    float distance = 3.f;      ///< metres from the target, (0, 1e6]
     Projection projection = Projection::Perspective;
-    float fieldOfViewDegrees = 45.f;  ///< vertical, (0, 180)
+    float fieldOfViewDegrees = 45.f; ///< vertical, (0, 180)
 };
 
 /// An 8-bit RGBA colour (QtCore has no QColor; the editor converts).
@@ -98,7 +98,7 @@ struct ElementView {
 
 struct EditorState {
     Camera camera;
-    float meshOpacity = 1.f;           ///< [0, 1]
+    float meshOpacity = 1.f; ///< [0, 1]
     bool xray = false;
     std::vector<ElementView> elements; ///< at most one entry per element, every one naming an existing element
     std::vector<ElementRef> selection; ///< selected elements in selection order, no repeats
@@ -108,10 +108,10 @@ enum class Scene : std::uint8_t { Floor, Stairs, Ledge, Box };
 
 /// An impulse applied at one frame to a particle, or to a point on a stick split by barycentric weight.
 struct Hit {
-    std::uint32_t frame = 0;   ///< simulation step at which it is applied (0 = first)
-    ElementRef target;         ///< kind Particle or Stick
-    float along = 0.5f;        ///< stick hits: 0 = end a, 1 = end b; [0, 1]
-    Vec3 impulse;              ///< N·s, |impulse| <= 1e6
+    std::uint32_t frame = 0; ///< simulation step at which it is applied (0 = first)
+    ElementRef target;       ///< kind Particle or Stick
+    float along = 0.5f;      ///< stick hits: 0 = end a, 1 = end b; [0, 1]
+    Vec3 impulse;            ///< N·s, |impulse| <= 1e6
 };
 
 /// A particle pulled toward a world point during [startFrame, endFrame] (the editor's drag).
@@ -120,30 +120,30 @@ struct Drag {
     std::uint32_t startFrame = 0;
     std::uint32_t endFrame = 0; ///< >= startFrame
     Vec3 target;
-    float stiffness = 1.f;      ///< (0, 1]
+    float stiffness = 1.f; ///< (0, 1]
 };
 
 /// The ragdoll's orientation when dropped.
 struct InitialRotation {
-    bool random = false;       ///< true: a uniformly random rotation drawn from `seed`
-    Quat rotation;             ///< used when !random; a unit quaternion
-    std::uint32_t seed = 0;    ///< used when random
+    bool random = false;    ///< true: a uniformly random rotation drawn from `seed`
+    Quat rotation;          ///< used when !random; a unit quaternion
+    std::uint32_t seed = 0; ///< used when random
 };
 
 /// What a scenario run must satisfy to pass.
 struct Expectations {
-    std::optional<float> settleWithin;     ///< seconds; the ragdoll sleeps by then; (0, duration]
-    float maxPenetration = 0.02f;          ///< metres, [0, 100]
-    float maxLimitViolationDegrees = 5.f;  ///< [0, 180]
+    std::optional<float> settleWithin;    ///< seconds; the ragdoll sleeps by then; (0, duration]
+    float maxPenetration = 0.02f;         ///< metres, [0, 100]
+    float maxLimitViolationDegrees = 5.f; ///< [0, 180]
 };
 
 /// A recorded test: drop the rig into a scene, hit and drag it, check the outcome.
 struct Scenario {
     QString name;
     Scene scene = Scene::Floor;
-    float dropHeight = 1.f;   ///< metres above the scene's top surface, [−1000, 1000]
+    float dropHeight = 1.f; ///< metres above the scene's top surface, [−1000, 1000]
     InitialRotation initialRotation;
-    float duration = 5.f;     ///< seconds of simulation, (0, 600]
+    float duration = 5.f; ///< seconds of simulation, (0, 600]
     std::vector<Hit> hits;
     std::vector<Drag> drags;
     Expectations expect;

@@ -33,9 +33,9 @@ struct LoadOptions {
 };
 
 struct LoadResult {
-    QString error;      ///< empty on success, else the one-line message
+    QString error;        ///< empty on success, else the one-line message
     int fileVersion = -1; ///< version the file was written in (older ones were migrated); -1 if unknown
-    QString rigProblem; ///< with acceptInvalidRig: validate()'s message with its JSON path, else empty
+    QString rigProblem;   ///< with acceptInvalidRig: validate()'s message with its JSON path, else empty
     bool ok() const { return error.isEmpty(); }
 };
 
