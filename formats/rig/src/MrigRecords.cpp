@@ -34,69 +34,100 @@ struct Ctx {
     }
 };
 
-bool finite(const Ctx& c, const char* field, float v)
+// Each check is an inline test whose failure path (building the message) is out of line, so the
+// loops over valid records stay tight.
+#if defined(__GNUC__) || defined(__clang__)
+#define MRIG_COLD [[gnu::cold, gnu::noinline]]
+#else
+#define MRIG_COLD
+#endif
+
+MRIG_COLD bool failNotFinite(const Ctx& c, const char* field, const char* component, float v)
 {
-    if (std::isfinite(v))
-        return true;
-    return fail(c.error, c.where(field) << ": not a finite number (" << v << ')');
+    Msg m = c.where(field);
+    if (component)
+        m << component;
+    return fail(c.error, m << ": not a finite number (" << v << ')');
+}
+
+MRIG_COLD bool failNotFiniteAt(const Ctx& c, const char* field, std::size_t k, float v)
+{
+    return fail(c.error, c.where(field) << '[' << k << "]: not a finite number (" << v << ')');
+}
+
+MRIG_COLD bool failNegative(const Ctx& c, const char* field, float v)
+{
+    return fail(c.error, c.where(field) << ": " << v << " is negative");
+}
+
+MRIG_COLD bool failIndex(const Ctx& c, const char* field, std::int32_t value, std::size_t count, const char* what)
+{
+    return fail(c.error, c.where(field) << ": index " << value << " out of range (" << count << ' ' << what << ')');
+}
+
+MRIG_COLD bool failEnum(const Ctx& c, const char* field, std::uint32_t value, std::uint32_t max)
+{
+    return fail(c.error, c.where(field) << ": unknown value " << value << " (0 to " << max << ')');
+}
+
+MRIG_COLD bool failBool(const Ctx& c, const char* field, std::uint32_t value)
+{
+    return fail(c.error, c.where(field) << ": " << value << " is not 0 or 1");
+}
+
+MRIG_COLD bool failSame(const Ctx& c, const char* field, std::int32_t value, const char* otherField)
+{
+    return fail(c.error, c.where(field) << ": same particle as " << otherField << " (" << value << ')');
+}
+
+inline bool finite(const Ctx& c, const char* field, float v)
+{
+    return std::isfinite(v) || failNotFinite(c, field, nullptr, v);
 }
 
 template <std::size_t N>
 bool finite(const Ctx& c, const char* field, const float (&v)[N])
 {
-    static constexpr const char* kXyzw[] = {"x", "y", "z", "w"};
+    bool all = true;
     for (std::size_t k = 0; k < N; ++k)
-        if (!std::isfinite(v[k])) {
-            Msg m = c.where(field);
-            if (N <= 4)
-                m << '.' << kXyzw[k];
-            else
-                m << '[' << k << ']';
-            return fail(c.error, m << ": not a finite number (" << v[k] << ')');
-        }
+        all = all && std::isfinite(v[k]);
+    if (all)
+        return true;
+    static constexpr const char* kXyzw[] = {".x", ".y", ".z", ".w"};
+    for (std::size_t k = 0; k < N; ++k)
+        if (!std::isfinite(v[k]))
+            return N <= 4 ? failNotFinite(c, field, kXyzw[k], v[k]) : failNotFiniteAt(c, field, k, v[k]);
     return true;
 }
 
-bool nonNegative(const Ctx& c, const char* field, float v)
+inline bool nonNegative(const Ctx& c, const char* field, float v)
 {
-    if (!finite(c, field, v))
-        return false;
-    if (v >= 0.f)
-        return true;
-    return fail(c.error, c.where(field) << ": " << v << " is negative");
+    return finite(c, field, v) && (v >= 0.f || failNegative(c, field, v));
 }
 
-bool index(const Ctx& c, const char* field, std::int32_t value, std::size_t count, const char* what)
+inline bool index(const Ctx& c, const char* field, std::int32_t value, std::size_t count, const char* what)
 {
-    if (value >= 0 && std::size_t(value) < count)
-        return true;
-    return fail(c.error, c.where(field) << ": index " << value << " out of range (" << count << ' ' << what << ')');
+    return (value >= 0 && std::size_t(value) < count) || failIndex(c, field, value, count, what);
 }
 
-bool optionalIndex(const Ctx& c, const char* field, std::int32_t value, std::size_t count, const char* what)
+inline bool optionalIndex(const Ctx& c, const char* field, std::int32_t value, std::size_t count, const char* what)
 {
     return value == -1 || index(c, field, value, count, what);
 }
 
-bool enumValue(const Ctx& c, const char* field, std::uint32_t value, std::uint32_t max)
+inline bool enumValue(const Ctx& c, const char* field, std::uint32_t value, std::uint32_t max)
 {
-    if (value <= max)
-        return true;
-    return fail(c.error, c.where(field) << ": unknown value " << value << " (0 to " << max << ')');
+    return value <= max || failEnum(c, field, value, max);
 }
 
-bool boolean(const Ctx& c, const char* field, std::uint32_t value)
+inline bool boolean(const Ctx& c, const char* field, std::uint32_t value)
 {
-    if (value <= 1)
-        return true;
-    return fail(c.error, c.where(field) << ": " << value << " is not 0 or 1");
+    return value <= 1 || failBool(c, field, value);
 }
 
-bool distinct(const Ctx& c, const char* field, std::int32_t value, const char* otherField, std::int32_t other)
+inline bool distinct(const Ctx& c, const char* field, std::int32_t value, const char* otherField, std::int32_t other)
 {
-    if (value != other)
-        return true;
-    return fail(c.error, c.where(field) << ": same particle as " << otherField << " (" << value << ')');
+    return value != other || failSame(c, field, value, otherField);
 }
 
 class Strings {
@@ -106,11 +137,8 @@ public:
     /// The reference lies inside the table; lengths add up (FORMAT.md: at most the table's size in total).
     bool check(const Ctx& c, const StringRef& ref)
     {
-        std::uint64_t end = std::uint64_t(ref.offset) + ref.length;
-        if (end > mTable.size())
-            return fail(c.error, c.where("name") << ": string at offset " << ref.offset << ", length " << ref.length
-                                                 << " runs past the end of the string table (" << mTable.size()
-                                                 << " bytes)");
+        if (std::uint64_t(ref.offset) + ref.length > mTable.size())
+            return failOutside(c, ref);
         mTotal += ref.length;
         return true;
     }
@@ -123,6 +151,13 @@ public:
     }
 
 private:
+    MRIG_COLD bool failOutside(const Ctx& c, const StringRef& ref) const
+    {
+        return fail(c.error, c.where("name") << ": string at offset " << ref.offset << ", length " << ref.length
+                                             << " runs past the end of the string table (" << mTable.size()
+                                             << " bytes)");
+    }
+
     std::string_view mTable;
     std::uint64_t mTotal = 0;
 };

@@ -236,23 +236,23 @@ bool checkKnownChunks(Structure& s, std::string* error)
         }
         const KnownChunk& known = kKnownChunks[id];
         Structure::Slot& slot = s.slots[id];
-        const std::string tag = tagName(e.tag);
+        const auto tag = [&] { return tagName(e.tag); };
         if (slot.present)
             return fail(error, entryName(i, e.tag) << ": duplicate chunk (first at chunk table[" << slot.tableIndex << "])");
         if (id == kStringsChunk) {
             if (e.recordSize != 1)
-                return fail(error, Msg() << tag << ": record size " << e.recordSize << ", expected 1");
+                return fail(error, Msg() << tag() << ": record size " << e.recordSize << ", expected 1");
         } else {
             if (e.recordSize < known.recordSize)
-                return fail(error, Msg() << tag << ": record size " << e.recordSize << " is smaller than "
+                return fail(error, Msg() << tag() << ": record size " << e.recordSize << " is smaller than "
                                          << known.recordSize << ", the size in format 1.0");
             if (e.recordSize % 4 != 0)
-                return fail(error, Msg() << tag << ": record size " << e.recordSize << " is not a multiple of 4");
+                return fail(error, Msg() << tag() << ": record size " << e.recordSize << " is not a multiple of 4");
         }
         if (known.single && e.count != 1)
-            return fail(error, Msg() << tag << ": " << e.count << " records, expected 1");
+            return fail(error, Msg() << tag() << ": " << e.count << " records, expected 1");
         if (!known.single && id != kStringsChunk && e.count > std::uint32_t(INT32_MAX))
-            return fail(error, Msg() << tag << ": count " << e.count << " exceeds the largest index (2147483647)");
+            return fail(error, Msg() << tag() << ": count " << e.count << " exceeds the largest index (2147483647)");
         slot.present = true;
         slot.tableIndex = i;
         slot.offset = e.offset;
