@@ -27,8 +27,17 @@ bool isIdentifier(const QString& s)
 
 QString quotedKey(const QString& name)
 {
-    QString q = name;
-    q.replace(u'\\', QStringLiteral("\\\\")).replace(u'"', QStringLiteral("\\\""));
+    QString q;
+    for (const QChar c : name) {
+        if (c == u'\\' || c == u'"')
+            q += u'\\' + QString(c);
+        else if (c == u'\n')
+            q += QStringLiteral("\\n");
+        else if (c.unicode() < 0x20)
+            q += QStringLiteral("\\u%1").arg(c.unicode(), 4, 16, QLatin1Char('0'));
+        else
+            q += c;
+    }
     return QStringLiteral("[\"%1\"]").arg(q);
 }
 

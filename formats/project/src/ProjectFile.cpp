@@ -19,9 +19,18 @@ namespace marionette::project {
 
 namespace {
 
+/// Messages are one line whatever a file name, element name or key contains.
+QString oneLine(QString s)
+{
+    for (QChar& c : s)
+        if (c == u'\n' || c == u'\r' || c == u'\t')
+            c = u' ';
+    return s;
+}
+
 QString prefixed(const QString& fileName, const QString& message)
 {
-    return fileName.isEmpty() ? message : fileName + QStringLiteral(": ") + message;
+    return oneLine(fileName.isEmpty() ? message : fileName + QStringLiteral(": ") + message);
 }
 
 /// "line L, column C (offset O)", lines and columns from 1, columns counted in bytes.
@@ -113,7 +122,7 @@ LoadResult readProject(const QByteArray& json, const QString& fileName, Project&
                 result.error = prefixed(context, rigProblemWithPath(problem));
                 return result;
             }
-            result.rigProblem = rigProblemWithPath(problem);
+            result.rigProblem = oneLine(rigProblemWithPath(problem));
         }
         out = std::move(p);
     } catch (const detail::JsonError& e) {
@@ -161,7 +170,7 @@ QByteArray writeProject(const Project& project, QString& error)
     try {
         return QJsonDocument(detail::writeDocument(project)).toJson(QJsonDocument::Indented);
     } catch (const detail::JsonError& e) {
-        error = e.message;
+        error = oneLine(e.message);
     } catch (const std::bad_alloc&) {
         error = QStringLiteral("out of memory");
     }
@@ -170,7 +179,7 @@ QByteArray writeProject(const Project& project, QString& error)
 
 SaveResult saveProject(const QString& path, const Project& project, const SaveOptions& options)
 {
-    const QString notSaved = path + QStringLiteral(": not saved: ");
+    const QString notSaved = oneLine(path) + QStringLiteral(": not saved: ");
     QString error;
     const QByteArray bytes = writeProject(project, error);
     if (!error.isEmpty())

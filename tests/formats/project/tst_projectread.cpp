@@ -53,6 +53,7 @@ class TestProjectRead : public QObject {
     void brokenText_reportsPositionOfTheSyntaxError();
     void invalidRig_loadsOnlyWhenAccepted();
     void hugeSection_isRefusedBeforeAllocatingTheRig();
+    void namesWithNewlines_stayOnOneLine();
     void truncation_atEveryOffset_failsCleanly();
     void corruption_ofSingleBytes_neverHalfLoads();
 };
@@ -103,6 +104,7 @@ void TestProjectRead::brokenDocument_reportsOneLineWithPath_data()
         "$.rig.shapes[0].local.rotation: missing required field");
     row("unknown field", "rig.sticks[0].stifness", "1", "$.rig.sticks[0].stifness: unknown field");
     row("unknown odd key", "rig.two words", "1", "$.rig[\"two words\"]: unknown field");
+    row("unknown key with a newline", "rig.a\nb", "1", "$.rig[\"a\\nb\"]: unknown field");
     row("unknown settings field", "rig.settings.gravityScale", "2", "$.rig.settings.gravityScale: unknown field");
     // Numbers out of range.
     row("float overflow", "rig.particles[0].radius", "1e39",
@@ -299,6 +301,28 @@ void TestProjectRead::hugeSection_isRefusedBeforeAllocatingTheRig()
     QCOMPARE(r.error,
              QStringLiteral("robot.mproj: $.rig.pins: 1000001 pins; a project holds at most 1000000 of each kind"));
     QVERIFY(isSentinel(out));
+}
+
+// Element names and file names are the artist's; a newline in one must not split a message.
+void TestProjectRead::namesWithNewlines_stayOnOneLine()
+{
+    Project p = fullProject();
+    p.rig.sticks[0].name = "sp\nine";
+    p.rig.sticks[0].stiffness = 0.f;
+    QString error;
+    const QByteArray json = writeProject(p, error);
+    QCOMPARE(error, QString());
+    Project out = sentinel();
+    QCOMPARE(readProject(json, QStringLiteral("two\nlines.mproj"), out).error,
+             QStringLiteral("two lines.mproj: $.rig.sticks[0] 'sp ine': stiffness 0 outside (0, 1]"));
+    LoadOptions lenient;
+    lenient.acceptInvalidRig = true;
+    QCOMPARE(readProject(json, kFile, out, lenient).rigProblem,
+             QStringLiteral("$.rig.sticks[0] 'sp ine': stiffness 0 outside (0, 1]"));
+    p.rig.sticks[0].id = 0;
+    QVERIFY(writeProject(p, error).isEmpty());
+    QCOMPARE(error,
+             QStringLiteral("$.rig.sticks[0].id: the stick 'sp ine' has no id (0); assignMissingIds() gives it one"));
 }
 
 // Every proper prefix of a valid document is refused with a syntax error (only dropping the final newline
