@@ -17,20 +17,31 @@
 #include <cstring>
 #include <string>
 
-// The comparison below lists every field by hand. If a rig struct gains a field, its size changes and this
-// trips: add the field to the project writer and reader (formats/project/src/RigJson.cpp), to
-// fullProject() and to Diff, then update the size. Checked where the layout is known (libstdc++, x86-64).
+// The comparison below lists every field by hand. A field added to a rig struct almost always changes its
+// size, and then this trips: add the field to the project writer and reader (formats/project/src/RigJson.cpp),
+// to fullProject() and to Diff, then update the size. Checked where the layout is known (libstdc++, x86-64);
+// a field that fits in padding slips through, so read the rig header's history too.
 #if defined(__GLIBCXX__) && defined(__x86_64__)
-static_assert(sizeof(marionette::rig::Particle) == 72);
-static_assert(sizeof(marionette::rig::Stick) == 88);
-static_assert(sizeof(marionette::rig::AngleConstraint) == 64);
-static_assert(sizeof(marionette::rig::Triangle) == 48);
-static_assert(sizeof(marionette::rig::AngularConstraint) == 128);
-static_assert(sizeof(marionette::rig::Pin) == 64);
-static_assert(sizeof(marionette::rig::Shape) == 112);
-static_assert(sizeof(marionette::rig::Bone) == 232);
-static_assert(sizeof(marionette::rig::BoneBinding) == 80);
-static_assert(sizeof(marionette::rig::Settings) == 52);
+static_assert(sizeof(marionette::rig::Particle) == 72,
+              "rig::Particle changed: update the .mproj reader and writer, fullProject() and Diff");
+static_assert(sizeof(marionette::rig::Stick) == 88,
+              "rig::Stick changed: update the .mproj reader and writer, fullProject() and Diff");
+static_assert(sizeof(marionette::rig::AngleConstraint) == 64,
+              "rig::AngleConstraint changed: update the .mproj reader and writer, fullProject() and Diff");
+static_assert(sizeof(marionette::rig::Triangle) == 48,
+              "rig::Triangle changed: update the .mproj reader and writer, fullProject() and Diff");
+static_assert(sizeof(marionette::rig::AngularConstraint) == 128,
+              "rig::AngularConstraint changed: update the .mproj reader and writer, fullProject() and Diff");
+static_assert(sizeof(marionette::rig::Pin) == 64,
+              "rig::Pin changed: update the .mproj reader and writer, fullProject() and Diff");
+static_assert(sizeof(marionette::rig::Shape) == 112,
+              "rig::Shape changed: update the .mproj reader and writer, fullProject() and Diff");
+static_assert(sizeof(marionette::rig::Bone) == 232,
+              "rig::Bone changed: update the .mproj reader and writer, fullProject() and Diff");
+static_assert(sizeof(marionette::rig::BoneBinding) == 80,
+              "rig::BoneBinding changed: update the .mproj reader and writer, fullProject() and Diff");
+static_assert(sizeof(marionette::rig::Settings) == 52,
+              "rig::Settings changed: update the .mproj reader and writer, fullProject() and Diff");
 #endif
 
 namespace marionette::test {
