@@ -13,6 +13,7 @@
 
 #if defined(__unix__) || defined(__APPLE__)
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #define MARIONETTE_MRIG_POSIX 1
 #elif defined(_WIN32)
@@ -76,6 +77,46 @@ std::FILE* createTemporary(const fs::path& target, fs::path& tmp, int& lastErrno
 
 } // namespace
 
+#if defined(MARIONETTE_MRIG_POSIX)
+// POSIX: open, fstat, read, close. O_NONBLOCK so that opening a FIFO cannot block; fstat then refuses it.
+bool detail::readWholeFile(const std::string& path, const std::function<std::byte*(std::size_t)>& allocate,
+                           std::size_t& size, std::string* error)
+{
+    size = 0;
+    const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC | O_NONBLOCK);
+    if (fd < 0)
+        return fail(error, Msg() << "cannot open: " << errnoText(errno));
+    struct Closer {
+        int fd;
+        ~Closer() { ::close(fd); }
+    } closer{fd};
+    struct stat st{};
+    if (::fstat(fd, &st) != 0)
+        return fail(error, Msg() << "cannot open: " << errnoText(errno));
+    if (S_ISDIR(st.st_mode))
+        return fail(error, Msg() << "cannot open: it is a directory");
+    if (!S_ISREG(st.st_mode))
+        return fail(error, Msg() << "cannot open: not a regular file");
+    if (std::uint64_t(st.st_size) > mrig::kMaxFileSize) // before allocating
+        return fail(error, Msg() << "file is " << std::uint64_t(st.st_size) << " bytes; .mrig files above "
+                                 << mrig::kMaxFileSize << " bytes are refused");
+    const auto want = static_cast<std::size_t>(st.st_size);
+    std::byte* dst = want > 0 ? allocate(want) : nullptr;
+    std::size_t got = 0;
+    while (got < want) { // one read() in practice; more only if the kernel returns less
+        const ssize_t n = ::read(fd, dst + got, want - got);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n < 0)
+            return fail(error, Msg() << "read failed: " << errnoText(errno));
+        if (n == 0)
+            return fail(error, Msg() << "read failed: got " << got << " of " << want << " bytes (the file changed?)");
+        got += static_cast<std::size_t>(n);
+    }
+    size = want;
+    return true;
+}
+#else
 bool detail::readWholeFile(const std::string& path, const std::function<std::byte*(std::size_t)>& allocate,
                            std::size_t& size, std::string* error)
 {
@@ -114,6 +155,7 @@ bool detail::readWholeFile(const std::string& path, const std::function<std::byt
     size = want;
     return true;
 }
+#endif
 
 bool saveMrig(const std::string& path, const RigDescription& rig, std::string* error)
 {

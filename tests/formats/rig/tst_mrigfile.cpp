@@ -1,7 +1,7 @@
 // Tests of .mrig files on disk: saveMrig writes atomically (a failed save leaves the previous file as it
 // was and no temporary file behind: invalid rig, target is a directory, missing folder, a write that fails
 // half-way under a file-size limit, a read-only folder), and every file function's error message starts
-// with the path.
+// with the path (missing file, directory, FIFO, empty, text, bad index).
 #include "MrigTestSupport.h"
 
 #include "marionette/rig/Mrig.h"
@@ -18,6 +18,7 @@
 #ifdef Q_OS_UNIX
 #include <csignal>
 #include <sys/resource.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #endif
 
@@ -199,6 +200,10 @@ void TestMrigFile::load_errorsStartWithPath_data()
     QTest::addColumn<QString>("message");
     QTest::newRow("missing") << "missing.mrig" << QByteArray() << "cannot open: No such file or directory";
     QTest::newRow("directory") << "folder.mrig" << QByteArray() << "cannot open: it is a directory";
+#ifdef Q_OS_UNIX
+    // A FIFO with no writer: opening it must not block, and it is refused.
+    QTest::newRow("fifo") << "fifo.mrig" << QByteArray() << "cannot open: not a regular file";
+#endif
     QTest::newRow("empty") << "empty.mrig" << QByteArray("") << "file is 0 bytes, too small for a .mrig header (64 bytes)";
     QTest::newRow("text") << "text.mrig" << QByteArray("hello, this is not a rig at all, honestly; just text.\n")
                           << "header.magic: not a .mrig file (it must start with \"MRIG\\r\\n\\x1a\\n\")";
@@ -218,6 +223,10 @@ void TestMrigFile::load_errorsStartWithPath()
     const QString path = dir.filePath(name);
     if (name.startsWith(QLatin1String("folder")))
         QVERIFY(QDir(dir.path()).mkdir(name));
+#ifdef Q_OS_UNIX
+    else if (name.startsWith(QLatin1String("fifo")))
+        QCOMPARE(mkfifo(QFile::encodeName(path).constData(), 0600), 0);
+#endif
     else if (!contents.isNull())
         QVERIFY(writeAll(path, contents));
     const QString expected = path + QStringLiteral(": ") + message;
