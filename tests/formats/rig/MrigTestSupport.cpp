@@ -2,6 +2,27 @@
 
 #include <cmath>
 
+// Tripwire: fullRig() and diffRigs() list every field by hand. A field added to a rig struct almost always
+// changes its size, and then this trips: give the field a place in the .mrig format (a new chunk or a larger
+// record in a new minor version, formats/rig/FORMAT.md §9), in the writer and the reader, in fullRig() and
+// in diffRigs(), then update the size. (MrigView::toDescription's aggregate initialisers also stop compiling
+// with -Wmissing-field-initializers.) Checked where the layout is known (libstdc++, x86-64).
+#if defined(__GLIBCXX__) && defined(__x86_64__)
+#define MRIG_TRIPWIRE(T, n) static_assert(sizeof(marionette::rig::T) == n, "rig::" #T " changed: update the .mrig format, fullRig() and diffRigs()")
+MRIG_TRIPWIRE(Particle, 72);
+MRIG_TRIPWIRE(Stick, 88);
+MRIG_TRIPWIRE(AngleConstraint, 64);
+MRIG_TRIPWIRE(Triangle, 48);
+MRIG_TRIPWIRE(AngularConstraint, 128);
+MRIG_TRIPWIRE(Pin, 64);
+MRIG_TRIPWIRE(Shape, 112);
+MRIG_TRIPWIRE(Bone, 232);
+MRIG_TRIPWIRE(BoneBinding, 80);
+MRIG_TRIPWIRE(Settings, 52);
+MRIG_TRIPWIRE(RigDescription, 304);
+#undef MRIG_TRIPWIRE
+#endif
+
 namespace marionette::test {
 
 using namespace rig;
