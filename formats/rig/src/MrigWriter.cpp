@@ -304,12 +304,12 @@ std::vector<std::byte> writeMrig(const RigDescription& rig, std::string* error)
         std::vector<std::byte> out = serialise(records, strings.bytes(), error);
         if (out.empty())
             return out;
-        // The writer's promise: what it writes, the reader accepts.
+        // The writer's promise: what it writes, the reader accepts. The reader is stricter than validate()
+        // in places (every float finite, also those validate() does not look at, like a box's rotation).
         MrigView check;
         std::string readBack;
         if (!check.open(out, &readBack))
-            return fail(error, Msg() << "internal error: the written file does not read back: " << readBack),
-                   std::vector<std::byte>();
+            return fail(error, Msg() << "cannot be written as .mrig: " << readBack), std::vector<std::byte>();
         return out;
     } catch (const std::bad_alloc&) {
         return fail(error, Msg() << "out of memory while writing the rig"), std::vector<std::byte>();

@@ -11,6 +11,7 @@
 #include <QtTest/QtTest>
 
 #include <cstring>
+#include <limits>
 #include <random>
 
 using namespace marionette;
@@ -260,6 +261,15 @@ void TestMrigRoundTrip::writer_refusesInvalidRigWithValidateMessage()
              QStringLiteral("sticks[12] 'l_forearm': particle b index 40 out of range (31 particles)"));
     QCOMPARE(error, d.validate());
     QVERIFY(writeMrig(RigDescription{}).empty()); // no particles
+
+    // validate() does not look at a box's rotation; the format wants every float finite, so the writer's
+    // read-back check refuses what it could not read.
+    RigDescription crate = runtime::makeCrate({0.3f, 0.2f, 0.4f}, 10.f);
+    crate.shapes[0].local.rotation.y = std::numeric_limits<float>::quiet_NaN();
+    QCOMPARE(QString::fromStdString(crate.validate()), QString());
+    QVERIFY(writeMrig(crate, &error).empty());
+    QCOMPARE(QString::fromStdString(error),
+             QStringLiteral("cannot be written as .mrig: SHAP[0].localRotation.y: not a finite number (nan)"));
 }
 
 void TestMrigRoundTrip::info_countsEveryChunk()

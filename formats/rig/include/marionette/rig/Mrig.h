@@ -21,8 +21,10 @@
 namespace marionette::rig {
 
 /// Serialises `rig` as a format 1.0 file. Runs rig.validate() first; an invalid rig gives an empty vector
-/// and *error (when not null) set to validate()'s message. The result always reads back (the writer
-/// checks it with the reader) and reproduces every field bit for bit.
+/// and *error (when not null) set to validate()'s message. The result always reads back and reproduces
+/// every field bit for bit: the writer checks it with the reader, and refuses a rig the reader would
+/// refuse though validate() accepts it (a non-finite float in a field validate() does not look at):
+/// `cannot be written as .mrig: SHAP[0].localRotation.y: not a finite number (nan)`.
 std::vector<std::byte> writeMrig(const RigDescription& rig, std::string* error = nullptr);
 
 /// Writes `rig` to `path` atomically: a temporary file in the same folder, flushed and synced, then renamed
