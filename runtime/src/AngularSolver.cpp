@@ -1,5 +1,6 @@
 // Rosen's triangle orientation constraints (cone and swing/twist limits, angular friction) and the
 // bone palette driven by triangle frames and sticks.
+#include "FastMath.h"
 #include "RagdollState.h"
 
 #include <algorithm>
@@ -93,8 +94,8 @@ void applyCorrection(RagdollState& s, const TriangleData& A, std::uint32_t ia, c
         shareB = ta.inertia / (ta.inertia + tb.inertia);
     }
     // A projected axis corrects only its component of the rotation.
-    const Quat qa = Quat::fromAxisAngle(ua, -phi * shareA * dot(ua, u));
-    const Quat qb = Quat::fromAxisAngle(ub, phi * shareB * dot(ub, u));
+    const Quat qa = fast::fromAxisAngle(ua, -phi * shareA * dot(ua, u));
+    const Quat qb = fast::fromAxisAngle(ub, phi * shareB * dot(ub, u));
     const Vec3 ca = ta.pivot, cb = tb.pivot;
 
     std::uint32_t ids[6];
@@ -142,6 +143,50 @@ void applyCorrection(RagdollState& s, const TriangleData& A, std::uint32_t ia, c
         s.frameQ[ib] = normalize(qb * s.frameQ[ib]);
 }
 
+/// Hinge correction: turns B's third particle by +φ·shareB and A's by −φ·shareA about the hinge line
+/// (through the shared particles, along unit `e`), split by their moments of inertia about that line. The
+/// shared particles are on the line and stay; then, when the shared particles can move too, all four shift
+/// by one vector so their mass-weighted centre does not move. Both third particles must be movable (with an
+/// immovable one the hinge line itself has to move: the caller uses applyCorrection, which turns that
+/// triangle about its immovable particle).
+void applyHinge(RagdollState& s, const AngularData& c, Vec3 e, float phi)
+{
+    const Vec3 pivot = s.x[c.hingeA];
+    const float wa = s.w[c.freeA], wb = s.w[c.freeB];
+    auto inertia = [&](std::uint32_t p, float w) {
+        const Vec3 d = s.x[p] - pivot;
+        const Vec3 perp = d - e * dot(d, e);
+        return dot(perp, perp) / w;
+    };
+    const float ia = inertia(c.freeA, wa), ib = inertia(c.freeB, wb);
+    const float sum = ia + ib;
+    if (!(sum > 1e-12f))
+        return; // both third particles on the hinge line: degenerate triangles, nothing to turn
+    const float shareA = ib / sum, shareB = ia / sum;
+    const Quat qa = fast::fromAxisAngle(e, -phi * shareA);
+    const Quat qb = fast::fromAxisAngle(e, phi * shareB);
+    const Vec3 da = pivot + qa.rotate(s.x[c.freeA] - pivot) - s.x[c.freeA];
+    const Vec3 db = pivot + qb.rotate(s.x[c.freeB] - pivot) - s.x[c.freeB];
+    const float wh0 = s.w[c.hingeA], wh1 = s.w[c.hingeB];
+    Vec3 shift;
+    if (wh0 > 0.f && wh1 > 0.f) {
+        const float ma = 1.f / wa, mb = 1.f / wb;
+        shift = (da * ma + db * mb) / -(ma + mb + 1.f / wh0 + 1.f / wh1);
+        s.x[c.hingeA] += shift;
+        s.x[c.hingeB] += shift;
+    }
+    s.x[c.freeA] += da + shift;
+    s.x[c.freeB] += db + shift;
+    s.frameQ[c.triA] = normalize(qa * s.frameQ[c.triA]);
+    s.frameQ[c.triB] = normalize(qb * s.frameQ[c.triB]);
+}
+
+/// Twist of the deviation qc (constraint frame, w >= 0) about +Y, in (−π, π].
+inline float twistAngle(Quat qc)
+{
+    return 2.f * fast::atan2(qc.y, qc.w);
+}
+
 /// Axis and angle (in [0, π]) of the unit quaternion q; false for (near) identity.
 inline bool axisAngle(Quat q, Vec3& axis, float& angle)
 {
@@ -150,7 +195,7 @@ inline bool axisAngle(Quat q, Vec3& axis, float& angle)
     if (!(sv > 1e-7f))
         return false;
     axis = v / sv;
-    angle = 2.f * std::atan2(sv, std::fabs(q.w));
+    angle = 2.f * fast::atan2(sv, std::fabs(q.w));
     return true;
 }
 
@@ -181,16 +226,14 @@ bool clampSwingTwist(Quat q, const AngularData& c, Quat& clamped, float& excess)
         if (sv2 <= halfTol * halfTol)
             return false; // swing below tolerance
         if (s1 >= kLock && s2 >= kLock) {
-            // conservative: swing angle <= min limit
-            const float smin = std::min(s1, s2);
-            const float sh = std::sin(0.5f * smin);
-            if (sv2 <= sh * sh * (swing.w * swing.w + sv2))
+            // conservative: swing angle <= min limit (sinHalfSwing2 = sin²(min(s1, s2) / 2))
+            if (sv2 <= c.sinHalfSwing2 * (swing.w * swing.w + sv2))
                 return false;
         }
     }
-    float tw = 2.f * std::atan2(twist.y, twist.w);
+    float tw = 2.f * fast::atan2(twist.y, twist.w);
     const float sv = std::sqrt(sv2);
-    const float sAngle = 2.f * std::atan2(sv, std::fabs(swing.w));
+    const float sAngle = 2.f * fast::atan2(sv, std::fabs(swing.w));
     const float sgn = swing.w < 0.f ? -1.f : 1.f;
     float a = sv > 1e-7f ? sAngle * sgn * swing.x / sv : 0.f; // swing about X (swing1)
     float b = sv > 1e-7f ? sAngle * sgn * swing.z / sv : 0.f; // swing about Z (swing2)
@@ -222,8 +265,8 @@ bool clampSwingTwist(Quat q, const AngularData& c, Quat& clamped, float& excess)
     if (excess <= kAngularTolerance)
         return false;
     const float sc = std::sqrt(ac * ac + bc * bc);
-    const Quat swingC = sc > 1e-9f ? Quat::fromAxisAngle({ac / sc, 0.f, bc / sc}, sc) : Quat{};
-    clamped = swingC * Quat::fromAxisAngle({0.f, 1.f, 0.f}, twc);
+    const Quat swingC = sc > 1e-9f ? fast::fromAxisAngle({ac / sc, 0.f, bc / sc}, sc) : Quat{};
+    clamped = swingC * fast::fromAxisAngle({0.f, 1.f, 0.f}, twc);
     return true;
 }
 
@@ -278,7 +321,13 @@ void Solver::solveAngular(Ragdoll& r, bool frictionPass)
             const float f = stick ? 1.f : c.dynamicFriction;
             float theta;
             if (f > 0.f && axisAngle(change, u, theta)) {
-                applyCorrection(s, A, c.triA, B, c.triB, u, -theta * f);
+                if (c.hinge && s.w[c.freeA] > 0.f && s.w[c.freeB] > 0.f) {
+                    // Only the turn about the hinge line: the shared edge holds the rest.
+                    const Vec3 e = normalizeOr(s.x[c.hingeB] - s.x[c.hingeA], u);
+                    applyHinge(s, c, e, -theta * dot(u, e) * f);
+                } else {
+                    applyCorrection(s, A, c.triA, B, c.triB, u, -theta * f);
+                }
                 s.held[i] = stick ? 1 : 0;
             }
             continue;
@@ -302,6 +351,23 @@ void Solver::solveAngular(Ragdoll& r, bool frictionPass)
             Quat qc = G.conjugate() * qB * c.twistFrame;
             if (qc.w < 0.f)
                 qc = {-qc.x, -qc.y, -qc.z, -qc.w};
+            if (c.hinge && s.w[c.freeA] > 0.f && s.w[c.freeB] > 0.f) {
+                // Twist only (qc's swing-twist split: its Y and W parts), trig-free when inside, corrected
+                // about the hinge line. The swing is the shared edge's business: clamping it as well fights
+                // the edge's sticks (a resting body then keeps vibrating).
+                const bool twistInside = qc.y * c.twistMinCos - qc.w * c.twistMinSin >= 0.f &&
+                                         qc.w * c.twistMaxSin - qc.y * c.twistMaxCos >= 0.f;
+                if (!twistInside) {
+                    const float tw = twistAngle(qc);
+                    const float over = tw > c.twistMax ? tw - c.twistMax : (tw < c.twistMin ? tw - c.twistMin : 0.f);
+                    if (std::fabs(over) > kAngularTolerance) {
+                        worst = std::max(worst, std::fabs(over));
+                        const Vec3 e = normalizeOr(s.x[c.hingeB] - s.x[c.hingeA], G.rotate(Vec3{0.f, 1.f, 0.f}));
+                        applyHinge(s, c, e, -over * c.hingeSign * c.stiffness);
+                    }
+                }
+                continue;
+            }
             if (insideSwingTwist(qc, c))
                 continue;
             Quat clamped;

@@ -326,6 +326,32 @@ std::shared_ptr<const Rig> Rig::build(const rig::RigDescription& d, std::string*
         o.sinHalfSwing2 = (a.swing1 < kLocked || a.swing2 < kLocked) ? sinHalf2(kTolerance)
                                                                      : sinHalf2(std::min(a.swing1, a.swing2));
         o.sinHalfStatic2 = sinHalf2(a.staticFrictionAngle);
+        if (a.limit == rig::AngularLimit::SwingTwist) {
+            const TriangleData& A = r->mTriangles[o.triA];
+            const TriangleData& B = r->mTriangles[o.triB];
+            std::uint32_t shared[3], sharedCount = 0;
+            for (std::uint32_t pa : A.p)
+                for (std::uint32_t pb : B.p)
+                    if (pa == pb)
+                        shared[sharedCount++] = pa;
+            if (sharedCount == 2) {
+                const Vec3 edge = normalizeOr(X[shared[1]] - X[shared[0]], Vec3{});
+                const Vec3 twistWorld = bindFrames[o.triB] * t; // t: twist axis in B's frame
+                const float along = dot(edge, twistWorld);
+                if (std::fabs(along) >= std::cos(radians(5.f))) {
+                    o.hinge = true;
+                    o.hingeA = shared[0];
+                    o.hingeB = shared[1];
+                    o.hingeSign = along > 0.f ? 1.f : -1.f;
+                    for (std::uint32_t k = 0; k < 3; ++k) {
+                        if (A.p[k] != shared[0] && A.p[k] != shared[1])
+                            o.freeA = A.p[k];
+                        if (B.p[k] != shared[0] && B.p[k] != shared[1])
+                            o.freeB = B.p[k];
+                    }
+                }
+            }
+        }
         r->mAngular.push_back(o);
     }
 

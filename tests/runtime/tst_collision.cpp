@@ -381,6 +381,8 @@ void TestCollision::tunnelling_fastParticleStopsAtThinWall()
 }
 
 // ------------------------------------------------------------------------------------------ humanoid drop
+// A humanoid dropped standing from 2 m lies on the floor, nothing more than 1 cm below it, and comes to rest
+// within 8 s (how quickly random drops settle is counted in tst_world).
 
 void TestCollision::humanoidDrop_settlesOnGround_data()
 {
@@ -399,14 +401,16 @@ void TestCollision::humanoidDrop_settlesOnGround()
     QVERIFY(world.addPlane({0.f, 1.f, 0.f}, 0.f) >= 0);
     SPAWN_RAGDOLL(h, world, humanoid, (Transform{Quat{}, {0.f, 2.f, 0.f}}));
     Ragdoll& r = *world.ragdoll(h);
-    for (int i = 0; i < 240; ++i) {
+    float lowest = 0.f;
+    for (int i = 0; i < 480; ++i) {
         world.step();
         QVERIFY2(allFinite(r), qPrintable(QStringLiteral("non-finite position at step %1").arg(i)));
+        if (i >= 120) // after the impact
+            lowest = std::min(lowest, lowestSurface(r));
     }
-    const float low = lowestSurface(r);
-    QVERIFY2(low >= -0.01f, qPrintable(QStringLiteral("a particle is %1 m below the floor after 4 s").arg(num(-low))));
+    QVERIFY2(lowest >= -0.01f, qPrintable(QStringLiteral("a particle went %1 m below the floor").arg(num(-lowest))));
     const float speed = maxSpeed(r);
-    QVERIFY2(speed < 0.05f, qPrintable(QStringLiteral("fastest particle still moves at %1 m/s after 4 s").arg(num(speed))));
+    QVERIFY2(speed < 0.05f, qPrintable(QStringLiteral("fastest particle still moves at %1 m/s after 8 s").arg(num(speed))));
     QVERIFY2(highestParticle(r) < 1.f, qPrintable(QStringLiteral("highest particle at %1 m: it did not fall").arg(num(highestParticle(r)))));
 }
 

@@ -136,6 +136,7 @@ private slots:
     void world_emptyAndEmptiedWorldsStep();
     void sleep_humanoidSettlesWithin5s_data();
     void sleep_humanoidSettlesWithin5s();
+    void sleepOff_restingHumanoidsStayCalm();
     void sleep_asleepIsFrozenAndWakes();
     void sleep_newGeometryWakes();
     void determinism_bitIdenticalAcrossWorldsAndThreads();
@@ -273,36 +274,123 @@ void TestWorld::world_emptyAndEmptiedWorldsStep()
 
 // ---------------------------------------------------------------------------------------------- sleep
 
+namespace {
+
+/// Seeded random drops of a humanoid: yaw anywhere, tilt up to 86° about a horizontal axis, 0.3-2 m up.
+/// An LCG, so the cases are the same on every platform.
+class RandomDrops {
+public:
+    Transform next()
+    {
+        const Vec3 tiltAxis = normalizeOr(Vec3{uniform() - 0.5f, 0.f, uniform() - 0.5f}, Vec3{1.f, 0.f, 0.f});
+        const Quat q = Quat::fromAxisAngle({0.f, 1.f, 0.f}, uniform() * 2.f * kPi) * Quat::fromAxisAngle(tiltAxis, uniform() * 1.5f);
+        const float height = 0.3f + 1.7f * uniform();
+        return {q, {0.f, height, 0.f}};
+    }
+
+private:
+    float uniform()
+    {
+        mSeed = mSeed * 1664525u + 1013904223u;
+        return float(mSeed >> 8) / float(1u << 24);
+    }
+    std::uint32_t mSeed = 12345u;
+};
+
+} // namespace
+
 void TestWorld::sleep_humanoidSettlesWithin5s_data()
 {
-    QTest::addColumn<Transform>("placement");
-    QTest::newRow("standing, dropped from 0.3 m") << Transform{Quat{}, {0.f, 0.3f, 0.f}};
-    QTest::newRow("standing, dropped from 2 m") << Transform{Quat{}, {0.f, 2.f, 0.f}};
-    QTest::newRow("lying on the floor") << lyingPlacement(0.15f);
+    QTest::addColumn<int>("drops");
+    QTest::addColumn<int>("asleepBy5s");
+    QTest::addColumn<int>("asleepBy10s");
+    // Over 100 such drops 89-94 sleep within 5 s and 98-99 within 10 s (29 and 30 of these 30). One
+    // trajectory is not a test of settling: a tiny numeric change reshuffles which few drops are slow, so
+    // the test counts, with a margin.
+    QTest::newRow("30 random drops, default settings") << 30 << 24 << 27;
 }
 
+// Humanoids dropped from 0.3-2 m in random orientations (fixed seed) onto a floor, default sleep settings
+// (below 0.05 m/s for 1 s): most are asleep within 5 s, nearly all within 10 s.
 void TestWorld::sleep_humanoidSettlesWithin5s()
 {
-    QFETCH(Transform, placement);
+    QFETCH(int, drops);
+    QFETCH(int, asleepBy5s);
+    QFETCH(int, asleepBy10s);
     BUILD_RIG(humanoid, makeHumanoid()); // default sleep settings
-    World world;
-    QVERIFY(world.addPlane({0.f, 1.f, 0.f}, 0.f) >= 0);
-    SPAWN_RAGDOLL(h, world, humanoid, placement);
-    Ragdoll& r = *world.ragdoll(h);
-    float lastSecondMax = 0.f;
-    std::uint32_t fastest = 0;
-    for (int i = 0; i < 300 && !r.asleep(); ++i) {
-        world.step();
-        if (i >= 240)
-            for (std::uint32_t k = 0; k < r.particleCount(); ++k)
-                if (length(r.velocity(k)) > lastSecondMax) {
-                    lastSecondMax = length(r.velocity(k));
-                    fastest = k;
-                }
+    RandomDrops random;
+    int by5 = 0, by10 = 0;
+    QStringList slow;
+    for (int c = 0; c < drops; ++c) {
+        World world;
+        QVERIFY(world.addPlane({0.f, 1.f, 0.f}, 0.f) >= 0);
+        SPAWN_RAGDOLL(h, world, humanoid, random.next());
+        const Ragdoll& r = *world.ragdoll(h);
+        int asleepAt = -1;
+        float lowest = 0.f;
+        for (int i = 0; i < 600 && asleepAt < 0; ++i) {
+            world.step();
+            if (r.asleep())
+                asleepAt = i + 1;
+        }
+        for (const Vec3& p : r.positions())
+            lowest = std::min(lowest, p.y);
+        QVERIFY2(lowest > -0.01f, qPrintable(QStringLiteral("drop %1: a particle is %2 m below the floor").arg(c).arg(num(-lowest))));
+        by5 += asleepAt > 0 && asleepAt <= 300 ? 1 : 0;
+        by10 += asleepAt > 0 ? 1 : 0;
+        if (asleepAt < 0 || asleepAt > 300)
+            slow << (asleepAt < 0 ? QStringLiteral("%1 (awake at 10 s)").arg(c) : QStringLiteral("%1 (%2 s)").arg(c).arg(num(float(asleepAt) / 60.f)));
     }
-    QVERIFY2(r.asleep(), qPrintable(QStringLiteral("not asleep after 5 s (sleep below %1 m/s for %2 s); in the last second particle %3 '%4' moved at up to %5 m/s")
-                                        .arg(num(humanoid->settings().sleepVelocity), num(humanoid->settings().sleepTime)).arg(fastest)
-                                        .arg(QString::fromStdString(humanoid->description().particles[fastest].name), num(lastSecondMax))));
+    qInfo("%d of %d drops asleep within 5 s, %d within 10 s", by5, drops, by10);
+    QVERIFY2(by5 >= asleepBy5s && by10 >= asleepBy10s,
+             qPrintable(QStringLiteral("%1 of %2 asleep within 5 s (expected >= %3), %4 within 10 s (expected >= %5); slow drops: %6")
+                            .arg(by5).arg(drops).arg(asleepBy5s).arg(by10).arg(asleepBy10s).arg(slow.join(QStringLiteral(", ")))));
+}
+
+// With sleep off, the same drops must come to rest and stay there: the solver may not keep a resting body
+// moving or feed it energy (constraints that fight each other turn their corrections into velocity).
+// Counted over 30 drops: how many still move faster than 5 cm/s in their tenth second, and how many have
+// more kinetic energy in their tenth second than in their fifth. Currently 0 and 0 of 30; holding static
+// angular friction in every iteration made it 18 and 4, clamping the swing of hinges as well 9 and 1.
+void TestWorld::sleepOff_restingHumanoidsStayCalm()
+{
+    rig::RigDescription d = makeHumanoid();
+    d.settings.sleepTime = 0.f;
+    BUILD_RIG(humanoid, d);
+    const auto masses = humanoid->masses();
+    RandomDrops random;
+    const int drops = 30;
+    int moving = 0, gaining = 0;
+    QStringList cases;
+    for (int c = 0; c < drops; ++c) {
+        World world;
+        QVERIFY(world.addPlane({0.f, 1.f, 0.f}, 0.f) >= 0);
+        SPAWN_RAGDOLL(h, world, humanoid, random.next());
+        const Ragdoll& r = *world.ragdoll(h);
+        float energy5 = 0.f, energy10 = 0.f, fastest = 0.f;
+        for (int i = 0; i < 600; ++i) {
+            world.step();
+            if (i < 240 || (i >= 300 && i < 540))
+                continue;
+            float energy = 0.f;
+            for (std::uint32_t k = 0; k < r.particleCount(); ++k) {
+                const Vec3 v = r.velocity(k);
+                energy += 0.5f * masses[k] * dot(v, v);
+                if (i >= 540)
+                    fastest = std::max(fastest, length(v));
+            }
+            (i < 300 ? energy5 : energy10) = std::max(i < 300 ? energy5 : energy10, energy);
+        }
+        const bool isMoving = fastest > 0.05f, isGaining = energy10 > energy5 && energy10 > 0.01f;
+        moving += isMoving ? 1 : 0;
+        gaining += isGaining ? 1 : 0;
+        if (isMoving || isGaining)
+            cases << QStringLiteral("%1 (%2 m/s, %3 J -> %4 J)").arg(c).arg(num(fastest), num(energy5), num(energy10));
+    }
+    qInfo("%d of %d drops still moving at 10 s, %d gained energy from 5 s to 10 s", moving, drops, gaining);
+    QVERIFY2(moving <= 4 && gaining <= 2,
+             qPrintable(QStringLiteral("%1 of %2 drops still moving after 10 s (expected <= 4), %3 gaining energy (expected <= 2): %4")
+                            .arg(moving).arg(drops).arg(gaining).arg(cases.join(QStringLiteral(", ")))));
 }
 
 // Geometry added while a ragdoll sleeps may touch it: the world wakes it, and a box that appears through its

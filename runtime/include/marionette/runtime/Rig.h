@@ -67,6 +67,14 @@ struct AngularData {
     float sinHalfCone2;        ///< sin²(coneAngle / 2)
     float sinHalfSwing2;       ///< sin²(min(swing1, swing2) / 2), or of the tolerance when an axis is locked
     float sinHalfStatic2;      ///< sin²(staticFrictionAngle / 2)
+    // Hinge: a swing/twist constraint between triangles sharing the edge its twist axis runs along (within
+    // 5° at bind). The shared edge holds the swing at zero; the solver limits the twist by turning each
+    // triangle's third particle about the hinge line, so the shared particles never move against each other
+    // (while both third particles can move; otherwise as any swing/twist constraint).
+    bool hinge;
+    std::uint32_t hingeA, hingeB; ///< the shared particles; +twist turns B about hingeB − hingeA (hingeSign)
+    std::uint32_t freeA, freeB;   ///< the third particle of A and of B
+    float hingeSign;              ///< +1 when the twist axis points from hingeA to hingeB at bind, else −1
 };
 
 struct CapsuleData {
