@@ -1,0 +1,87 @@
+#include "Cli.h"
+
+#include "marionette/project/Migration.h"
+#include "marionette/rig/MrigFormat.h"
+
+#include <QCoreApplication>
+
+#include <cstdio>
+
+namespace marionette::cli {
+
+namespace {
+
+struct Command {
+    const char* name;
+    const char* summary;
+    int (*run)(const QStringList& arguments, Io& io);
+};
+
+const Command kCommands[] = {
+    {"validate", "check a .mrig rig or a .mproj project; exit 1 with the first problem", validateCommand},
+    {"info", "describe a rig: format version, element counts, bones, settings", infoCommand},
+};
+
+void printUsage(QTextStream& s)
+{
+    s << "Usage: marionette COMMAND [options] [arguments]\n\n"
+         "Marionette's command-line tool: checks and describes rigs for build pipelines.\n\n"
+         "Commands:\n";
+    for (const Command& c : kCommands)
+        s << "  " << QString::fromLatin1(c.name).leftJustified(10) << c.summary << '\n';
+    s << "\nOptions:\n"
+         "  -h, --help     show this help, or a command's with 'marionette COMMAND --help'\n"
+         "  -v, --version  show the version and the file formats this build reads\n\n"
+         "Exit codes: 0 success, 1 invalid input (one 'error: FILE: where: what' line on stderr),\n"
+         "2 usage error.\n";
+}
+
+} // namespace
+
+int fail(Io& io, const QString& message)
+{
+    io.err << "error: " << message << '\n';
+    return kUserError;
+}
+
+int usageError(Io& io, const QString& command, const QString& message)
+{
+    io.err << "error: " << message << "\n";
+    if (command.isEmpty())
+        io.err << "Run 'marionette --help' for the commands.\n";
+    else
+        io.err << "Run 'marionette " << command << " --help' for its usage.\n";
+    return kUsage;
+}
+
+int run(const QStringList& arguments)
+{
+    QTextStream out(stdout);
+    QTextStream err(stderr);
+    Io io{out, err};
+    if (arguments.size() < 2) {
+        printUsage(err);
+        return kUsage;
+    }
+    const QString first = arguments[1];
+    if (first == QLatin1String("-h") || first == QLatin1String("--help") || first == QLatin1String("help")) {
+        if (first == QLatin1String("help") && arguments.size() > 2)
+            return run({arguments[0], arguments[2], QStringLiteral("--help")});
+        printUsage(out);
+        return kOk;
+    }
+    if (first == QLatin1String("-v") || first == QLatin1String("--version")) {
+        out << "marionette " << QCoreApplication::applicationVersion() << " (reads .mrig format up to "
+            << rig::mrig::kVersionMajor << '.' << rig::mrig::kVersionMinor << ", .mproj version up to "
+            << project::kProjectVersion << ")\n";
+        return kOk;
+    }
+    for (const Command& c : kCommands)
+        if (first == QLatin1String(c.name))
+            return c.run(arguments.mid(1), io);
+    if (first.startsWith(QLatin1Char('-')))
+        return usageError(io, {}, QStringLiteral("unknown option '%1'").arg(first));
+    return usageError(io, {}, QStringLiteral("unknown command '%1'").arg(first));
+}
+
+} // namespace marionette::cli

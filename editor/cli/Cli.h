@@ -1,0 +1,35 @@
+// The `marionette` command line: command table, usage, exit codes.
+#pragma once
+
+#include <QString>
+#include <QStringList>
+#include <QTextStream>
+
+namespace marionette::cli {
+
+/// Exit codes of every command.
+enum Exit : int {
+    kOk = 0,        ///< success
+    kUserError = 1, ///< bad input file, failed check: a one-line "error: ..." on stderr
+    kUsage = 2,     ///< unknown command or option, missing argument
+};
+
+/// Output streams of a command (stdout and stderr of the process).
+struct Io {
+    QTextStream& out;
+    QTextStream& err;
+};
+
+/// Runs the command line `arguments` (arguments[0] is the program). Returns the exit code.
+int run(const QStringList& arguments);
+
+// Commands: `arguments` start with the command's name.
+int validateCommand(const QStringList& arguments, Io& io);
+int infoCommand(const QStringList& arguments, Io& io);
+
+/// Prints "error: <message>" to stderr and returns kUserError.
+int fail(Io& io, const QString& message);
+/// Prints "error: <message>" and a pointer to the command's help to stderr and returns kUsage.
+int usageError(Io& io, const QString& command, const QString& message);
+
+} // namespace marionette::cli

@@ -1,0 +1,293 @@
+// `marionette validate FILE` and `marionette info RIG`.
+#include "Cli.h"
+#include "RigFiles.h"
+
+#include "marionette/runtime/Rig.h"
+
+#include <QCommandLineParser>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <string>
+#include <vector>
+
+namespace marionette::cli {
+
+namespace {
+
+/// Parses a command's options. Returns -1 to go on, else the exit code (help shown or usage error).
+int parseCommand(const QStringList& arguments, QCommandLineParser& parser, Io& io, const char* help,
+                 qsizetype positionals)
+{
+    const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."));
+    parser.addOption(helpOption);
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    if (!parser.parse(arguments))
+        return usageError(io, arguments[0], parser.errorText());
+    if (parser.isSet(helpOption)) {
+        io.out << help;
+        return kOk;
+    }
+    if (parser.positionalArguments().size() != positionals)
+        return usageError(io, arguments[0],
+                          parser.positionalArguments().size() < positionals
+                              ? QStringLiteral("missing FILE argument")
+                              : QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().last()));
+    return -1;
+}
+
+QJsonArray toJson(Vec3 v) { return {double(v.x), double(v.y), double(v.z)}; }
+
+QString num(double v) { return QString::number(v, 'g', 6); }
+
+struct Counts {
+    std::size_t sticksByKind[4] = {0, 0, 0, 0};
+    std::size_t capsules = 0, tearable = 0;
+    std::size_t dotAngles = 0, cosineAngles = 0;
+    std::size_t cones = 0, swingTwists = 0, withFriction = 0;
+    std::size_t kinematic = 0;
+    double totalMass = 0.0;
+    std::vector<int> driver; ///< per bone: binding index or -1
+    std::size_t bound = 0;
+};
+
+Counts count(const rig::RigDescription& d)
+{
+    Counts c;
+    for (const rig::Particle& p : d.particles) {
+        c.totalMass += double(p.mass);
+        c.kinematic += p.mass == 0.f ? 1 : 0;
+    }
+    for (const rig::Stick& s : d.sticks) {
+        ++c.sticksByKind[std::size_t(s.kind) & 3u];
+        c.capsules += s.capsuleRadius > 0.f ? 1 : 0;
+        c.tearable += s.tearRatio > 0.f ? 1 : 0;
+    }
+    for (const rig::AngleConstraint& a : d.angles)
+        (a.form == rig::AngleConstraint::Form::DotProduct ? c.dotAngles : c.cosineAngles) += 1;
+    for (const rig::AngularConstraint& a : d.angular) {
+        (a.limit == rig::AngularLimit::Cone ? c.cones : c.swingTwists) += 1;
+        c.withFriction += (a.dynamicFriction > 0.f || a.staticFrictionAngle > 0.f) ? 1 : 0;
+    }
+    c.driver.assign(d.bones.size(), -1);
+    for (std::size_t i = 0; i < d.bindings.size(); ++i)
+        c.driver[std::size_t(d.bindings[i].bone)] = int(i); // validate() checked the index
+    for (int b : c.driver)
+        c.bound += b >= 0 ? 1 : 0;
+    return c;
+}
+
+QString str(const std::string& s) { return QString::fromStdString(s); }
+
+/// "triangle 'pelvis'", "stick 'neck_head'" or "" (unbound: follows its parent).
+QString driverText(const rig::RigDescription& d, int binding)
+{
+    if (binding < 0)
+        return {};
+    const rig::BoneBinding& b = d.bindings[std::size_t(binding)];
+    if (b.driver == rig::BoneBinding::Driver::Triangle)
+        return QStringLiteral("triangle '%1'").arg(str(d.triangles[std::size_t(b.index)].name));
+    return QStringLiteral("stick '%1'").arg(str(d.sticks[std::size_t(b.index)].name));
+}
+
+QString formatVersion(const RigFile& f)
+{
+    if (f.kind == RigFile::Kind::Mrig)
+        return QStringLiteral(".mrig format %1.%2").arg(f.mrig.versionMajor).arg(f.mrig.versionMinor);
+    return QStringLiteral(".mproj version %1").arg(f.projectVersion);
+}
+
+const char* kValidateHelp =
+    "Usage: marionette validate [--json] FILE\n\n"
+    "Checks a .mrig binary rig or a .mproj project (told apart by content): structure, checksums, every\n"
+    "index, number and limit, and that the runtime can build the rig. Prints one line per file.\n\n"
+    "Options:\n"
+    "  --json      print the result as a JSON object on stdout\n"
+    "  -h, --help  show this help\n\n"
+    "Exit codes: 0 valid; 1 invalid, with 'error: FILE: where: what' on stderr; 2 usage error.\n";
+
+const char* kInfoHelp =
+    "Usage: marionette info [--json] RIG\n\n"
+    "Describes a .mrig rig (or the rig of a .mproj project): format version, the count of every kind of\n"
+    "element, the bones and what drives each, and the simulation settings.\n\n"
+    "Options:\n"
+    "  --json      print a JSON object instead of text\n"
+    "  -h, --help  show this help\n\n"
+    "Exit codes: 0 success; 1 unreadable or invalid file, with 'error: ...' on stderr; 2 usage error.\n";
+
+} // namespace
+
+int validateCommand(const QStringList& arguments, Io& io)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("JSON output."));
+    parser.addOption(json);
+    if (const int code = parseCommand(arguments, parser, io, kValidateHelp, 1); code >= 0)
+        return code;
+    const QString path = parser.positionalArguments().first();
+    RigFile file;
+    QString error = loadRigFile(path, file);
+    if (error.isEmpty()) {
+        std::string buildError;
+        if (!runtime::Rig::build(file.rig, &buildError))
+            error = QStringLiteral("%1: the runtime cannot build the rig: %2").arg(path, str(buildError));
+    }
+    if (parser.isSet(json)) {
+        QJsonObject o{{QStringLiteral("file"), path}, {QStringLiteral("valid"), error.isEmpty()}};
+        if (error.isEmpty()) {
+            o.insert(QStringLiteral("kind"), QLatin1String(kindName(file.kind)));
+            o.insert(QStringLiteral("format"), formatVersion(file));
+        } else {
+            o.insert(QStringLiteral("error"), error);
+        }
+        io.out << QJsonDocument(o).toJson(QJsonDocument::Compact) << '\n';
+    }
+    if (!error.isEmpty())
+        return fail(io, error);
+    if (!parser.isSet(json)) {
+        const rig::RigDescription& d = file.rig;
+        io.out << path << ": valid (" << formatVersion(file) << "): " << d.particles.size() << " particles, "
+               << d.sticks.size() << " sticks, " << d.triangles.size() << " triangles, " << d.angular.size()
+               << " angular constraints, " << d.bones.size() << " bones\n";
+    }
+    return kOk;
+}
+
+int infoCommand(const QStringList& arguments, Io& io)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("JSON output."));
+    parser.addOption(json);
+    if (const int code = parseCommand(arguments, parser, io, kInfoHelp, 1); code >= 0)
+        return code;
+    const QString path = parser.positionalArguments().first();
+    RigFile file;
+    if (const QString error = loadRigFile(path, file); !error.isEmpty())
+        return fail(io, error);
+    const rig::RigDescription& d = file.rig;
+    const rig::Settings& st = d.settings;
+    const Counts c = count(d);
+    static const char* kStickKinds[4] = {"rigid", "range", "minOnly", "maxOnly"};
+
+    if (parser.isSet(json)) {
+        QJsonObject format{{QStringLiteral("kind"), QLatin1String(kindName(file.kind))}};
+        if (file.kind == RigFile::Kind::Mrig) {
+            format.insert(QStringLiteral("major"), file.mrig.versionMajor);
+            format.insert(QStringLiteral("minor"), file.mrig.versionMinor);
+            format.insert(QStringLiteral("chunks"), qint64(file.mrig.chunkCount));
+            format.insert(QStringLiteral("unknownChunks"), qint64(file.mrig.unknownChunks));
+        } else {
+            format.insert(QStringLiteral("version"), file.projectVersion);
+        }
+        QJsonObject sticks{{QStringLiteral("total"), qint64(d.sticks.size())},
+                           {QStringLiteral("capsules"), qint64(c.capsules)},
+                           {QStringLiteral("tearable"), qint64(c.tearable)}};
+        for (int k = 0; k < 4; ++k)
+            sticks.insert(QLatin1String(kStickKinds[k]), qint64(c.sticksByKind[k]));
+        QJsonArray bones;
+        for (std::size_t i = 0; i < d.bones.size(); ++i) {
+            const rig::Bone& b = d.bones[i];
+            QJsonObject o{{QStringLiteral("name"), str(b.name)}, {QStringLiteral("id"), qint64(b.id)}};
+            o.insert(QStringLiteral("parent"), b.parent >= 0 ? QJsonValue(str(d.bones[std::size_t(b.parent)].name))
+                                                             : QJsonValue(QJsonValue::Null));
+            const QString drv = driverText(d, c.driver[i]);
+            o.insert(QStringLiteral("driver"), drv.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(drv));
+            bones.append(o);
+        }
+        const QJsonObject settings{
+            {QStringLiteral("gravity"), toJson(st.gravity)},
+            {QStringLiteral("timeStep"), double(st.timeStep)},
+            {QStringLiteral("maxSubsteps"), qint64(st.maxSubsteps)},
+            {QStringLiteral("iterations"), qint64(st.iterations)},
+            {QStringLiteral("drag"), double(st.drag)},
+            {QStringLiteral("friction"), double(st.friction)},
+            {QStringLiteral("staticFriction"), double(st.staticFriction)},
+            {QStringLiteral("sleepVelocity"), double(st.sleepVelocity)},
+            {QStringLiteral("sleepTime"), double(st.sleepTime)},
+            {QStringLiteral("overRelaxation"), double(st.overRelaxation)},
+            {QStringLiteral("sqrtApproximation"), st.sqrtApproximation},
+            {QStringLiteral("selfCollision"), st.selfCollision},
+            {QStringLiteral("solver"), QLatin1String(rig::toString(st.solver))},
+        };
+        const QJsonObject o{
+            {QStringLiteral("file"), path},
+            {QStringLiteral("fileSize"), file.fileSize},
+            {QStringLiteral("format"), format},
+            {QStringLiteral("name"), str(d.name)},
+            {QStringLiteral("particles"), QJsonObject{{QStringLiteral("total"), qint64(d.particles.size())},
+                                                      {QStringLiteral("kinematic"), qint64(c.kinematic)},
+                                                      {QStringLiteral("totalMass"), c.totalMass}}},
+            {QStringLiteral("sticks"), sticks},
+            {QStringLiteral("angles"), QJsonObject{{QStringLiteral("total"), qint64(d.angles.size())},
+                                                   {QStringLiteral("dotProduct"), qint64(c.dotAngles)},
+                                                   {QStringLiteral("lawOfCosines"), qint64(c.cosineAngles)}}},
+            {QStringLiteral("triangles"), qint64(d.triangles.size())},
+            {QStringLiteral("angular"), QJsonObject{{QStringLiteral("total"), qint64(d.angular.size())},
+                                                    {QStringLiteral("cone"), qint64(c.cones)},
+                                                    {QStringLiteral("swingTwist"), qint64(c.swingTwists)},
+                                                    {QStringLiteral("withFriction"), qint64(c.withFriction)}}},
+            {QStringLiteral("pins"), qint64(d.pins.size())},
+            {QStringLiteral("shapes"), qint64(d.shapes.size())},
+            {QStringLiteral("bones"), QJsonObject{{QStringLiteral("total"), qint64(d.bones.size())},
+                                                  {QStringLiteral("bound"), qint64(c.bound)},
+                                                  {QStringLiteral("unbound"), qint64(d.bones.size() - c.bound)},
+                                                  {QStringLiteral("list"), bones}}},
+            {QStringLiteral("settings"), settings},
+        };
+        io.out << QJsonDocument(o).toJson(QJsonDocument::Indented);
+        return kOk;
+    }
+
+    auto row = [&](const char* label, const QString& value) {
+        io.out << "  " << QString::fromLatin1(label).leftJustified(12) << value << '\n';
+    };
+    io.out << path << '\n';
+    QString fmt = formatVersion(file);
+    if (file.kind == RigFile::Kind::Mrig) {
+        fmt += QStringLiteral(", %1 bytes, %2 chunks").arg(file.fileSize).arg(file.mrig.chunkCount);
+        if (file.mrig.unknownChunks > 0)
+            fmt += QStringLiteral(" (%1 from a newer minor version, skipped)").arg(file.mrig.unknownChunks);
+    } else if (!file.projectName.isEmpty()) {
+        fmt += QStringLiteral(", project '%1'").arg(file.projectName);
+    }
+    row("format", fmt);
+    row("name", d.name.empty() ? QStringLiteral("(unnamed)") : str(d.name));
+    row("particles", QStringLiteral("%1 (total mass %2 kg, %3 kinematic)")
+                         .arg(d.particles.size()).arg(num(c.totalMass)).arg(c.kinematic));
+    row("sticks", QStringLiteral("%1 (rigid %2, range %3, min-only %4, max-only %5; %6 capsules, %7 tearable)")
+                      .arg(d.sticks.size()).arg(c.sticksByKind[0]).arg(c.sticksByKind[1]).arg(c.sticksByKind[2])
+                      .arg(c.sticksByKind[3]).arg(c.capsules).arg(c.tearable));
+    row("angles", QStringLiteral("%1 (dot-product %2, law-of-cosines %3)")
+                      .arg(d.angles.size()).arg(c.dotAngles).arg(c.cosineAngles));
+    row("triangles", QString::number(d.triangles.size()));
+    row("angular", QStringLiteral("%1 (cone %2, swing/twist %3; %4 with friction)")
+                       .arg(d.angular.size()).arg(c.cones).arg(c.swingTwists).arg(c.withFriction));
+    row("pins", QString::number(d.pins.size()));
+    row("shapes", QString::number(d.shapes.size()));
+    row("bones", QStringLiteral("%1 (%2 bound, %3 follow their parent)")
+                     .arg(d.bones.size()).arg(c.bound).arg(d.bones.size() - c.bound));
+    for (std::size_t i = 0; i < d.bones.size(); ++i) {
+        const rig::Bone& b = d.bones[i];
+        const QString drv = driverText(d, c.driver[i]);
+        io.out << "    " << str(b.name).leftJustified(16) << ' '
+               << (b.parent >= 0 ? QStringLiteral("parent %1").arg(str(d.bones[std::size_t(b.parent)].name))
+                                 : QStringLiteral("root"))
+                      .leftJustified(22)
+               << ' ' << (drv.isEmpty() ? QStringLiteral("unbound") : QStringLiteral("driven by %1").arg(drv)) << '\n';
+    }
+    row("settings", QStringLiteral("step %1 s, %2 iterations, at most %3 substeps, solver %4")
+                        .arg(num(double(st.timeStep))).arg(st.iterations).arg(st.maxSubsteps)
+                        .arg(QLatin1String(rig::toString(st.solver))));
+    row("", QStringLiteral("gravity (%1, %2, %3) m/s², drag %4, over-relaxation %5")
+                .arg(num(double(st.gravity.x)), num(double(st.gravity.y)), num(double(st.gravity.z)),
+                     num(double(st.drag)), num(double(st.overRelaxation))));
+    row("", QStringLiteral("friction %1, static friction %2 m per step, sleep below %3 m/s for %4 s")
+                .arg(num(double(st.friction)), num(double(st.staticFriction)), num(double(st.sleepVelocity)),
+                     num(double(st.sleepTime))));
+    row("", QStringLiteral("square-root approximation %1, self-collision %2")
+                .arg(QLatin1String(st.sqrtApproximation ? "on" : "off"), QLatin1String(st.selfCollision ? "on" : "off")));
+    return kOk;
+}
+
+} // namespace marionette::cli

@@ -1,0 +1,29 @@
+// Loading the rig of either file kind the command line accepts: a .mrig binary rig or a .mproj project.
+#pragma once
+
+#include "marionette/rig/MrigView.h"
+#include "marionette/rig/RigDescription.h"
+
+#include <QString>
+
+namespace marionette::cli {
+
+struct RigFile {
+    enum class Kind { Mrig, Project };
+    Kind kind = Kind::Mrig;
+    rig::RigDescription rig;
+    rig::MrigInfo mrig;         ///< Mrig: header and chunk summary
+    int projectVersion = -1;    ///< Project: the version the file was written in (older ones are migrated)
+    QString projectName;        ///< Project: its name
+    qint64 fileSize = 0;
+};
+
+/// Loads `path`, telling the kinds apart by content: the .mrig signature, else a JSON document (or the
+/// .mproj extension). The rig must pass RigDescription::validate(). Returns an empty string, or one line
+/// starting with the path: "hero.mrig: STCK[12].particleB: index 40 out of range (31 particles)".
+QString loadRigFile(const QString& path, RigFile& out);
+
+/// "mrig" or "mproj".
+const char* kindName(RigFile::Kind kind);
+
+} // namespace marionette::cli

@@ -1,0 +1,341 @@
+// The `marionette` executable run as a user runs it (QProcess): usage and exit codes, `validate` on good and
+// bad rigs and projects, `info` in text and JSON checked against the rig that was written.
+#include "marionette/project/ProjectFile.h"
+#include "marionette/rig/Mrig.h"
+#include "marionette/runtime/Procedural.h"
+
+#include <QDir>
+#include <QFile>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QProcess>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace marionette;
+
+namespace {
+
+struct Run {
+    int exitCode = -1;
+    QString out, err;
+};
+
+Run cli(const QStringList& arguments)
+{
+    QProcess p;
+    p.start(QStringLiteral(MARIONETTE_CLI), arguments);
+    Run r;
+    if (!p.waitForFinished(30000) || p.exitStatus() != QProcess::NormalExit) {
+        r.err = QStringLiteral("did not finish normally: ") + p.errorString();
+        return r;
+    }
+    r.exitCode = p.exitCode();
+    r.out = QString::fromUtf8(p.readAllStandardOutput());
+    r.err = QString::fromUtf8(p.readAllStandardError());
+    return r;
+}
+
+QString describe(const Run& r)
+{
+    return QStringLiteral("exit %1\nstdout: %2\nstderr: %3").arg(r.exitCode).arg(r.out, r.err);
+}
+
+bool writeBytes(const QString& path, const QByteArray& bytes)
+{
+    QFile f(path);
+    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
+}
+
+QByteArray readBytes(const QString& path)
+{
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+
+    QTemporaryDir mDir;
+    rig::RigDescription mHumanoid;
+    QString mRig, mProject;
+
+    QString path(const char* name) const { return mDir.filePath(QString::fromLatin1(name)); }
+
+private slots:
+    void initTestCase();
+    void usage_exitCodes_data();
+    void usage_exitCodes();
+    void help_perCommand();
+    void version_namesFormats();
+    void validate_acceptsGoodFiles_data();
+    void validate_acceptsGoodFiles();
+    void validate_rejectsBadFiles_data();
+    void validate_rejectsBadFiles();
+    void validate_json();
+    void validate_craftedCorpus();
+    void info_text();
+    void info_json_matchesRig();
+    void info_project();
+};
+
+void TestCli::initTestCase()
+{
+    QVERIFY(mDir.isValid());
+    mHumanoid = runtime::makeHumanoid();
+    project::assignMissingIds(mHumanoid);
+    mRig = path("hero.mrig");
+    std::string error;
+    QVERIFY2(rig::saveMrig(mRig.toStdString(), mHumanoid, &error), error.c_str());
+    project::Project proj;
+    proj.name = QStringLiteral("hero");
+    proj.rig = mHumanoid;
+    mProject = path("hero.mproj");
+    const project::SaveResult saved = project::saveProject(mProject, proj);
+    QVERIFY2(saved.ok(), qPrintable(saved.error));
+}
+
+void TestCli::usage_exitCodes_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("stderrStart");
+    QTest::newRow("no arguments") << QStringList{} << 2 << QStringLiteral("Usage: marionette COMMAND");
+    QTest::newRow("unknown command") << QStringList{QStringLiteral("frobnicate")} << 2
+                                     << QStringLiteral("error: unknown command 'frobnicate'");
+    QTest::newRow("unknown global option") << QStringList{QStringLiteral("--frobnicate")} << 2
+                                           << QStringLiteral("error: unknown option '--frobnicate'");
+    QTest::newRow("unknown command option") << QStringList{QStringLiteral("validate"), QStringLiteral("--frob"), QStringLiteral("x")}
+                                            << 2 << QStringLiteral("error: Unknown option 'frob'");
+    QTest::newRow("validate without file") << QStringList{QStringLiteral("validate")} << 2
+                                           << QStringLiteral("error: missing FILE argument");
+    QTest::newRow("info with two files") << QStringList{QStringLiteral("info"), QStringLiteral("a"), QStringLiteral("b")} << 2
+                                         << QStringLiteral("error: unexpected argument 'b'");
+}
+
+void TestCli::usage_exitCodes()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(int, exitCode);
+    QFETCH(QString, stderrStart);
+    const Run r = cli(arguments);
+    QVERIFY2(r.exitCode == exitCode, qPrintable(describe(r)));
+    QVERIFY2(r.err.startsWith(stderrStart), qPrintable(describe(r)));
+    QVERIFY2(r.out.isEmpty(), qPrintable(describe(r)));
+}
+
+void TestCli::help_perCommand()
+{
+    Run r = cli({QStringLiteral("--help")});
+    QVERIFY2(r.exitCode == 0 && r.out.startsWith(QLatin1String("Usage: marionette COMMAND")), qPrintable(describe(r)));
+    QVERIFY2(r.out.contains(QLatin1String("\n  validate ")) && r.out.contains(QLatin1String("\n  info ")), qPrintable(r.out));
+    r = cli({QStringLiteral("validate"), QStringLiteral("--help")});
+    QVERIFY2(r.exitCode == 0 && r.out.startsWith(QLatin1String("Usage: marionette validate [--json] FILE")), qPrintable(describe(r)));
+    r = cli({QStringLiteral("help"), QStringLiteral("info")});
+    QVERIFY2(r.exitCode == 0 && r.out.startsWith(QLatin1String("Usage: marionette info [--json] RIG")), qPrintable(describe(r)));
+}
+
+void TestCli::version_namesFormats()
+{
+    const Run r = cli({QStringLiteral("--version")});
+    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    QCOMPARE(r.out, QStringLiteral("marionette 0.1.0 (reads .mrig format up to 1.0, .mproj version up to 1)\n"));
+}
+
+void TestCli::validate_acceptsGoodFiles_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("format");
+    QTest::newRow("binary rig") << QStringLiteral("hero.mrig") << QStringLiteral(".mrig format 1.0");
+    QTest::newRow("project") << QStringLiteral("hero.mproj") << QStringLiteral(".mproj version 1");
+    QTest::newRow("binary rig without extension") << QStringLiteral("hero-rig") << QStringLiteral(".mrig format 1.0");
+}
+
+void TestCli::validate_acceptsGoodFiles()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, format);
+    const QString p = mDir.filePath(file);
+    if (!QFile::exists(p))
+        QVERIFY(QFile::copy(mRig, p));
+    const Run r = cli({QStringLiteral("validate"), p});
+    QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(describe(r)));
+    QCOMPARE(r.out, QStringLiteral("%1: valid (%2): %3 particles, %4 sticks, %5 triangles, %6 angular constraints, %7 bones\n")
+                        .arg(p, format)
+                        .arg(mHumanoid.particles.size())
+                        .arg(mHumanoid.sticks.size())
+                        .arg(mHumanoid.triangles.size())
+                        .arg(mHumanoid.angular.size())
+                        .arg(mHumanoid.bones.size()));
+}
+
+void TestCli::validate_rejectsBadFiles_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QByteArray>("bytes"); // written to `file` first unless empty
+    QTest::addColumn<QString>("messageAfterPath");
+
+    const QByteArray rigBytes = readBytes(mRig);
+    QVERIFY(rigBytes.size() > 200);
+    QByteArray flipped = rigBytes;
+    flipped[flipped.size() - 9] = char(flipped[flipped.size() - 9] ^ 0x10);
+    QTest::newRow("truncated rig") << QStringLiteral("truncated.mrig") << rigBytes.left(300)
+                                   << QStringLiteral("header.fileSize: the header says %1 bytes but the file has 300").arg(rigBytes.size());
+    QTest::newRow("bit flipped in a chunk") << QStringLiteral("flipped.mrig") << flipped << QStringLiteral("checksum");
+    QTest::newRow("missing") << QStringLiteral("missing.mrig") << QByteArray() << QStringLiteral("no such file");
+    QTest::newRow("text") << QStringLiteral("notes.txt") << QByteArray("just some words\n")
+                          << QStringLiteral("neither a .mrig rig (no MRIG signature) nor a .mproj project (not a JSON document)");
+    QTest::newRow("empty rig") << QStringLiteral("empty.mrig") << QByteArray("\0", 1).left(0) << QStringLiteral("");
+
+    QByteArray project = readBytes(mProject);
+    QVERIFY(!project.isEmpty());
+    QTest::newRow("truncated project") << QStringLiteral("truncated.mproj") << project.left(project.size() / 2)
+                                       << QStringLiteral("");
+    // A stick pointing at a particle id nobody has.
+    QJsonObject doc = QJsonDocument::fromJson(project).object();
+    QJsonObject rigObject = doc.value(QStringLiteral("rig")).toObject();
+    QJsonArray sticks = rigObject.value(QStringLiteral("sticks")).toArray();
+    QJsonObject stick = sticks.at(3).toObject();
+    stick.insert(QStringLiteral("b"), 9999);
+    sticks.replace(3, stick);
+    rigObject.insert(QStringLiteral("sticks"), sticks);
+    doc.insert(QStringLiteral("rig"), rigObject);
+    QTest::newRow("dangling id in a project") << QStringLiteral("dangling.mproj") << QJsonDocument(doc).toJson()
+                                              << QStringLiteral("$.rig.sticks[3].b: no particle with id 9999");
+}
+
+void TestCli::validate_rejectsBadFiles()
+{
+    QFETCH(QString, file);
+    QFETCH(QByteArray, bytes);
+    QFETCH(QString, messageAfterPath);
+    const QString p = mDir.filePath(file);
+    if (!bytes.isEmpty() || file.startsWith(QLatin1String("empty")))
+        QVERIFY(writeBytes(p, bytes));
+    const Run r = cli({QStringLiteral("validate"), p});
+    QVERIFY2(r.exitCode == 1, qPrintable(describe(r)));
+    QVERIFY2(r.out.isEmpty(), qPrintable(describe(r)));
+    // One line: "error: PATH: where: what".
+    QVERIFY2(r.err.startsWith(QStringLiteral("error: %1: ").arg(p)), qPrintable(describe(r)));
+    QVERIFY2(r.err.endsWith(QLatin1Char('\n')) && r.err.count(QLatin1Char('\n')) == 1, qPrintable(describe(r)));
+    QVERIFY2(r.err.contains(messageAfterPath), qPrintable(describe(r)));
+}
+
+void TestCli::validate_json()
+{
+    Run r = cli({QStringLiteral("validate"), QStringLiteral("--json"), mRig});
+    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(o.value(QStringLiteral("valid")).toBool(false), true);
+    QCOMPARE(o.value(QStringLiteral("kind")).toString(), QStringLiteral("mrig"));
+    QCOMPARE(o.value(QStringLiteral("file")).toString(), mRig);
+
+    const QString bad = path("bad.mrig");
+    QVERIFY(writeBytes(bad, QByteArray("MRIG")));
+    r = cli({QStringLiteral("validate"), QStringLiteral("--json"), bad});
+    QVERIFY2(r.exitCode == 1, qPrintable(describe(r)));
+    o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(o.value(QStringLiteral("valid")).toBool(true), false);
+    QVERIFY2(o.value(QStringLiteral("error")).toString().startsWith(bad + QStringLiteral(": ")), qPrintable(r.out));
+    QVERIFY2(r.err.startsWith(QStringLiteral("error: ") + bad), qPrintable(describe(r)));
+}
+
+// Every crafted file of the .mrig corpus (tests/formats/rig/corpus): the good ones are valid, each bad one
+// exits 1 with its expected message after the path, on one line, and nothing on stdout.
+void TestCli::validate_craftedCorpus()
+{
+    const QString folder = QStringLiteral(MARIONETTE_MRIG_CORPUS);
+    QFile list(folder + QStringLiteral("/expected.txt"));
+    QVERIFY2(list.open(QIODevice::ReadOnly | QIODevice::Text), qPrintable(list.fileName()));
+    int good = 0, bad = 0;
+    while (!list.atEnd()) {
+        const QString line = QString::fromUtf8(list.readLine()).trimmed();
+        if (line.isEmpty() || line.startsWith(QLatin1Char('#')))
+            continue;
+        const qsizetype tab = line.indexOf(QLatin1Char('\t'));
+        QVERIFY2(tab > 0, qPrintable(line));
+        const QString file = folder + QLatin1Char('/') + line.left(tab);
+        const QString expected = line.mid(tab + 1);
+        const Run r = cli({QStringLiteral("validate"), file});
+        if (expected == QLatin1String("OK")) {
+            QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(describe(r)));
+            ++good;
+        } else {
+            QVERIFY2(r.exitCode == 1 && r.out.isEmpty(), qPrintable(describe(r)));
+            QVERIFY2(r.err.startsWith(QStringLiteral("error: %1: ").arg(file)) && r.err.count(QLatin1Char('\n')) == 1,
+                     qPrintable(describe(r)));
+            QVERIFY2(r.err.contains(expected), qPrintable(QStringLiteral("expected '%1'\n%2").arg(expected, describe(r))));
+            ++bad;
+        }
+    }
+    QVERIFY2(good >= 4 && bad >= 50, qPrintable(QStringLiteral("%1 good and %2 bad files replayed").arg(good).arg(bad)));
+}
+
+void TestCli::info_text()
+{
+    const Run r = cli({QStringLiteral("info"), mRig});
+    QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(describe(r)));
+    const QStringList lines = r.out.split(QLatin1Char('\n'));
+    QCOMPARE(lines.value(0), mRig);
+    QVERIFY2(lines.value(1).startsWith(QStringLiteral("  format      .mrig format 1.0, %1 bytes, ").arg(QFileInfo(mRig).size())),
+             qPrintable(r.out));
+    QVERIFY2(r.out.contains(QStringLiteral("\n  particles   %1 (total mass 75 kg, 0 kinematic)\n").arg(mHumanoid.particles.size())),
+             qPrintable(r.out));
+    QVERIFY2(r.out.contains(QStringLiteral("\n  triangles   %1\n").arg(mHumanoid.triangles.size())), qPrintable(r.out));
+    QVERIFY2(r.out.contains(QLatin1String("driven by triangle 'pelvis'")), qPrintable(r.out));
+    QVERIFY2(r.out.contains(QLatin1String("8 iterations")), qPrintable(r.out));
+}
+
+void TestCli::info_json_matchesRig()
+{
+    const Run r = cli({QStringLiteral("info"), QStringLiteral("--json"), mRig});
+    QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(describe(r)));
+    QJsonParseError pe;
+    const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8(), &pe).object();
+    QVERIFY2(pe.error == QJsonParseError::NoError, qPrintable(pe.errorString()));
+    const rig::RigDescription& d = mHumanoid;
+    auto total = [&](const char* key) { return o.value(QLatin1String(key)).toObject().value(QStringLiteral("total")).toInteger(-1); };
+    QCOMPARE(o.value(QStringLiteral("format")).toObject().value(QStringLiteral("major")).toInt(), 1);
+    QCOMPARE(o.value(QStringLiteral("name")).toString(), QString::fromStdString(d.name));
+    QCOMPARE(total("particles"), qint64(d.particles.size()));
+    QCOMPARE(total("sticks"), qint64(d.sticks.size()));
+    QCOMPARE(total("angular"), qint64(d.angular.size()));
+    QCOMPARE(o.value(QStringLiteral("triangles")).toInteger(), qint64(d.triangles.size()));
+    qint64 minOnly = 0, capsules = 0;
+    for (const rig::Stick& s : d.sticks) {
+        minOnly += s.kind == rig::StickKind::MinOnly ? 1 : 0;
+        capsules += s.capsuleRadius > 0.f ? 1 : 0;
+    }
+    const QJsonObject sticks = o.value(QStringLiteral("sticks")).toObject();
+    QCOMPARE(sticks.value(QStringLiteral("minOnly")).toInteger(), minOnly);
+    QCOMPARE(sticks.value(QStringLiteral("capsules")).toInteger(), capsules);
+    const QJsonObject bones = o.value(QStringLiteral("bones")).toObject();
+    QCOMPARE(bones.value(QStringLiteral("total")).toInteger(), qint64(d.bones.size()));
+    QCOMPARE(bones.value(QStringLiteral("bound")).toInteger(), qint64(d.bindings.size()));
+    const QJsonArray list = bones.value(QStringLiteral("list")).toArray();
+    QCOMPARE(list.size(), qsizetype(d.bones.size()));
+    for (qsizetype i = 0; i < list.size(); ++i)
+        QCOMPARE(list[i].toObject().value(QStringLiteral("name")).toString(), QString::fromStdString(d.bones[std::size_t(i)].name));
+    const QJsonObject settings = o.value(QStringLiteral("settings")).toObject();
+    QCOMPARE(settings.value(QStringLiteral("iterations")).toInteger(), qint64(d.settings.iterations));
+    QCOMPARE(float(settings.value(QStringLiteral("timeStep")).toDouble()), d.settings.timeStep);
+    QCOMPARE(settings.value(QStringLiteral("solver")).toString(), QStringLiteral("gauss-seidel"));
+}
+
+void TestCli::info_project()
+{
+    const Run r = cli({QStringLiteral("info"), QStringLiteral("--json"), mProject});
+    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    const QJsonObject format = o.value(QStringLiteral("format")).toObject();
+    QCOMPARE(format.value(QStringLiteral("kind")).toString(), QStringLiteral("mproj"));
+    QCOMPARE(format.value(QStringLiteral("version")).toInt(), 1);
+    QCOMPARE(o.value(QStringLiteral("particles")).toObject().value(QStringLiteral("total")).toInteger(),
+             qint64(mHumanoid.particles.size()));
+}
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "tst_cli.moc"
