@@ -20,12 +20,14 @@ struct Command {
 const Command kCommands[] = {
     {"validate", "check a .mrig rig or a .mproj project; exit 1 with the first problem", validateCommand},
     {"info", "describe a rig: format version, element counts, bones, settings", infoCommand},
+    {"simulate", "drop a rig onto a scene headless, apply hits, report settling and errors", simulateCommand},
+    {"bench", "time World::step() on many ragdolls of a rig (piles or spread)", benchCommand},
 };
 
 void printUsage(QTextStream& s)
 {
     s << "Usage: marionette COMMAND [options] [arguments]\n\n"
-         "Marionette's command-line tool: checks and describes rigs for build pipelines.\n\n"
+         "Marionette's command-line tool: checks, describes, simulates and benchmarks rigs for build pipelines.\n\n"
          "Commands:\n";
     for (const Command& c : kCommands)
         s << "  " << QString::fromLatin1(c.name).leftJustified(10) << c.summary << '\n';

@@ -26,6 +26,8 @@ int run(const QStringList& arguments);
 // Commands: `arguments` start with the command's name.
 int validateCommand(const QStringList& arguments, Io& io);
 int infoCommand(const QStringList& arguments, Io& io);
+int simulateCommand(const QStringList& arguments, Io& io);
+int benchCommand(const QStringList& arguments, Io& io);
 
 /// Prints "error: <message>" to stderr and returns kUserError.
 int fail(Io& io, const QString& message);

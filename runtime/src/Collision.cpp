@@ -349,10 +349,12 @@ void Solver::prepareCollisions(Ragdoll& r, const StaticWorld& world)
     auto considerAll = [&](ColliderKind ck, std::uint32_t ci, Vec3 clo, Vec3 chi) {
         const geo::Aabb cb{clo - Vec3{kMargin, kMargin, kMargin}, chi + Vec3{kMargin, kMargin, kMargin}};
         for (std::uint32_t p = 0; p < world.planes.size(); ++p) {
-            // support point of the bounds along −n
+            // Particles always get their planes (a dot product per iteration): the solver may move a particle
+            // further than any margin within one step (a hard landing folding a limb), and a ground plane
+            // must still stop it. Other colliders: when the bounds' support point along −n is within margin.
             const Vec3 pn = world.planes[p].n;
             const Vec3 sp{pn.x > 0.f ? cb.min.x : cb.max.x, pn.y > 0.f ? cb.min.y : cb.max.y, pn.z > 0.f ? cb.min.z : cb.max.z};
-            if (dot(pn, sp) - world.planes[p].d < 0.f)
+            if (ck == ColliderKind::Particle || dot(pn, sp) - world.planes[p].d < 0.f)
                 add(ck, ci, ObstacleKind::Plane, p, 0);
         }
         for (std::uint32_t p = 0; p < world.spheres.size(); ++p) {

@@ -13,6 +13,8 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+
 using namespace marionette;
 
 namespace {
@@ -80,6 +82,12 @@ private slots:
     void info_text();
     void info_json_matchesRig();
     void info_project();
+    void simulate_reportsTheDrop_data();
+    void simulate_reportsTheDrop();
+    void simulate_hitsByNameOrIndex();
+    void simulate_badArguments_data();
+    void simulate_badArguments();
+    void bench_reportsMedians();
 };
 
 void TestCli::initTestCase()
@@ -335,6 +343,115 @@ void TestCli::info_project()
     QCOMPARE(format.value(QStringLiteral("version")).toInt(), 1);
     QCOMPARE(o.value(QStringLiteral("particles")).toObject().value(QStringLiteral("total")).toInteger(),
              qint64(mHumanoid.particles.size()));
+}
+
+// `simulate --json` prints exactly the contract's keys; a drop onto each scene stays finite, above the floor,
+// without penetration, and settles.
+void TestCli::simulate_reportsTheDrop_data()
+{
+    QTest::addColumn<QString>("scene");
+    QTest::newRow("floor") << QStringLiteral("floor");
+    QTest::newRow("stairs") << QStringLiteral("stairs");
+    QTest::newRow("ledge") << QStringLiteral("ledge");
+}
+
+void TestCli::simulate_reportsTheDrop()
+{
+    QFETCH(QString, scene);
+    const Run r = cli({QStringLiteral("simulate"), mRig, QStringLiteral("--json"), QStringLiteral("--frames"), QStringLiteral("360"),
+                       QStringLiteral("--drop"), QStringLiteral("1.5"), QStringLiteral("--scene"), scene});
+    QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(describe(r)));
+    const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QStringList keys = o.keys();
+    keys.sort();
+    QCOMPARE(keys, (QStringList{QStringLiteral("finite"), QStringLiteral("frames"), QStringLiteral("max_limit_violation_deg"),
+                                QStringLiteral("max_penetration"), QStringLiteral("max_stick_error"), QStringLiteral("min_height"),
+                                QStringLiteral("settled_frame")}));
+    QCOMPARE(o.value(QStringLiteral("frames")).toInteger(), 360);
+    QCOMPARE(o.value(QStringLiteral("finite")).toBool(), true);
+    const qint64 settled = o.value(QStringLiteral("settled_frame")).toInteger(-2);
+    QVERIFY2(settled > 30 && settled < 360, qPrintable(r.out)); // it fell first, then came to rest
+    QVERIFY2(o.value(QStringLiteral("max_penetration")).toDouble(1.0) < 0.01, qPrintable(r.out));
+    QVERIFY2(o.value(QStringLiteral("min_height")).toDouble(-1.0) > 0.0, qPrintable(r.out)); // particle centres above the floor
+    const double stickError = o.value(QStringLiteral("max_stick_error")).toDouble(-1.0);
+    QVERIFY2(stickError > 0.0 && stickError < 1.0, qPrintable(r.out)); // transient, at the impact: no stick doubles
+    QVERIFY2(o.value(QStringLiteral("max_limit_violation_deg")).toDouble(-1.0) >= 0.0, qPrintable(r.out));
+}
+
+// A hit named by particle name or by index is the same hit (the run is deterministic), and changes the run.
+void TestCli::simulate_hitsByNameOrIndex()
+{
+    const auto wrist = std::find_if(mHumanoid.particles.begin(), mHumanoid.particles.end(),
+                                    [](const rig::Particle& p) { return p.name == "wrist_l"; });
+    QVERIFY(wrist != mHumanoid.particles.end());
+    const QString index = QString::number(wrist - mHumanoid.particles.begin());
+    const QStringList base{QStringLiteral("simulate"), mRig, QStringLiteral("--json"), QStringLiteral("--frames"), QStringLiteral("120")};
+    const Run byName = cli(base + QStringList{QStringLiteral("--hit"), QStringLiteral("wrist_l:0,30,-10@20")});
+    const Run byIndex = cli(base + QStringList{QStringLiteral("--hit"), index + QStringLiteral(":0,30,-10@20")});
+    const Run none = cli(base);
+    QVERIFY2(byName.exitCode == 0 && byIndex.exitCode == 0 && none.exitCode == 0, qPrintable(describe(byName) + describe(byIndex)));
+    QCOMPARE(byName.out, byIndex.out);
+    QVERIFY2(byName.out != none.out, qPrintable(none.out));
+}
+
+void TestCli::simulate_badArguments_data()
+{
+    QTest::addColumn<QStringList>("arguments");
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("unknown particle") << QStringList{QStringLiteral("--hit"), QStringLiteral("tail:0,1,0@3")} << 1
+                                      << QStringLiteral("--hit 'tail:0,1,0@3': no particle named 'tail' (20 particles)");
+    QTest::newRow("particle index out of range") << QStringList{QStringLiteral("--hit"), QStringLiteral("20:0,1,0@3")} << 1
+                                                 << QStringLiteral("no particle 20 (20 particles)");
+    QTest::newRow("hit without frame") << QStringList{QStringLiteral("--hit"), QStringLiteral("head:0,1,0")} << 2
+                                       << QStringLiteral("error: --hit 'head:0,1,0' is not PARTICLE:FX,FY,FZ@FRAME");
+    QTest::newRow("non-finite impulse") << QStringList{QStringLiteral("--hit"), QStringLiteral("head:0,inf,0@2")} << 2
+                                        << QStringLiteral("is not PARTICLE:FX,FY,FZ@FRAME");
+    QTest::newRow("zero frames") << QStringList{QStringLiteral("--frames"), QStringLiteral("0")} << 2
+                                 << QStringLiteral("error: --frames must be an integer in [1, 1000000], not '0'");
+    QTest::newRow("unknown scene") << QStringList{QStringLiteral("--scene"), QStringLiteral("moon")} << 2
+                                   << QStringLiteral("error: --scene must be floor, stairs or ledge, not 'moon'");
+    QTest::newRow("negative drop") << QStringList{QStringLiteral("--drop"), QStringLiteral("-1")} << 2
+                                   << QStringLiteral("error: --drop must be a number in [0, 1000], not '-1'");
+}
+
+void TestCli::simulate_badArguments()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(int, exitCode);
+    QFETCH(QString, message);
+    const Run r = cli(QStringList{QStringLiteral("simulate"), mRig} + arguments);
+    QVERIFY2(r.exitCode == exitCode && r.out.isEmpty(), qPrintable(describe(r)));
+    QVERIFY2(r.err.contains(message), qPrintable(describe(r)));
+    if (exitCode == 1)
+        QVERIFY2(r.err.startsWith(QStringLiteral("error: %1: ").arg(mRig)), qPrintable(describe(r)));
+}
+
+// `bench --json` prints the contract's keys with the numbers asked for; the per-ragdoll figure is the median
+// step divided by the ragdoll count.
+void TestCli::bench_reportsMedians()
+{
+    Run r = cli({QStringLiteral("bench"), mRig, QStringLiteral("--json"), QStringLiteral("--ragdolls"), QStringLiteral("20"),
+                 QStringLiteral("--frames"), QStringLiteral("30")});
+    QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(describe(r)));
+    const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QStringList keys = o.keys();
+    keys.sort();
+    QCOMPARE(keys, (QStringList{QStringLiteral("frames"), QStringLiteral("ragdolls"), QStringLiteral("threads"),
+                                QStringLiteral("us_per_ragdoll_step"), QStringLiteral("us_per_step_median")}));
+    QCOMPARE(o.value(QStringLiteral("ragdolls")).toInteger(), 20);
+    QCOMPARE(o.value(QStringLiteral("frames")).toInteger(), 30);
+    QCOMPARE(o.value(QStringLiteral("threads")).toInteger(), 1);
+    const double median = o.value(QStringLiteral("us_per_step_median")).toDouble();
+    QVERIFY2(median > 0.0, qPrintable(r.out));
+    QVERIFY(qFuzzyCompare(o.value(QStringLiteral("us_per_ragdoll_step")).toDouble(), median / 20.0));
+
+    r = cli({QStringLiteral("bench"), mRig, QStringLiteral("--scene"), QStringLiteral("spread"), QStringLiteral("--threads"),
+             QStringLiteral("2"), QStringLiteral("--no-sleep"), QStringLiteral("--iterations"), QStringLiteral("4"),
+             QStringLiteral("--ragdolls"), QStringLiteral("8"), QStringLiteral("--frames"), QStringLiteral("10")});
+    QVERIFY2(r.exitCode == 0 && r.out.contains(QLatin1String("8 ragdolls (spread), 2 thread(s), 10 steps, sleep off")), qPrintable(describe(r)));
+    r = cli({QStringLiteral("bench"), mRig, QStringLiteral("--threads"), QStringLiteral("65")});
+    QVERIFY2(r.exitCode == 2 && r.err.startsWith(QLatin1String("error: --threads must be an integer in [1, 64]")), qPrintable(describe(r)));
 }
 
 QTEST_GUILESS_MAIN(TestCli)
