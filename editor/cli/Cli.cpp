@@ -20,6 +20,7 @@ struct Command {
 const Command kCommands[] = {
     {"validate", "check a .mrig rig or a .mproj project; exit 1 with the first problem", validateCommand},
     {"info", "describe a rig: format version, element counts, bones, settings", infoCommand},
+    {"export", "write a project's rig as a .mrig binary rig (atomically)", exportCommand},
     {"simulate", "drop a rig onto a scene headless, apply hits, report settling and errors", simulateCommand},
     {"bench", "time World::step() on many ragdolls of a rig (piles or spread)", benchCommand},
 };

@@ -26,6 +26,7 @@ int run(const QStringList& arguments);
 // Commands: `arguments` start with the command's name.
 int validateCommand(const QStringList& arguments, Io& io);
 int infoCommand(const QStringList& arguments, Io& io);
+int exportCommand(const QStringList& arguments, Io& io);
 int simulateCommand(const QStringList& arguments, Io& io);
 int benchCommand(const QStringList& arguments, Io& io);
 

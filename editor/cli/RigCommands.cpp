@@ -2,7 +2,11 @@
 #include "Cli.h"
 #include "RigFiles.h"
 
+#include "marionette/project/ProjectFile.h"
+#include "marionette/rig/Mrig.h"
 #include "marionette/runtime/Rig.h"
+
+#include <QFileInfo>
 
 #include <QCommandLineParser>
 #include <QJsonArray>
@@ -116,7 +120,45 @@ const char* kInfoHelp =
     "  -h, --help  show this help\n\n"
     "Exit codes: 0 success; 1 unreadable or invalid file, with 'error: ...' on stderr; 2 usage error.\n";
 
+const char* kExportHelp =
+    "Usage: marionette export PROJECT.mproj -o RIG.mrig\n\n"
+    "Writes the rig of a project as a .mrig binary rig, the file a game loads. The project must load and its\n"
+    "rig must be valid and build in the runtime. The file is replaced atomically: on any failure an existing\n"
+    "RIG.mrig is left as it was.\n\n"
+    "Options:\n"
+    "  -o, --output RIG.mrig  the file to write (required)\n"
+    "  -h, --help             show this help\n\n"
+    "Exit codes: 0 written; 1 bad project or write failure, with 'error: ...' on stderr; 2 usage error.\n";
+
 } // namespace
+
+int exportCommand(const QStringList& arguments, Io& io)
+{
+    QCommandLineParser parser;
+    const QCommandLineOption output({QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("Output file."),
+                                    QStringLiteral("RIG.mrig"));
+    parser.addOption(output);
+    if (const int code = parseCommand(arguments, parser, io, kExportHelp, 1); code >= 0)
+        return code;
+    if (!parser.isSet(output) || parser.value(output).isEmpty())
+        return usageError(io, arguments[0], QStringLiteral("missing -o RIG.mrig"));
+    const QString path = parser.positionalArguments().first();
+    const QString target = parser.value(output);
+    project::Project proj;
+    const project::LoadResult loaded = project::loadProject(path, proj);
+    if (!loaded.ok())
+        return fail(io, loaded.error);
+    std::string error;
+    if (!runtime::Rig::build(proj.rig, &error))
+        return fail(io, QStringLiteral("%1: the runtime cannot build the rig: %2").arg(path, str(error)));
+    if (!rig::saveMrig(target.toStdString(), proj.rig, &error))
+        return fail(io, str(error));
+    const rig::RigDescription& d = proj.rig;
+    io.out << "wrote " << target << " (" << QFileInfo(target).size() << " bytes): " << d.particles.size()
+           << " particles, " << d.sticks.size() << " sticks, " << d.triangles.size() << " triangles, "
+           << d.angular.size() << " angular constraints, " << d.bones.size() << " bones\n";
+    return kOk;
+}
 
 int validateCommand(const QStringList& arguments, Io& io)
 {
