@@ -42,9 +42,13 @@ inline void sinCos(float h, float& s, float& c)
     c = 1.f + h2 * (-0.5f + h2 * (4.1666638e-2f + h2 * (-1.3888378e-3f + h2 * (2.4760495e-5f - h2 * 2.6051615e-7f))));
 }
 
-/// Rotation by `radians` (|radians| <= π) about a unit axis.
+/// Rotation by `radians` about a unit axis (angles beyond ±π become the same rotation the short way, so
+/// the half angle stays within the polynomials' range).
 inline Quat fromAxisAngle(Vec3 unitAxis, float radians)
 {
+    constexpr float kPiF = 3.14159265359f;
+    if (radians > kPiF || radians < -kPiF)
+        radians = std::remainder(radians, 2.f * kPiF);
     float s, c;
     sinCos(0.5f * radians, s, c);
     return {unitAxis.x * s, unitAxis.y * s, unitAxis.z * s, c};

@@ -1,6 +1,7 @@
 // Tests of marionette::runtime::geo: closest points and penetrations against hand-derived values, degenerate
 // inputs (which must stay finite), and exactness checks of the segment queries against dense sampling.
 // The segment casts are tested in tst_segmentcast, TriangleMeshBvh in tst_bvh.
+#include "FastMath.h"
 #include "geometry/Geometry.h"
 
 #include <QtTest/QtTest>
@@ -27,6 +28,9 @@ class TestGeometry : public QObject {
     Q_OBJECT
 
 private slots:
+    // The angular solver's polynomial trigonometry
+    void fastMath_atan2MatchesLibm();
+    void fastMath_rotationsMatchExact();
     // Aabb
     void aabb_helpers();
     // Segments
@@ -62,6 +66,41 @@ private slots:
 };
 
 // ---------------------------------------------------------------------------------------------- Aabb
+
+// fast::atan2 over the whole circle and every magnitude ratio: within 2e-6 rad of the C library's.
+void TestGeometry::fastMath_atan2MatchesLibm()
+{
+    double worst = 0.0;
+    for (int i = 0; i <= 20000; ++i) {
+        const double t = -kPi + 2.0 * kPi * double(i) / 20000.0;
+        for (const double radius : {1e-6, 0.3, 1.0, 250.0}) {
+            const float y = float(std::sin(t) * radius), x = float(std::cos(t) * radius);
+            worst = std::max(worst, std::fabs(double(runtime::fast::atan2(y, x)) - std::atan2(double(y), double(x))));
+        }
+    }
+    QVERIFY2(worst < 2e-6, qPrintable(QStringLiteral("largest error %1 rad").arg(worst)));
+    QCOMPARE(runtime::fast::atan2(0.f, 0.f), 0.f);
+    QCOMPARE(runtime::fast::atan2(0.f, -1.f), 3.14159265359f);
+}
+
+// fast::fromAxisAngle is the same rotation as Quat::fromAxisAngle (up to the quaternion's sign) for any
+// angle, including beyond ±π, and stays unit length.
+void TestGeometry::fastMath_rotationsMatchExact()
+{
+    const Vec3 axis = Vec3{0.3f, -0.5f, 0.8f} * (1.f / std::sqrt(0.98f));
+    float worst = 0.f, worstNorm = 0.f;
+    for (int i = -3000; i <= 3000; ++i) {
+        const float a = float(i) * 0.005f; // ±15 rad
+        const Quat q = runtime::fast::fromAxisAngle(axis, a);
+        const Quat r = Quat::fromAxisAngle(axis, a);
+        const float same = std::fabs(q.x - r.x) + std::fabs(q.y - r.y) + std::fabs(q.z - r.z) + std::fabs(q.w - r.w);
+        const float flipped = std::fabs(q.x + r.x) + std::fabs(q.y + r.y) + std::fabs(q.z + r.z) + std::fabs(q.w + r.w);
+        worst = std::max(worst, std::min(same, flipped));
+        worstNorm = std::max(worstNorm, std::fabs(std::sqrt(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w) - 1.f));
+    }
+    QVERIFY2(worst < 2e-6f, qPrintable(QStringLiteral("largest difference %1").arg(double(worst))));
+    QVERIFY2(worstNorm < 1e-6f, qPrintable(QStringLiteral("largest |q| - 1: %1").arg(double(worstNorm))));
+}
 
 void TestGeometry::aabb_helpers()
 {
