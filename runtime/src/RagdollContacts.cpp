@@ -110,7 +110,7 @@ bool boxVersusBox(Ragdoll& ra, std::uint32_t boxA, Ragdoll& rb, std::uint32_t bo
 } // namespace
 
 bool colliderContact(Ragdoll& ra, const ColliderRef& ca, Ragdoll& rb, const ColliderRef& cb, ContactSide& sa,
-                     ContactSide& sb, Vec3& n, float& depth)
+                     ContactSide& sb, Vec3& n, float& depth, SegmentParams* params)
 {
     if (ca.kind == 2 && cb.kind == 2)
         return boxVersusBox(ra, ca.index, rb, cb.index, sa, sb, n, depth);
@@ -127,7 +127,14 @@ bool colliderContact(Ragdoll& ra, const ColliderRef& ca, Ragdoll& rb, const Coll
     segmentOf(ra, ca, a0, a1, ra_);
     segmentOf(rb, cb, b0, b1, rb_);
     float s = 0.f, t = 0.f;
-    geo::closestSegmentSegment(a0, a1, b0, b1, s, t);
+    if (params && params->known) {
+        s = params->s;
+        t = params->t;
+    } else {
+        geo::closestSegmentSegment(a0, a1, b0, b1, s, t);
+        if (params)
+            *params = {s, t, true};
+    }
     const Vec3 d = lerp(a0, a1, s) - lerp(b0, b1, t);
     const float dist2 = lengthSquared(d);
     const float rsum = ra_ + rb_;

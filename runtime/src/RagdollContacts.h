@@ -11,10 +11,19 @@ constexpr float kContactMargin = 0.03f;
 /// Whether two sphere/capsule colliders are within kContactMargin of touching.
 bool nearEnough(Ragdoll& ra, const ColliderRef& ca, Ragdoll& rb, const ColliderRef& cb);
 
+/// Where along each sphere/capsule axis two colliders are closest (0 for a sphere), found by the first
+/// iteration of a step and kept for the others: within one step the shapes move too little for the closest
+/// points to slide far, and the segment-segment solve is the contact's main cost.
+struct SegmentParams {
+    float s = 0.f, t = 0.f;
+    bool known = false;
+};
+
 /// Contact between two colliders: the contact points as barycentric sides of each ragdoll, the normal n
-/// (from B toward A) and the penetration depth. False when they do not touch.
+/// (from B toward A) and the penetration depth. False when they do not touch. With `params`, sphere and
+/// capsule pairs use params' closest points when known, and store them when not.
 bool colliderContact(Ragdoll& ra, const ColliderRef& ca, Ragdoll& rb, const ColliderRef& cb, ContactSide& sa,
-                     ContactSide& sb, Vec3& n, float& depth);
+                     ContactSide& sb, Vec3& n, float& depth, SegmentParams* params = nullptr);
 
 /// Friction between two ragdolls' contact points, with each projection: their relative tangential motion
 /// this step shrinks by μ·depth (μ the mean of the two rigs'), or stops within μ × the step's depth or

@@ -18,6 +18,7 @@ struct PairContact {
     std::uint32_t colliderA, colliderB; ///< indices into each rig's colliders()
     std::uint32_t island;
     float depth;               ///< projection accumulated over the step (static friction uses it)
+    SegmentParams closest;     ///< closest points of sphere/capsule pairs, found in the step's first iteration
 };
 
 struct World::Impl {
@@ -423,7 +424,7 @@ void World::Impl::solveIsland(std::uint32_t island)
             Vec3 nrm;
             float depth;
             if (!colliderContact(ra, ra.rig().colliders()[pc.colliderA], rb, rb.rig().colliders()[pc.colliderB], sa, sb,
-                                 nrm, depth))
+                                 nrm, depth, &pc.closest))
                 continue;
             const float wsum = sa.weight() + sb.weight();
             if (!(wsum > 1e-12f))
@@ -548,7 +549,7 @@ void World::Impl::narrowphase(std::uint32_t range, std::uint32_t begin, std::uin
                     continue;
                 pairTouching[p] = 1;
                 if (rs.count < capacity)
-                    rs.contacts[rs.count++] = {a, b, ka, kb, 0, 0.f};
+                    rs.contacts[rs.count++] = {a, b, ka, kb, 0, 0.f, {}};
                 else
                     ++rs.dropped;
             }
