@@ -342,7 +342,7 @@ void Solver::prepareCollisions(Ragdoll& r, const StaticWorld& world)
     const std::uint32_t capacity = std::uint32_t(s.contacts.size());
     auto add = [&](ColliderKind ck, std::uint32_t ci, ObstacleKind ok, std::uint32_t oi, std::uint16_t mesh) {
         if (count < capacity)
-            s.contacts[count++] = {ck, ok, mesh, ci, oi, 0.f, {}, 0.f};
+            s.contacts[count++] = {ck, ok, mesh, ci, oi, 0.f, {}, 0.f, 0.f, false};
         else
             ++dropped;
     };
@@ -440,8 +440,21 @@ void Solver::solveStaticContacts(Ragdoll& r, const StaticWorld& world)
         } else if (c.collider == ColliderKind::Capsule) {
             const CapsuleData& cap = caps[c.colliderIndex];
             float t;
-            if (!segmentVersusObstacle(world, c, s.x[cap.a], s.x[cap.b], cap.radius + kTouch, t, n, depth))
-                continue;
+            if (c.tKnown) {
+                // Against a box, the segment-box solve runs once per step: later iterations test the capsule's
+                // sphere at the closest point it found (the shapes move too little within a step for it to
+                // slide far).
+                t = c.tFirst;
+                if (!pointVersusObstacle(world, c, lerp(s.x[cap.a], s.x[cap.b], t), cap.radius + kTouch, nullptr, n, depth))
+                    continue;
+            } else {
+                if (!segmentVersusObstacle(world, c, s.x[cap.a], s.x[cap.b], cap.radius + kTouch, t, n, depth))
+                    continue;
+                if (c.obstacle == ObstacleKind::Box) {
+                    c.tFirst = t;
+                    c.tKnown = true;
+                }
+            }
             depth -= kTouch;
             const ContactSide side = capsuleSide(s, cap, t);
             if (depth > 0.f) {

@@ -27,6 +27,8 @@ struct StaticContact {
     float depth;                ///< projection accumulated over the step (static friction uses it)
     Vec3 normal;                ///< last contact normal
     float t;                    ///< capsule: last contact parameter
+    float tFirst = 0.f;         ///< capsule against a box: closest point found in the step's first touching iteration
+    bool tKnown = false;        ///< tFirst holds (the later iterations test the sphere there)
 };
 
 /// Up to four particles of one ragdoll carrying a contact point with affine weights.
