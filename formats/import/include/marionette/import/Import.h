@@ -1,0 +1,71 @@
+// Marionette — importing a mesh file through Assimp (every format Assimp 5 reads: glTF/GLB, FBX, Collada,
+// X, BLEND, OBJ, MD5, SMD, B3D, 3DS, ...). See docs/import.md.
+//
+// importScene() runs on the calling thread; ImportJob (ImportJob.h) runs it on a thread of its own.
+// Failures never throw and never crash: the result carries one line naming the file and, when Assimp refused
+// it, Assimp's own message, e.g.
+//   /models/box.gltf: Assimp could not read the file: GLTF: could not open referenced file "box.bin"
+//   /models/inf.glb: mesh 'Mesh' vertex 0: position is not finite (-inf, -0.5, 0.5)
+#pragma once
+
+#include "marionette/import/ImportedScene.h"
+
+#include <cstddef>
+#include <functional>
+#include <optional>
+#include <stop_token>
+#include <string>
+#include <string_view>
+
+namespace marionette::import {
+
+struct ImportOptions {
+    /// Metres per unit of the file, replacing what the file declares (FBX UnitScaleFactor, Collada
+    /// <unit meter>); e.g. 0.01 for a centimetre file without a declaration. Must be finite and > 0.
+    std::optional<float> scale;
+    /// The file's up axis, replacing what the file declares (Collada <up_axis>, FBX UpAxis, Blender = Z).
+    std::optional<UpAxis> upAxis;
+    bool animations = true;          ///< false: skip animation clips
+    /// Guards against hostile or broken node graphs: deeper or larger hierarchies are refused.
+    int maxNodeDepth = 1024;
+    std::size_t maxNodes = 1'000'000;
+};
+
+enum class ImportStatus : std::uint8_t {
+    Success = 0,
+    Failed = 1,    ///< `error` says why
+    Cancelled = 2, ///< stopped on request; `error` says "import cancelled"
+};
+const char* toString(ImportStatus status); ///< "success", "failed", "cancelled"
+
+struct ImportResult {
+    ImportStatus status = ImportStatus::Failed;
+    std::string error;   ///< one line, starting with the path; empty on success
+    ImportedScene scene; ///< filled on success only
+    bool ok() const { return status == ImportStatus::Success; }
+};
+
+/// Named stages, reported in this order (a stage may be skipped, e.g. "animations" for a static mesh).
+namespace stage {
+constexpr std::string_view kReading = "reading";            ///< Assimp reads and post-processes the file
+constexpr std::string_view kMeshes = "converting meshes";
+constexpr std::string_view kSkeleton = "skeleton";
+constexpr std::string_view kAnimations = "animations";
+constexpr std::string_view kDone = "done";                  ///< fraction 1, reported once on success
+} // namespace stage
+
+/// Progress: `fraction` in [0, 1], never decreasing within one import; `stage` is one of the names above.
+/// Called on the importing thread; it must return quickly and not throw.
+using ProgressCallback = std::function<void(float fraction, std::string_view stage)>;
+
+/// Imports `path` on the calling thread. `stop` cancels: once stop is requested the import ends at the next
+/// check (between Assimp's reads of the file, between stages, between meshes and clips) with
+/// ImportStatus::Cancelled. A running Assimp loader that reads its whole file first cannot be interrupted
+/// half-way; see docs/import.md for the latency this means.
+ImportResult importScene(const std::string& path, const ImportOptions& options = {},
+                         const ProgressCallback& progress = {}, std::stop_token stop = {});
+
+/// File extensions Assimp can read, lower case with the dot (".fbx", ".gltf", ...), for file dialogs.
+std::vector<std::string> supportedExtensions();
+
+} // namespace marionette::import
