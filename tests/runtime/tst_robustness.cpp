@@ -395,6 +395,16 @@ const ValidationCase kValidationCases[] = {
      }, "pins[0]", "out of range"},
     {"shape flat tetrahedron", [](rig::RigDescription& d) { d.shapes[0].tetra[3] = d.shapes[0].tetra[2]; }, "shapes[0]", "flat"},
     {"shape zero half extent", [](rig::RigDescription& d) { d.shapes[0].halfExtents.y = 0.f; }, "shapes[0]", "halfExtents"},
+    {"shape rotation NaN", [](rig::RigDescription& d) { d.shapes[0].local.rotation.y = std::numeric_limits<float>::quiet_NaN(); },
+     "shapes[0]", "local.rotation is not a unit quaternion"},
+    {"binding offset not a rotation", [](rig::RigDescription& d) {
+         d.bindings[0].hasOffset = true;
+         d.bindings[0].offset.rotation = {0.f, 0.f, 0.f, 2.f};
+     }, "bindings[0]", "offset.rotation is not a unit quaternion"},
+    {"binding offset translation Inf", [](rig::RigDescription& d) {
+         d.bindings[0].hasOffset = true;
+         d.bindings[0].offset.translation.z = std::numeric_limits<float>::infinity();
+     }, "bindings[0]", "offset.translation"},
     {"bone parent after itself", [](rig::RigDescription& d) { d.bones[0].parent = 1; }, "bones[0]", "parent"},
     {"bone parent itself", [](rig::RigDescription& d) { d.bones[1].parent = 1; }, "bones[1]", "parent"},
     {"bone matrix NaN", [](rig::RigDescription& d) { d.bones[1].bindWorld.m[5] = std::numeric_limits<float>::quiet_NaN(); }, "bones[1]", "finite"},

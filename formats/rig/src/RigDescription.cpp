@@ -28,6 +28,14 @@ const char* toString(SolverMode mode)
 
 namespace {
 
+/// Finite and of unit length (within 1e-3).
+bool unitQuat(Quat q)
+{
+    const float n = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
+    return std::isfinite(n) && std::fabs(n - 1.f) <= 1e-3f;
+}
+
+
 /// Builds "list[i] 'name': " prefixes and collects the first error.
 class Checker {
 public:
@@ -195,12 +203,8 @@ std::string RigDescription::validate() const
             else if (std::fabs(dot(a.twistAxis, a.swingAxis1)) > 1e-3f)
                 c.fail("angular", i, a.name, "swingAxis1 must be perpendicular to twistAxis");
         }
-        if (!c.failed() && a.hasRestOrientation) {
-            const Quat q = a.restOrientation;
-            const float n = q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w;
-            if (!std::isfinite(n) || std::fabs(n - 1.f) > 1e-3f)
-                c.fail("angular", i, a.name, "restOrientation is not a unit quaternion");
-        }
+        if (!c.failed() && a.hasRestOrientation && !unitQuat(a.restOrientation))
+            c.fail("angular", i, a.name, "restOrientation is not a unit quaternion");
     }
     for (std::size_t i = 0; i < pins.size() && !c.failed(); ++i) {
         const Pin& p = pins[i];
@@ -226,6 +230,8 @@ std::string RigDescription::validate() const
             }
         }
         c.finite("shapes", i, s.name, "local.translation", s.local.translation);
+        if (!c.failed() && !unitQuat(s.local.rotation))
+            c.fail("shapes", i, s.name, "local.rotation is not a unit quaternion");
         c.finite("shapes", i, s.name, "halfExtents", s.halfExtents);
         if (!c.failed() && !(s.halfExtents.x > 0.f && s.halfExtents.y > 0.f && s.halfExtents.z > 0.f))
             c.fail("shapes", i, s.name, "halfExtents must be positive");
@@ -250,6 +256,11 @@ std::string RigDescription::validate() const
             c.fail("bindings", i, nm, "unknown driver");
         if (!c.failed() && bound[b.bone]++)
             c.fail("bindings", i, nm, "bone is bound twice");
+        if (!c.failed() && b.hasOffset) {
+            c.finite("bindings", i, nm, "offset.translation", b.offset.translation);
+            if (!c.failed() && !unitQuat(b.offset.rotation))
+                c.fail("bindings", i, nm, "offset.rotation is not a unit quaternion");
+        }
     }
     if (!c.failed()) {
         const Settings& s = settings;
