@@ -3,6 +3,7 @@
 
 #include "AssimpReader.h"
 #include "Builder.h"
+#include "ProcessReader.h"
 #include "Progress.h"
 #include "Text.h"
 
@@ -70,7 +71,9 @@ ImportResult run(const std::string& path, const ImportOptions& options, const Pr
 
     detail::RawScene raw;
     const std::function<void(float)> reading = [&progress](float f) { progress.within(f); };
-    const detail::ReadOutcome read = detail::readWithAssimp(path, options, reading, stop, raw);
+    const detail::ReadOutcome read = options.isolation == ImportOptions::Isolation::Process
+                                         ? detail::readInChildProcess(path, options, reading, stop, raw)
+                                         : detail::readWithAssimp(path, options, reading, stop, raw);
     if (stop.stop_requested() || read.kind == detail::ReadOutcome::Kind::Cancelled)
         return cancelled(path);
     if (read.kind == detail::ReadOutcome::Kind::Failed)

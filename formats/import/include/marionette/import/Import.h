@@ -11,11 +11,13 @@
 #include "marionette/import/ImportedScene.h"
 
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 #include <optional>
 #include <stop_token>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace marionette::import {
 
@@ -29,6 +31,18 @@ struct ImportOptions {
     /// Guards against hostile or broken node graphs: deeper or larger hierarchies are refused.
     int maxNodeDepth = 1024;
     std::size_t maxNodes = 1'000'000;
+
+    /// Where Assimp runs. Some of its loaders crash or allocate without bound on malformed files (Assimp
+    /// 5.2.5: a truncated .md5mesh segfaults, invalid/OutOfMemory.off asks for 16 GB), so by default the file
+    /// is read in a child process (POSIX fork; on other systems always in-process) and only the plain data
+    /// comes back: a crash becomes an error message, cancel() stops the read at once, and the limits below
+    /// apply. InProcess reads on the calling thread (no protection; for debugging).
+    enum class Isolation : std::uint8_t { Process, InProcess };
+    Isolation isolation = Isolation::Process;
+    /// Address space the reader process may add to the caller's (RLIMIT_AS); 0 = no limit.
+    std::size_t memoryLimitBytes = std::size_t(8) << 30;
+    /// The reader process is stopped after this long and the import fails; 0 = no limit.
+    double timeoutSeconds = 600.;
 };
 
 enum class ImportStatus : std::uint8_t {
@@ -58,10 +72,9 @@ constexpr std::string_view kDone = "done";                  ///< fraction 1, rep
 /// Called on the importing thread; it must return quickly and not throw.
 using ProgressCallback = std::function<void(float fraction, std::string_view stage)>;
 
-/// Imports `path` on the calling thread. `stop` cancels: once stop is requested the import ends at the next
-/// check (between Assimp's reads of the file, between stages, between meshes and clips) with
-/// ImportStatus::Cancelled. A running Assimp loader that reads its whole file first cannot be interrupted
-/// half-way; see docs/import.md for the latency this means.
+/// Imports `path` on the calling thread. `stop` cancels: once stop is requested the import ends soon with
+/// ImportStatus::Cancelled (the reader process is killed at once; the conversion checks between stages,
+/// meshes and clips; in-process reading can only stop between Assimp's reads of the file).
 ImportResult importScene(const std::string& path, const ImportOptions& options = {},
                          const ProgressCallback& progress = {}, std::stop_token stop = {});
 
