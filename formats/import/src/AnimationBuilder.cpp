@@ -44,8 +44,8 @@ struct ChannelConverter {
     float seconds(double ticks) const { return float(ticks / ticksPerSecond); }
 };
 
-std::string convertChannel(const RawChannel& raw, const ChannelConverter& cv, const rig::Bone& bone,
-                           const ImportedBoneInfo& info, const std::string& where, BoneChannel& out)
+std::string convertChannel(const RawChannel& raw, const ChannelConverter& cv, const ImportedBoneInfo& info,
+                           const std::string& where, BoneChannel& out)
 {
     for (const auto& k : raw.positions)
         if (!std::isfinite(k.time) || !isFinite(k.value))
@@ -81,7 +81,6 @@ std::string convertChannel(const RawChannel& raw, const ChannelConverter& cv, co
         std::stable_sort(out.rotations.begin(), out.rotations.end(), byTime);
     if (!sortedByTime(out.scales))
         std::stable_sort(out.scales.begin(), out.scales.end(), byTime);
-    (void)bone;
     return {};
 }
 
@@ -141,8 +140,7 @@ std::string buildAnimations(BuildContext& ctx, ImportedScene& out)
             BoneChannel channel;
             channel.bone = bone;
             const std::string where = cat("animation ", named(clip.name), " bone ", named(out.skeleton[size_t(bone)].name));
-            if (std::string e = convertChannel(ch, cv, out.skeleton[size_t(bone)], out.boneInfo[size_t(bone)], where, channel);
-                !e.empty())
+            if (std::string e = convertChannel(ch, cv, out.boneInfo[size_t(bone)], where, channel); !e.empty())
                 return e;
             channelOfBone[size_t(bone)] = std::int32_t(clip.channels.size());
             clip.channels.push_back(std::move(channel));

@@ -1,4 +1,5 @@
-// The only source file that includes Assimp: reads a file and copies the aiScene into a RawScene.
+// The only source file that includes Assimp (STYLE.md, convention 9): reads a file and copies the aiScene
+// into a RawScene. Longer than most sources because everything touching Assimp types lives here.
 #include "AssimpReader.h"
 
 #include "Text.h"
@@ -198,6 +199,8 @@ RawFrame detectFrame(const aiScene& scene, const std::string& path, const Assimp
         f.unitKnown = true; // glTF is metres and +Y up by definition
     } else if (contains(fmt, "Blender")) {
         f.up = UpAxis::Z; // Assimp 5.2 leaves Blender's Z-up frame as it is; scene unit settings are not read
+    } else if (contains(fmt, "Valve SMD")) {
+        f.up = UpAxis::Z; // Source engine files are Z-up; Assimp leaves them so
     } else if (contains(fmt, "Collada") || contains(fmt, "MD5") || contains(fmt, "3DS") ||
                contains(fmt, "ASE") || contains(fmt, "DXF") || contains(fmt, "Inter-Quake") ||
                contains(fmt, "Wolfenstein")) {

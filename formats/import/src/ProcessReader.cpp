@@ -170,12 +170,26 @@ ReadOutcome readInChildProcess(const std::string& path, const ImportOptions& opt
                               ? Clock::now() + std::chrono::duration_cast<Clock::duration>(
                                                    std::chrono::duration<double>(options.timeoutSeconds))
                               : Clock::time_point::max();
-    auto stopChild = [&](ReadOutcome outcome) {
-        ::kill(pid, SIGKILL);
-        reap(pid);
-        ::close(fds[0]);
-        return outcome;
-    };
+    // Whatever happens from here on (including an exception), the child is killed and reaped.
+    struct Child {
+        pid_t pid;
+        int fd;
+        bool reaped = false;
+        int finish() // after EOF: the child is exiting on its own
+        {
+            ::close(fd);
+            reaped = true;
+            return reap(pid);
+        }
+        ~Child()
+        {
+            if (!reaped) {
+                ::kill(pid, SIGKILL);
+                ::close(fd);
+                reap(pid);
+            }
+        }
+    } child{pid, fds[0]}; // every early return below kills and reaps the child
     std::string buffer;
     std::size_t consumed = 0;
     char replyType = 0;
@@ -183,15 +197,15 @@ ReadOutcome readInChildProcess(const std::string& path, const ImportOptions& opt
     bool eof = false;
     while (!eof) {
         if (stop.stop_requested())
-            return stopChild({ReadOutcome::Kind::Cancelled, {}});
+            return {ReadOutcome::Kind::Cancelled, {}};
         if (Clock::now() > deadline)
-            return stopChild({ReadOutcome::Kind::Failed,
-                              cat("Assimp did not finish reading the file within ", options.timeoutSeconds,
-                                  " s and was stopped")});
+            return {ReadOutcome::Kind::Failed, cat("Assimp did not finish reading the file within ",
+                                                   options.timeoutSeconds, " s and was stopped")};
         pollfd p{fds[0], POLLIN, 0};
         const int ready = ::poll(&p, 1, 50);
         if (ready < 0 && errno != EINTR)
-            return stopChild({ReadOutcome::Kind::Failed, cat("waiting for the reader process failed: ", std::strerror(errno))});
+            return {ReadOutcome::Kind::Failed,
+                    cat("waiting for the reader process failed: ", std::strerror(errno))};
         if (ready <= 0)
             continue;
         char chunk[1 << 16];
@@ -199,7 +213,8 @@ ReadOutcome readInChildProcess(const std::string& path, const ImportOptions& opt
         if (n == 0)
             eof = true;
         else if (n < 0 && errno != EINTR && errno != EAGAIN)
-            return stopChild({ReadOutcome::Kind::Failed, cat("reading from the reader process failed: ", std::strerror(errno))});
+            return {ReadOutcome::Kind::Failed,
+                    cat("reading from the reader process failed: ", std::strerror(errno))};
         if (n > 0)
             buffer.append(chunk, std::size_t(n));
         // Complete frames: progress is forwarded at once, the reply kept.
@@ -226,8 +241,7 @@ ReadOutcome readInChildProcess(const std::string& path, const ImportOptions& opt
             consumed = 0;
         }
     }
-    ::close(fds[0]);
-    const int status = reap(pid);
+    const int status = child.finish();
     if (stop.stop_requested())
         return {ReadOutcome::Kind::Cancelled, {}};
     if (replyType == 'F') {

@@ -52,6 +52,7 @@ private slots:
     void fbx_centimetresBecomeMetres();
     void fbx_zUpFileIsRotated();
     void blend_isZup();
+    void smd_isZupLikeTheSameModelInB3d();
     void overrides_scaleAndUpAxisAreAppliedAndRecorded();
     void overrides_badScaleIsRefused_data();
     void overrides_badScaleIsRefused();
@@ -252,6 +253,25 @@ void TestImportConversion::blend_isZup()
     // The figure is taller than wide once upright.
     const auto box = converted.scene.bounds();
     QVERIFY(box[1].y - box[0].y > 2.f * (box[1].x - box[0].x) * 0.5f);
+}
+
+void TestImportConversion::smd_isZupLikeTheSameModelInB3d()
+{
+    // Wuson ships as Valve SMD (Source engine: Z up) and as BlitzBasic B3D (Y up); converted, both stand the
+    // same way: 1.52 units tall along +Y, 3.24 long along Z.
+    const QString smd = assimpModel("SMD/WusonSMD.smd"), b3d = assimpModel("B3D/WusonBlitz.b3d");
+    MARIONETTE_REQUIRE_FILE(smd);
+    MARIONETTE_REQUIRE_FILE(b3d);
+    const ImportResult a = importFile(smd);
+    const ImportResult b = importFile(b3d);
+    QVERIFY2(a.ok(), a.error.c_str());
+    QVERIFY2(b.ok(), b.error.c_str());
+    QCOMPARE(a.scene.conversion.sourceUpAxis, UpAxis::Z);
+    QCOMPARE(b.scene.conversion.sourceUpAxis, UpAxis::Y);
+    const auto boxA = a.scene.bounds(), boxB = b.scene.bounds();
+    QVERIFY2(length(boxA[0] - boxB[0]) < 1e-3f && length(boxA[1] - boxB[1]) < 1e-3f,
+             qPrintable(QTest::toString(boxA[0]) + QStringLiteral(" / ") + QTest::toString(boxA[1])));
+    QVERIFY(std::fabs(boxA[1].y - 1.52f) < 0.01f);
 }
 
 void TestImportConversion::overrides_scaleAndUpAxisAreAppliedAndRecorded()

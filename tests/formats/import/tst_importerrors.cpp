@@ -64,6 +64,7 @@ private slots:
     void bufferUriNamingFifoOrDevice_failsWithoutBlocking();
     void assimpCrashOrRunawayAllocation_isAnErrorNotACrash_data();
     void assimpCrashOrRunawayAllocation_isAnErrorNotACrash();
+    void readerTimeout_stopsTheReader();
 };
 
 void TestImportErrors::malformedGltf_data()
@@ -309,6 +310,20 @@ void TestImportErrors::assimpCrashOrRunawayAllocation_isAnErrorNotACrash()
     verifyOneLineError(r, file);
     QVERIFY2(r.error.find(message.toStdString()) != std::string::npos, r.error.c_str());
     QVERIFY(timer.elapsed() < 10000);
+}
+
+void TestImportErrors::readerTimeout_stopsTheReader()
+{
+    // A reader process still at work when its time is up is killed (a loader stuck in a loop ends this way).
+    const QString path = assimpModel("Collada/human.zae");
+    MARIONETTE_REQUIRE_FILE(path);
+    ImportOptions o;
+    o.timeoutSeconds = 1e-9;
+    const ImportResult r = importFile(path, o);
+    verifyOneLineError(r, path);
+    QCOMPARE(r.error, path.toStdString() + ": Assimp did not finish reading the file within 1e-09 s and was stopped");
+    o.timeoutSeconds = 60.;
+    QVERIFY(importFile(path, o).ok());
 }
 
 QTEST_APPLESS_MAIN(TestImportErrors)

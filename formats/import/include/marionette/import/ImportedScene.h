@@ -125,7 +125,9 @@ struct AnimationClip {
     std::string name;            ///< "animation<i>" when the file has none
     float duration = 0.f;        ///< seconds: the file's duration in ticks / ticksPerSecond
     double ticksPerSecond = 25.; ///< the file's value (25 when the file says 0)
-    std::vector<BoneChannel> channels; ///< at most one per bone, in skeleton order; bones without keys keep bindLocal
+    /// At most one per bone, in skeleton order. A bone without a channel keeps its boneInfo restLocal (the
+    /// file's node transform), as glTF and Assimp define it.
+    std::vector<BoneChannel> channels;
 };
 
 /// What was done to bring the file into metres and +Y up. Stored by the project document so a
@@ -148,11 +150,15 @@ struct ImportedScene {
     std::vector<ImportedMesh> meshes;  ///< at least one on success
     std::vector<ImportedMaterial> materials;
     /// Bones referenced by skins, plus all their ancestors up to the scene root (the root itself is a bone
-    /// only when a skin references it, it is animated or it carries a transform of its own). Parents come
-    /// before children; names are unique; bone ids are 0 (the editor assigns ids).
-    /// bindWorld · inverseBind = identity. Bone frames have unit scale: a uniform scale the file's nodes
-    /// carried (e.g. an "Armature" node scaled by 100) is moved into the inverse binds and key values.
-    /// Empty for a static scene: the auto-rig then reports that the mesh needs a skeleton.
+    /// only when a skin references it, it is animated or it carries a transform of its own); a skin bone no
+    /// node is named after becomes a root bone. Parents come before children; names are unique (a repeated
+    /// name gets "#2", "#3", ...); bone ids are 0 (the editor assigns ids).
+    /// The bind pose is the skin's: bindWorld = (mesh node world) · (the skin's inverse bind)⁻¹ for a bone a
+    /// skin references, parent.bindWorld · (node transform) for the others; inverseBind = bindWorld⁻¹, so
+    /// bindWorld · inverseBind = identity. Where the file's node transforms differ from the skin's pose,
+    /// boneInfo keeps them (restLocal, bindDiffersFromRest). Bone frames have unit scale: a uniform scale
+    /// the file's nodes carried (e.g. an "Armature" node scaled by 100) is moved into the inverse binds and
+    /// key values. Empty for a static scene: the auto-rig then reports that the mesh needs a skeleton.
     std::vector<rig::Bone> skeleton;
     std::vector<ImportedBoneInfo> boneInfo; ///< parallel to skeleton
     std::vector<AnimationClip> animations;
