@@ -54,6 +54,7 @@ class TestImportErrors : public QObject {
 private slots:
     void malformedGltf_data();
     void malformedGltf();
+    void skinBonesSharingAName_areRefusedByAssimp();
     void truncatedFiles_data();
     void truncatedFiles();
     void emptyAndRandomFiles_data();
@@ -123,6 +124,17 @@ void TestImportErrors::malformedGltf()
     if (!message.isEmpty())
         QVERIFY(std::any_of(r.scene.warnings.begin(), r.scene.warnings.end(),
                             [&](const std::string& w) { return w.find(message.toStdString()) != std::string::npos; }));
+}
+
+void TestImportErrors::skinBonesSharingAName_areRefusedByAssimp()
+{
+    // data/ambiguous_skin_bone.gltf: both joints are named "arm". Skins refer to bones by name in Assimp, so
+    // its validation refuses the mesh rather than bind both to one node.
+    const QString path = importData("ambiguous_skin_bone.gltf");
+    const ImportResult r = importFile(path);
+    verifyOneLineError(r, path);
+    QCOMPARE(r.error, path.toStdString() + ": Assimp could not read the file: Validation failed: aiMesh::mBones[0], "
+                                           "name = \"arm\" has the same name as aiMesh::mBones[1]");
 }
 
 void TestImportErrors::truncatedFiles_data()

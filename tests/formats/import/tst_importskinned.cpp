@@ -18,6 +18,8 @@ private slots:
     void simpleSkin_clipBendsTheTopAsTheFileSays();
     void xAnimTest_skinBonesWithoutNodesBecomeRoots();
     void fbx_blenderRigWithClip();
+    void colladaBoneNames_areNodeIds();
+    void repeatedNodeNames_areMadeUnique();
     void everySkinnedFile_isValidAndBindPoseReproducesPositions_data();
     void everySkinnedFile_isValidAndBindPoseReproducesPositions();
 };
@@ -192,6 +194,49 @@ void TestImportSkinned::fbx_blenderRigWithClip()
     QCOMPARE(s.animations[0].duration, 20.f / 24.f);
     QCOMPARE(s.animations[0].channels.size(), size_t(15));
     QVERIFY(bindPoseSkinningError(s) < 1e-4f);
+}
+
+void TestImportSkinned::colladaBoneNames_areNodeIds()
+{
+    // <node id="Armature_Bone" name="Bone" sid="Bone" type="JOINT"> under <node id="Armature" name="Armature">:
+    // bones carry the unique ids (names may repeat across armatures in one file).
+    const QString path = assimpModel("Collada/box_nested_animation.dae");
+    MARIONETTE_REQUIRE_FILE(path);
+    const ImportResult r = importFile(path);
+    QVERIFY2(r.ok(), r.error.c_str());
+    QCOMPARE(r.scene.skeleton.size(), size_t(2));
+    QCOMPARE(r.scene.skeleton[0].name, std::string("Armature"));
+    QCOMPARE(r.scene.skeleton[1].name, std::string("Armature_Bone"));
+    QCOMPARE(r.scene.skeleton[1].parent, 0);
+    QVERIFY(!r.scene.boneInfo[0].skinned && r.scene.boneInfo[1].skinned);
+}
+
+void TestImportSkinned::repeatedNodeNames_areMadeUnique()
+{
+    // data/duplicate_ancestor_names.gltf: root nodes "spine" (0, 1, 0) -> "arm" and "spine" (0, 2, 0) -> "leg";
+    // the skin binds arm and leg, so both spines are bones.
+    const ImportResult r = importFile(importData("duplicate_ancestor_names.gltf"));
+    QVERIFY2(r.ok(), r.error.c_str());
+    const ImportedScene& s = r.scene;
+    QCOMPARE(s.validate(), std::string());
+    QCOMPARE(s.skeleton.size(), size_t(4));
+    QCOMPARE(s.skeleton[0].name, std::string("spine"));
+    QCOMPARE(s.skeleton[1].name, std::string("arm"));
+    QCOMPARE(s.skeleton[2].name, std::string("spine#2"));
+    QCOMPARE(s.skeleton[3].name, std::string("leg"));
+    QCOMPARE(s.boneInfo[2].sourceName, std::string("spine"));
+    QCOMPARE(s.skeleton[3].parent, 2);
+    QCOMPARE(translationOf(s.skeleton[2].bindWorld), Vec3(0.f, 2.f, 0.f));
+    QCOMPARE(translationOf(s.skeleton[3].bindWorld), Vec3(-1.f, 2.f, 0.f));
+    QVERIFY(std::find(s.warnings.begin(), s.warnings.end(),
+                      std::string("bone names must be unique; renamed 'spine' -> 'spine#2'")) != s.warnings.end());
+    // The third vertex is shared half and half.
+    const VertexInfluences& shared = s.meshes[0].influences.at(2);
+    QCOMPARE(shared.count(), 2);
+    QCOMPARE(shared.weight[0], 0.5f);
+    QCOMPARE(shared.weight[1], 0.5f);
+    QCOMPARE(shared.bone[0], 1); // equal weights: the lower bone index first
+    QCOMPARE(shared.bone[1], 3);
 }
 
 void TestImportSkinned::everySkinnedFile_isValidAndBindPoseReproducesPositions_data()

@@ -102,10 +102,11 @@ void TestImportStatic::colladaHuman_materialsAndEmbeddedTexture()
     const ImportResult r = importFile(path);
     QVERIFY2(r.ok(), r.error.c_str());
     const ImportedScene& s = r.scene;
-    // Collada names (the name attributes artists see), not ids: <geometry id="human-baseMesh" name="human-base">.
-    QCOMPARE(s.meshes[0].name, std::string("human-base"));
-    QCOMPARE(s.meshes[0].nodeName, std::string("human-base"));
-    QCOMPARE(s.meshes[1].name, std::string("human-highpolyeyes"));
+    // Collada ids, which are unique (name attributes may repeat): <geometry id="human-baseMesh" name="human-base">
+    // placed by <node id="human-baseObject" name="human-base">.
+    QCOMPARE(s.meshes[0].name, std::string("human-baseMesh"));
+    QCOMPARE(s.meshes[0].nodeName, std::string("human-baseObject"));
+    QCOMPARE(s.meshes[1].name, std::string("human-highpolyeyesMesh"));
     // <diffuse><color>0.5903 0.4400 0.3380 1.0000</color>
     const ImportedMaterial* skin = findMaterial(s, "DefaultSkin");
     QVERIFY(skin);
@@ -168,7 +169,7 @@ void TestImportStatic::meshUnderBoneWithoutSkin_followsTheBoneRigidly()
     const ImportedScene& s = r.scene;
     QCOMPARE(s.validate(), std::string());
     QCOMPARE(s.skeleton.size(), size_t(2)); // the hand's node is no bone: no skin refers to it
-    const auto hand = std::find_if(s.meshes.begin(), s.meshes.end(), [](const ImportedMesh& m) { return m.name == "hand"; });
+    const auto hand = std::find_if(s.meshes.begin(), s.meshes.end(), [](const ImportedMesh& m) { return m.name == "hand-mesh"; });
     QVERIFY(hand != s.meshes.end());
     QCOMPARE(hand->rigidBone, s.findBone("elbow"));
     QVERIFY(hand->isSkinned());
