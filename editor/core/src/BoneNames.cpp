@@ -68,8 +68,8 @@ Side sideWord(const std::string& w)
 
 bool isNoise(const std::string& w)
 {
-    static const std::array<const char*, 11> kNoise = {"bip", "mixamorig", "armature", "cc", "base", "jnt",
-                                                       "joint", "bone", "bn", "def", "org"};
+    static const std::array<const char*, 12> kNoise = {"bip", "mixamorig", "armature", "cc", "base", "jnt",
+                                                       "joint", "bone", "bn", "b", "def", "org"};
     for (const char* n : kNoise)
         if (w == n)
             return true;

@@ -41,7 +41,7 @@ struct ParsedName {
 
 /// Parses one bone name. Case-insensitive; strips everything up to the last ':' or '|' ("mixamorig:",
 /// "Armature|"), DEF-/ORG-/MCH- prefixes and noise words (bip, mixamorig, armature, cc, base, jnt, joint,
-/// bone, bn, def, org); side as a word (l, r, left, right, lf, rt) or glued ("LeftArm", "leftarm",
+/// bone, bn, b, def, org); side as a word (l, r, left, right, lf, rt) or glued ("LeftArm", "leftarm",
 /// "ArmLeft").
 ParsedName parseBoneName(std::string_view name);
 

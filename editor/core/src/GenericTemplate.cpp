@@ -1,6 +1,8 @@
 // The generic template: any skeleton (animals, props, tails). Joints become particles (near-coincident ones
-// merged), each bone with length becomes a body with a triangle (a branch's joints, or a chain segment with a
-// helper particle), bodies are joined by cone limits, masses follow the bones' volumes.
+// merged). Each bone with length becomes a body: a branch point's joints make a triangle (full frame); a
+// chain segment is a stick that drives its bone by direction, with a helper particle and a triangle only
+// where no ancestor has a frame. Bends are limited by law-of-cosines ranges at every joint, relative
+// orientations of triangle bodies by cones; masses follow the bones' volumes.
 #include "Templates.h"
 
 #include "AutoRigSupport.h"
@@ -15,17 +17,28 @@ namespace marionette::editor::autorig {
 
 namespace {
 
-constexpr float kCone = radians(45.f);
+constexpr float kBend = radians(45.f);     ///< bend allowed at each joint of a chain, from the bind pose
+constexpr float kMaxCone = radians(150.f);
 
 struct Body {
     std::int32_t origin = 0;          ///< particle of the first bone's joint
     std::vector<std::int32_t> ends;   ///< child joint particles (or a tail)
-    std::int32_t triangle = -1;
-    std::int32_t helper = -1;         ///< helper particle of a chain segment, or -1
     std::vector<std::int32_t> bones;  ///< bones driven by this body
+    std::int32_t parent = -1;         ///< body of the nearest ancestor bone with a body of its own
+    std::int32_t far = -1;            ///< the end furthest from the origin
+    std::int32_t stick = -1;          ///< segment: the bone stick origin → far
+    std::int32_t triangle = -1;       ///< branch, or a segment without a framed ancestor
+    std::int32_t helper = -1;         ///< helper particle of a framed segment
     float radius = 0.f;
     float volume = 0.f;
 };
+
+std::string joined(const std::string& a, const char* sep, const std::string& b)
+{
+    std::string s = a;
+    s.append(sep).append(b);
+    return s;
+}
 
 class GenericBuilder {
 public:
@@ -55,8 +68,9 @@ private:
         mLinks[key] = std::int32_t(mD.sticks.size() - 1);
         return mLinks[key];
     }
-    void makeBody(Body& body, const std::string& name, float scale);
-    float fitBody(const Body& body, float fallback);
+    float fitBody(const Body& body, float fallback) const;
+    void makeBody(Body& body, const std::string& name, bool framedAncestor);
+    void limitBend(const Body& body, const std::string& name);
 
     const TemplateInput& mIn;
     rig::RigDescription& mD;
@@ -66,7 +80,7 @@ private:
     std::vector<Body> mBodies;
 };
 
-float GenericBuilder::fitBody(const Body& body, float fallback)
+float GenericBuilder::fitBody(const Body& body, float fallback) const
 {
     std::vector<float> d;
     for (std::int32_t b : body.bones)
@@ -78,19 +92,21 @@ float GenericBuilder::fitBody(const Body& body, float fallback)
         }
     if (d.empty())
         return fallback;
-    return std::clamp(quantile(d, 0.75f), 0.3f * fallback, 6.5f * fallback);
+    return std::clamp(quantile(d, 0.75f), 0.3f * fallback, 4.f * fallback);
 }
 
-void GenericBuilder::makeBody(Body& body, const std::string& name, float scale)
+void GenericBuilder::makeBody(Body& body, const std::string& name, bool framedAncestor)
 {
+    body.far = body.ends.front();
+    for (std::int32_t e : body.ends)
+        if (length(pos(e) - pos(body.origin)) > length(pos(body.far) - pos(body.origin)))
+            body.far = e;
+    const float reach = length(pos(body.far) - pos(body.origin));
+    body.radius = fitBody(body, 0.15f * reach);
+
+    // A branch: the largest triangle of its joints (not in one line).
     std::vector<std::int32_t> points{body.origin};
     points.insert(points.end(), body.ends.begin(), body.ends.end());
-    float reach = 0.f;
-    for (std::int32_t e : body.ends)
-        reach = std::max(reach, length(pos(e) - pos(body.origin)));
-    body.radius = fitBody(body, 0.15f * std::max(reach, 0.05f * scale));
-
-    // The largest triangle of the body's joints; a chain segment (or joints in one line) gets a helper.
     std::int32_t best[3] = {-1, -1, -1};
     float bestArea = 0.f;
     for (std::size_t i = 0; i < points.size() && points.size() >= 3; ++i)
@@ -98,7 +114,7 @@ void GenericBuilder::makeBody(Body& body, const std::string& name, float scale)
             for (std::size_t k = j + 1; k < points.size(); ++k) {
                 const Vec3 e1 = pos(points[j]) - pos(points[i]), e2 = pos(points[k]) - pos(points[i]);
                 const float area = length(cross(e1, e2));
-                if (area > 0.05f * std::max(lengthSquared(e1), lengthSquared(e2)) && area > bestArea) {
+                if (area > 0.1f * std::max(lengthSquared(e1), lengthSquared(e2)) && area > bestArea) {
                     bestArea = area;
                     best[0] = points[i];
                     best[1] = points[j];
@@ -106,11 +122,12 @@ void GenericBuilder::makeBody(Body& body, const std::string& name, float scale)
                 }
             }
     if (best[0] < 0) {
-        std::int32_t far = body.ends.front();
-        for (std::int32_t e : body.ends)
-            if (length(pos(e) - pos(body.origin)) > length(pos(far) - pos(body.origin)))
-                far = e;
-        const Vec3 dir = normalizeOr(pos(far) - pos(body.origin), {0, 1, 0});
+        // A segment: the bone stick drives the bone. It needs a frame of its own (a helper particle
+        // off the bone) only when no ancestor has one to carry the twist from.
+        body.stick = link(name, body.origin, body.far, body.radius);
+        if (framedAncestor)
+            return;
+        const Vec3 dir = normalizeOr(pos(body.far) - pos(body.origin), {0, 1, 0});
         Vec3 axis{0, 1, 0};
         for (Vec3 a : {Vec3{0, 1, 0}, Vec3{0, 0, 1}, Vec3{1, 0, 0}})
             if (std::fabs(dot(a, dir)) < 0.9f) {
@@ -118,39 +135,55 @@ void GenericBuilder::makeBody(Body& body, const std::string& name, float scale)
                 break;
             }
         const Vec3 perp = normalizeOr(axis - dir * dot(axis, dir), anyPerpendicular(dir));
-        const float segment = length(pos(far) - pos(body.origin));
-        std::string helperName = name;
-        helperName.append("_axis");
-        body.helper = addParticle(helperName, pos(body.origin) + perp * (0.25f * segment), rig::kNone);
+        body.helper = addParticle(joined(name, "", "_axis"), pos(body.origin) + perp * (0.3f * reach), rig::kNone);
         best[0] = body.origin;
-        best[1] = far;
+        best[1] = body.far;
         best[2] = body.helper;
         points.push_back(body.helper);
     }
     mD.triangles.push_back(makeTriangle(name, best[0], best[1], best[2]));
     body.triangle = std::int32_t(mD.triangles.size() - 1);
-
-    // Bones as capsules from the joint to each end; the rest of the body held rigid to its triangle.
-    for (std::int32_t e : body.ends) {
-        std::string n = name;
-        if (body.ends.size() > 1)
-            n.append("_").append(mD.particles[std::size_t(e)].name);
-        link(std::move(n), body.origin, e, body.radius);
-        body.volume += kPi * body.radius * body.radius * length(pos(e) - pos(body.origin)) +
-                       4.f / 3.f * kPi * body.radius * body.radius * body.radius / float(body.ends.size());
-    }
-    for (int k = 0; k < 3; ++k) {
-        std::string n = name;
-        n.append("_edge").append(std::to_string(k));
-        link(std::move(n), best[k], best[(k + 1) % 3]);
-    }
+    // Bones as capsules from the joint to each end; the rest held rigid to the triangle.
+    for (std::int32_t e : body.ends)
+        link(body.ends.size() > 1 ? joined(name, "_", mD.particles[std::size_t(e)].name) : name, body.origin, e,
+             body.radius);
+    for (int k = 0; k < 3; ++k)
+        link(joined(name, "_edge", std::to_string(k)), best[k], best[(k + 1) % 3]);
     for (std::int32_t q : points)
         if (q != best[0] && q != best[1] && q != best[2])
-            for (int k = 0; k < 3; ++k) {
-                std::string n = name;
-                n.append("_brace_").append(mD.particles[std::size_t(q)].name).append("_").append(std::to_string(k));
-                link(std::move(n), q, best[k]);
-            }
+            for (int k = 0; k < 3; ++k)
+                link(joined(joined(name, "_brace_", mD.particles[std::size_t(q)].name), "_", std::to_string(k)), q,
+                     best[k]);
+}
+
+/// Law-of-cosines range at the body's joint between the parent side and the body's far end: the bend may
+/// change by kBend either way from the bind pose (a cone about the bind direction, without twist).
+void GenericBuilder::limitBend(const Body& body, const std::string& name)
+{
+    const Body& parent = mBodies[std::size_t(body.parent)];
+    const std::int32_t o = body.origin;
+    std::int32_t back = -1; // the parent's point furthest from the joint
+    std::vector<std::int32_t> candidates{parent.origin};
+    candidates.insert(candidates.end(), parent.ends.begin(), parent.ends.end());
+    for (std::int32_t c : candidates)
+        if (c != o && c != body.far && (back < 0 || length(pos(c) - pos(o)) > length(pos(back) - pos(o))))
+            back = c;
+    if (back < 0)
+        return;
+    const Vec3 a = pos(back) - pos(o), b = pos(body.far) - pos(o);
+    const float la = length(a), lb = length(b);
+    if (!(la > 1e-6f) || !(lb > 1e-6f))
+        return;
+    const float bind = std::acos(std::clamp(dot(a, b) / (la * lb), -1.f, 1.f));
+    rig::AngleConstraint c;
+    c.name = joined(name, "", "_bend");
+    c.center = o;
+    c.a = back;
+    c.b = body.far;
+    c.minAngle = std::max(0.f, bind - kBend);
+    c.maxAngle = std::min(kPi, bind + kBend);
+    c.form = rig::AngleConstraint::Form::LawOfCosines;
+    mD.angles.push_back(c);
 }
 
 bool GenericBuilder::run(std::string* error)
@@ -224,11 +257,8 @@ bool GenericBuilder::run(std::string* error)
             for (const Vec3& v : mIn.vertices[r])
                 along.push_back(dot(v - pos(particleOf[r]), dir));
             const float extent = quantile(along, 0.9f);
-            if (extent > mergeDistance) {
-                std::string name = mD.bones[r].name;
-                name.append("_end");
-                e.insert(addParticle(std::move(name), pos(particleOf[r]) + dir * extent, rig::kNone));
-            }
+            if (extent > mergeDistance)
+                e.insert(addParticle(joined(mD.bones[r].name, "", "_end"), pos(particleOf[r]) + dir * extent, rig::kNone));
         }
         ends[r].assign(e.begin(), e.end());
     }
@@ -248,6 +278,8 @@ bool GenericBuilder::run(std::string* error)
             Body body;
             body.origin = particleOf[i];
             body.ends = ends[i];
+            for (std::int32_t a = mTree.parent(std::int32_t(i)); a != rig::kNone && body.parent < 0; a = mTree.parent(a))
+                body.parent = bodyOf[std::size_t(a)];
             it = bodyIndex.emplace(key, mBodies.size()).first;
             mBodies.push_back(std::move(body));
         }
@@ -258,31 +290,52 @@ bool GenericBuilder::run(std::string* error)
         *error = "generic template: no bone has a length and no skinned vertices give one a size";
         return false;
     }
-    for (Body& body : mBodies)
-        makeBody(body, mD.bones[std::size_t(body.bones.front())].name, scale);
-
-    // Cone limits between each body and the body of its nearest driven ancestor.
-    std::set<std::pair<std::int32_t, std::int32_t>> joined;
+    std::vector<char> framed(mBodies.size(), 0); // the body or an ancestor body has a triangle
     for (std::size_t k = 0; k < mBodies.size(); ++k) {
-        std::int32_t a = mTree.parent(mBodies[k].bones.front());
-        while (a != rig::kNone && (bodyOf[std::size_t(a)] < 0 || bodyOf[std::size_t(a)] == std::int32_t(k)))
-            a = mTree.parent(a);
-        if (a == rig::kNone || !joined.insert({bodyOf[std::size_t(a)], std::int32_t(k)}).second)
+        Body& body = mBodies[k];
+        const bool ancestorFramed = body.parent >= 0 && framed[std::size_t(body.parent)];
+        makeBody(body, mD.bones[std::size_t(body.bones.front())].name, ancestorFramed);
+        framed[k] = ancestorFramed || body.triangle >= 0;
+    }
+
+    // Limits: a bend range at each joint; a cone between each triangle and its nearest triangle ancestor,
+    // wider by kBend for every stick-driven segment between them (their twist is carried, not limited).
+    for (std::size_t k = 0; k < mBodies.size(); ++k) {
+        const Body& body = mBodies[k];
+        const std::string& name = mD.bones[std::size_t(body.bones.front())].name;
+        if (body.parent < 0)
+            continue;
+        const Body& parent = mBodies[std::size_t(body.parent)];
+        if (body.triangle < 0 || parent.triangle < 0)
+            limitBend(body, name);
+        if (body.triangle < 0)
+            continue;
+        int between = 0;
+        std::int32_t t = body.parent;
+        while (t >= 0 && mBodies[std::size_t(t)].triangle < 0) {
+            ++between;
+            t = mBodies[std::size_t(t)].parent;
+        }
+        if (t < 0)
             continue;
         rig::AngularConstraint c;
-        c.name = mD.bones[std::size_t(mBodies[k].bones.front())].name;
-        c.triangleA = mBodies[std::size_t(bodyOf[std::size_t(a)])].triangle;
-        c.triangleB = mBodies[k].triangle;
+        c.name = name;
+        c.triangleA = mBodies[std::size_t(t)].triangle;
+        c.triangleB = body.triangle;
         c.limit = rig::AngularLimit::Cone;
-        c.coneAngle = kCone;
+        c.coneAngle = std::min(kMaxCone, kBend * float(1 + between));
         c.dynamicFriction = 0.02f;
         c.staticFrictionAngle = radians(0.1f);
         mD.angular.push_back(c);
     }
 
-    // Masses: each body's volume spread over its particles (a helper takes 15 %), no particle below 1/20 of
-    // the heaviest (stability: PHYSICS.md), then scaled to the total. Radii: the largest body touching it.
-    for (const Body& body : mBodies) {
+    // Masses: each body's volume spread over its particles (a helper takes 15 %), no particle below a tenth
+    // of the heaviest (PHYSICS.md: mass ratios within 1:10), then scaled to the total. Radii: the largest
+    // body touching the particle.
+    for (Body& body : mBodies) {
+        for (std::int32_t e : body.ends)
+            body.volume += kPi * body.radius * body.radius * length(pos(e) - pos(body.origin)) +
+                           4.f / 3.f * kPi * body.radius * body.radius * body.radius / float(body.ends.size());
         std::vector<std::int32_t> pts{body.origin};
         pts.insert(pts.end(), body.ends.begin(), body.ends.end());
         const float share = body.helper >= 0 ? 0.85f : 1.f;
@@ -293,25 +346,33 @@ bool GenericBuilder::run(std::string* error)
         }
         if (body.helper >= 0) {
             mD.particles[std::size_t(body.helper)].mass += 0.15f * body.volume;
-            mD.particles[std::size_t(body.helper)].radius = 0.3f * body.radius;
+            mD.particles[std::size_t(body.helper)].radius = 0.f; // inside the capsule; no contacts of its own
         }
     }
     float heaviest = 0.f;
     for (const rig::Particle& p : mD.particles)
         heaviest = std::max(heaviest, p.mass);
     for (rig::Particle& p : mD.particles)
-        p.mass = std::max(p.mass, heaviest / 20.f);
+        p.mass = std::max(p.mass, heaviest / 10.f);
     normaliseMasses(mD, mIn.totalMass);
 
-    for (std::size_t i = 0; i < n; ++i)
-        if (bodyOf[i] >= 0)
-            mD.bindings.push_back(makeBinding(mD, std::int32_t(i), rig::BoneBinding::Driver::Triangle,
-                                              mBodies[std::size_t(bodyOf[i])].triangle));
-    if (!merged.empty())
-        mNotes.push_back("joints within " + std::to_string(mergeDistance) +
-                         " m of their parent's are merged into it: " + listBones(mD.bones, merged));
-    if (!following.empty())
-        mNotes.push_back("bones without length follow their parent: " + listBones(mD.bones, following));
+    for (std::size_t i = 0; i < n; ++i) {
+        if (bodyOf[i] < 0)
+            continue;
+        const Body& body = mBodies[std::size_t(bodyOf[i])];
+        mD.bindings.push_back(body.triangle >= 0
+                                  ? makeBinding(mD, std::int32_t(i), rig::BoneBinding::Driver::Triangle, body.triangle)
+                                  : makeBinding(mD, std::int32_t(i), rig::BoneBinding::Driver::Stick, body.stick));
+    }
+    if (!merged.empty()) {
+        std::string note = "joints within ";
+        note.append(std::to_string(mergeDistance)).append(" m of their parent's are merged into it: ");
+        mNotes.push_back(note.append(listBones(mD.bones, merged)));
+    }
+    if (!following.empty()) {
+        std::string note = "bones without length follow their parent: ";
+        mNotes.push_back(note.append(listBones(mD.bones, following)));
+    }
     mD.settings.selfCollision = true;
     resolveBindOverlaps(mD, mNotes);
     return true;

@@ -131,26 +131,44 @@ private:
         return best;
     }
 
-    /// Head when no bone is called head: from the chest, follow trunk-like children (spine.004, spine.005,
-    /// spine.006 in a Rigify rig) as far as they go.
+    bool trunkNamed(std::int32_t b) const
+    {
+        const NameClass k = mNames[std::size_t(b)].cls;
+        return k == NameClass::Trunk || k == NameClass::Neck || k == NameClass::Head;
+    }
+
+    int subtreeHeight(std::int32_t b) const
+    {
+        int h = 0;
+        for (std::int32_t c : mTree.children(b))
+            h = std::max(h, 1 + subtreeHeight(c));
+        return h;
+    }
+
+    /// Head when no bone above the chest is called head: follow the chain up from the chest (children
+    /// without a side, not leading to an arm), preferring trunk names (spine.004, spine.005, spine.006 in a
+    /// Rigify rig) and then the longest chain; stop where face bones fan out (three or more such children)
+    /// or before an unnamed end bone.
     std::int32_t topOfTrunk(std::int32_t chest, const HumanoidMapping& m) const
     {
         std::int32_t at = chest;
         for (;;) {
-            std::int32_t next = rig::kNone;
+            std::vector<std::int32_t> next;
             for (std::int32_t c : mTree.children(at)) {
-                const NameClass k = mNames[std::size_t(c)].cls;
-                const bool trunk = k == NameClass::Trunk || k == NameClass::Neck || k == NameClass::Head;
                 const bool limb = mTree.isAncestorOrSelf(c, m[HumanoidPart::UpperArmL]) ||
                                   mTree.isAncestorOrSelf(c, m[HumanoidPart::UpperArmR]);
-                if (trunk && !limb && mNames[std::size_t(c)].side == Side::None) {
-                    next = c;
-                    break;
-                }
+                const ParsedName& n = mNames[std::size_t(c)];
+                if (!limb && n.side == Side::None && n.cls != NameClass::Clavicle)
+                    next.push_back(c);
             }
-            if (next == rig::kNone)
+            if (next.empty() || (at != chest && next.size() >= 3))
                 return at == chest ? rig::kNone : at;
-            at = next;
+            const auto best = std::max_element(next.begin(), next.end(), [&](std::int32_t a, std::int32_t b) {
+                return std::pair(trunkNamed(a), subtreeHeight(a)) < std::pair(trunkNamed(b), subtreeHeight(b));
+            });
+            if (mTree.children(*best).empty() && !trunkNamed(*best))
+                return at == chest ? rig::kNone : at;
+            at = *best;
         }
     }
 
@@ -175,21 +193,25 @@ HumanoidMapping Mapper::run()
         set(left ? P::FootL : P::FootR, leg[2]);
     }
 
-    // Pelvis: where the legs branch, or a bone named hips/pelvis above that (the deepest such).
+    // Chest: where the arms branch, stepping down from a neck (3ds Max Biped hangs the clavicles on the neck).
+    std::int32_t chest = mTree.lca(m[P::UpperArmL], m[P::UpperArmR]);
+    while (chest != rig::kNone && mTree.parent(chest) != rig::kNone &&
+           (mNames[std::size_t(chest)].cls == NameClass::Neck || mNames[std::size_t(chest)].cls == NameClass::Head))
+        chest = mTree.parent(chest);
+
+    // Pelvis: where the legs branch (or, when the legs hang beside the spine, where legs and spine meet), or a
+    // bone called hips/pelvis above that (the deepest such).
     const std::int32_t legRoot = mTree.lca(m[P::ThighL], m[P::ThighR]);
-    std::int32_t pelvis = legRoot, named = rig::kNone;
+    std::int32_t pelvis = legRoot;
+    if (legRoot != rig::kNone && chest != rig::kNone && !mTree.isAncestorOrSelf(legRoot, chest))
+        pelvis = mTree.lca(legRoot, chest);
+    std::int32_t named = rig::kNone;
     for (std::int32_t c : candidates(NameClass::Pelvis, Side::None))
-        if (mTree.isAncestorOrSelf(c, legRoot) && (named == rig::kNone || mTree.depth(c) > mTree.depth(named)))
+        if (mTree.isAncestorOrSelf(c, pelvis) && (named == rig::kNone || mTree.depth(c) > mTree.depth(named)))
             named = c;
     if (named != rig::kNone)
         pelvis = named;
     set(P::Pelvis, pelvis);
-
-    // Chest: where the arms branch, stepping down from a neck (3ds Max Biped hangs the clavicles on the neck).
-    std::int32_t chest = mTree.lca(m[P::UpperArmL], m[P::UpperArmR]);
-    while (chest != rig::kNone && chest != pelvis &&
-           (mNames[std::size_t(chest)].cls == NameClass::Neck || mNames[std::size_t(chest)].cls == NameClass::Head))
-        chest = mTree.parent(chest);
 
     // Head: a bone called head above the chest, not inside a limb; else the top of the trunk chain.
     std::int32_t head = rig::kNone;

@@ -191,6 +191,7 @@ private slots:
     void humanoid_settlesAsOftenAsMakeHumanoid();
 
     void generic_quadruped();
+    void generic_quadrupedSettlesFromRandomDrops();
     void generic_tail_data();
     void generic_tail();
     void generic_mergesNearJointsAndSkipsZeroLengthBones();
@@ -539,9 +540,39 @@ void TestAutoRig::humanoid_settlesAsOftenAsMakeHumanoid()
     }
 }
 
-// A quadruped with animal names: generic template; a particle per joint, a triangle per body (branches and
-// chain segments), a cone between each body and its parent's, every bone with length driven; validate and
-// build pass, the masses add up, and a 2 m drop stays finite, on the floor and comes to rest.
+/// Angle at `center` between the arms to a and b, radians.
+static float angleAt(std::span<const Vec3> x, const rig::AngleConstraint& c)
+{
+    const Vec3 u = x[std::size_t(c.a)] - x[std::size_t(c.center)], v = x[std::size_t(c.b)] - x[std::size_t(c.center)];
+    return std::acos(std::clamp(dot(u, v) / (length(u) * length(v)), -1.f, 1.f));
+}
+
+/// The largest excess of the rig's law-of-cosines ranges at positions x, as the distance between the outer
+/// particles beyond its range (what the constraint enforces; metres) and as the angle beyond its range.
+struct BendExcess {
+    float metres = 0.f, radians = 0.f;
+};
+
+static BendExcess worstBendExcess(std::span<const Vec3> x, const rig::RigDescription& d)
+{
+    BendExcess worst;
+    for (const rig::AngleConstraint& c : d.angles) {
+        const float A = length(d.particles[std::size_t(c.a)].position - d.particles[std::size_t(c.center)].position);
+        const float B = length(d.particles[std::size_t(c.b)].position - d.particles[std::size_t(c.center)].position);
+        auto distance = [&](float angle) { return std::sqrt(std::max(0.f, A * A + B * B - 2.f * A * B * std::cos(angle))); };
+        const float L = length(x[std::size_t(c.b)] - x[std::size_t(c.a)]), a = angleAt(x, c);
+        worst.metres = std::max({worst.metres, distance(c.minAngle) - L, L - distance(c.maxAngle)});
+        worst.radians = std::max({worst.radians, c.minAngle - a, a - c.maxAngle});
+    }
+    return worst;
+}
+
+// A quadruped with animal names: generic template. The branch points (pelvis: spine, hind legs, tail; chest:
+// neck, front legs) are triangles joined by a cone (90°: 45° for each joint between them); every other bone
+// is a stick that drives its bone, with a law-of-cosines bend range (±45° from the bind pose) at its joint;
+// leaf bones without vertices follow their parent. validate() passes, masses add up, radii follow the
+// vertex rings, and a 2 m drop stays finite, on the floor, and comes to rest with its bend ranges held to
+// within 5 mm (the runtime's resting stick residual; a degree or two on the short paws).
 void TestAutoRig::generic_quadruped()
 {
     const AutoRigInput in = makeQuadruped(false);
@@ -550,19 +581,41 @@ void TestAutoRig::generic_quadruped()
     QCOMPARE(QString::fromStdString(r.templateUsed), QStringLiteral("generic"));
     const rig::RigDescription& d = r.rig;
     QCOMPARE(QString::fromStdString(d.validate()), QString());
-    QVERIFY2(d.triangles.size() >= 15, qPrintable(num(double(d.triangles.size()))));
-    QCOMPARE(d.angular.size(), d.triangles.size() - 1);
-    for (const rig::AngularConstraint& a : d.angular)
-        QCOMPARE(a.limit, rig::AngularLimit::Cone);
+    QStringList triangles;
+    for (const rig::Triangle& t : d.triangles)
+        triangles << QString::fromStdString(t.name);
+    QCOMPARE(triangles, (QStringList{"Pelvis", "Chest"}));
+    QCOMPARE(d.angular.size(), std::size_t(1));
+    QCOMPARE(d.angular[0].limit, rig::AngularLimit::Cone);
+    EXPECT_NEAR_REL(degrees(d.angular[0].coneAngle), 90.f, 1e-4f);
+    QCOMPARE(d.angles.size(), std::size_t(19)); // spine 1, chest, neck, head, 3 per leg, tail 1-3
+    const std::vector<Vec3> bind = bindPositions(d);
+    for (const rig::AngleConstraint& c : d.angles) {
+        QCOMPARE(c.form, rig::AngleConstraint::Form::LawOfCosines);
+        const float a = angleAt(bind, c);
+        QVERIFY2(a >= c.minAngle && a <= c.maxAngle && c.maxAngle - c.minAngle >= radians(45.f),
+                 qPrintable(QStringLiteral("%1: bind %2° in [%3°, %4°]").arg(QString::fromStdString(c.name), num(degrees(a)),
+                                                                               num(degrees(c.minAngle)), num(degrees(c.maxAngle)))));
+    }
     double total = 0.;
     for (const rig::Particle& p : d.particles)
         total += double(p.mass);
     QVERIFY2(std::fabs(total - 30.) < 1e-3, qPrintable(num(total)));
-    std::vector<char> bound(d.bones.size(), 0);
-    for (const rig::BoneBinding& b : d.bindings)
-        bound[std::size_t(b.bone)] = 1;
+    std::vector<int> binding(d.bones.size(), -1);
+    for (std::size_t i = 0; i < d.bindings.size(); ++i)
+        binding[std::size_t(d.bindings[i].bone)] = int(i);
     for (std::size_t b = 0; b < d.bones.size(); ++b)
-        QVERIFY2(bound[b] || noteMentions(r, d.bones[b].name), d.bones[b].name.c_str());
+        QVERIFY2(binding[b] >= 0 || noteMentions(r, d.bones[b].name), d.bones[b].name.c_str());
+    auto driver = [&](const char* bone) {
+        const int i = binding[std::size_t(findByName(d.bones, bone))];
+        return i < 0 ? -1 : int(d.bindings[std::size_t(i)].driver);
+    };
+    QCOMPARE(driver("Pelvis"), int(rig::BoneBinding::Driver::Triangle));
+    QCOMPARE(driver("Chest"), int(rig::BoneBinding::Driver::Triangle));
+    QCOMPARE(driver("Spine1"), int(rig::BoneBinding::Driver::Stick));
+    QCOMPARE(driver("FrontLegL2"), int(rig::BoneBinding::Driver::Stick));
+    QCOMPARE(driver("Tail4"), -1);
+    QVERIFY(noteMentions(r, "bones without length follow their parent: HeadEnd, FrontPawL_end"));
     // The tail's radii follow its vertex rings (4, 3, 2 cm from base to tip).
     const float t1 = d.sticks[std::size_t(findByName(d.sticks, "Tail1"))].capsuleRadius;
     const float t3 = d.sticks[std::size_t(findByName(d.sticks, "Tail3"))].capsuleRadius;
@@ -571,8 +624,35 @@ void TestAutoRig::generic_quadruped()
     Drop s = spawnOnFloor(d, {Quat{}, {0.f, 2.f, 0.f}});
     QVERIFY2(s.body, s.error.c_str());
     const DropResult m = runDrop(s, 360);
-    qInfo("quadruped: %s", qPrintable(describe(m)));
+    const BendExcess excess = worstBendExcess(s.body->positions(), d);
+    const QString bends = QStringLiteral("bend ranges exceeded at rest by at most %1 m (%2°)").arg(num(excess.metres), num(degrees(excess.radians)));
+    qInfo("quadruped: %s, %s", qPrintable(describe(m)), qPrintable(bends));
     QVERIFY2(m.finite && m.lowest >= -0.01f && m.finalSpeed < 0.05f, qPrintable(describe(m)));
+    QVERIFY2(excess.metres <= 0.005f, qPrintable(bends));
+}
+
+// 30 drops of the quadruped from 2 m above the floor in random orientations: all finite, none below −1 cm,
+// and at most two still moving faster than 5 cm/s after 6 s (sleep off).
+void TestAutoRig::generic_quadrupedSettlesFromRandomDrops()
+{
+    const AutoRigResult r = autoRig(makeQuadruped(false));
+    QVERIFY2(r.ok, r.error.c_str());
+    std::mt19937 rng(3);
+    std::uniform_real_distribution<float> u(0.f, 1.f);
+    int moving = 0;
+    for (int i = 0; i < 30; ++i) {
+        const Vec3 axis = normalizeOr(Vec3{u(rng) - 0.5f, u(rng) - 0.5f, u(rng) - 0.5f}, {1, 0, 0});
+        const Quat q = Quat::fromAxisAngle(axis, u(rng) * kPi);
+        float lowest = std::numeric_limits<float>::max();
+        for (const rig::Particle& p : r.rig.particles)
+            lowest = std::min(lowest, q.rotate(p.position).y - p.radius);
+        Drop s = spawnOnFloor(r.rig, {q, {0.f, 2.f - lowest, 0.f}});
+        QVERIFY2(s.body, s.error.c_str());
+        const DropResult m = runDrop(s, 360);
+        QVERIFY2(m.finite && m.lowest >= -0.01f, qPrintable(QStringLiteral("drop %1: ").arg(i) + describe(m)));
+        moving += m.finalSpeed >= 0.05f ? 1 : 0;
+    }
+    QVERIFY2(moving <= 2, qPrintable(QStringLiteral("%1 of 30 still moving").arg(moving)));
 }
 
 void TestAutoRig::generic_tail_data()
@@ -583,9 +663,10 @@ void TestAutoRig::generic_tail_data()
     QTest::newRow("8 bones") << 8;
 }
 
-// A tail chain: one body per bone (each a segment with a helper particle; the last reaches to the tip of its
-// vertices), cones between neighbours, every bone driven by its own triangle; dropped from 2 m it stays
-// finite, on the floor, and comes to rest.
+// A tail chain: the first bone has no ancestor to carry its twist from, so it gets a helper particle and a
+// triangle (a full frame); the others are sticks driving their bones, with a bend range at each joint; the
+// last reaches to the tip of its vertices. Dropped from 2 m it stays finite, on the floor, comes to rest, and
+// its bend ranges hold to within 5 mm.
 void TestAutoRig::generic_tail()
 {
     QFETCH(int, bones);
@@ -594,16 +675,25 @@ void TestAutoRig::generic_tail()
     QVERIFY2(r.ok, r.error.c_str());
     QCOMPARE(QString::fromStdString(r.templateUsed), QStringLiteral("generic"));
     const rig::RigDescription& d = r.rig;
-    QCOMPARE(d.triangles.size(), std::size_t(bones));
-    QCOMPARE(d.angular.size(), std::size_t(bones - 1));
-    QCOMPARE(d.particles.size(), std::size_t(2 * bones + 1)); // joints, the tip, a helper per segment
+    QCOMPARE(QString::fromStdString(d.validate()), QString());
+    QCOMPARE(d.triangles.size(), std::size_t(1));
+    QCOMPARE(QString::fromStdString(d.triangles[0].name), QStringLiteral("Tail1"));
+    QVERIFY(findByName(d.particles, "Tail1_axis") >= 0);
+    QCOMPARE(d.angular.size(), std::size_t(0));
+    QCOMPARE(d.angles.size(), std::size_t(bones - 1));
+    QCOMPARE(d.particles.size(), std::size_t(bones + 2)); // joints, the tip, the helper
     QCOMPARE(d.bindings.size(), std::size_t(bones));
+    QCOMPARE(d.bindings[0].driver, rig::BoneBinding::Driver::Triangle);
+    for (std::size_t i = 1; i < d.bindings.size(); ++i)
+        QCOMPARE(d.bindings[i].driver, rig::BoneBinding::Driver::Stick);
     const rig::Particle& tip = d.particles[std::size_t(findByName(d.particles, "Tail" + std::to_string(bones) + "_end"))];
     EXPECT_NEAR_REL(-tip.position.z, 0.12f * float(bones) - 0.12f * (1.f / 7.f), 0.02f);
     Drop s = spawnOnFloor(d, {Quat::fromAxisAngle({1, 0, 0}, 0.3f), {0.f, 2.f, 0.f}});
     QVERIFY2(s.body, s.error.c_str());
     const DropResult m = runDrop(s, 360);
     QVERIFY2(m.finite && m.lowest >= -0.01f && m.finalSpeed < 0.05f, qPrintable(describe(m)));
+    const BendExcess e = worstBendExcess(s.body->positions(), d);
+    QVERIFY2(e.metres <= 0.005f, qPrintable(QStringLiteral("bend ranges exceeded by %1 m (%2°)").arg(num(e.metres), num(degrees(e.radians)))));
 }
 
 // A root and a hips bone at the same point, a zero-length end bone and a joint 1 mm from its parent: joints

@@ -40,6 +40,7 @@ private slots:
     void scheme_spineNeckAndClavicles();
     void names_deformBonesWinOverOrgBones();
     void names_jointStyleNamesAreUnderstood();
+    void hierarchy_legsBesideTheSpineAndAnUnnamedHead();
     void incomplete_saysWhatIsMissing_data();
     void incomplete_saysWhatIsMissing();
 };
@@ -154,6 +155,55 @@ void TestHumanoidMapping::names_jointStyleNamesAreUnderstood()
     QCOMPARE(boneName(b, m[HumanoidPart::ThighR]), QStringLiteral("HipRight"));
     QCOMPARE(boneName(b, m[HumanoidPart::CalfL]), QStringLiteral("KneeLeft"));
     QCOMPARE(boneName(b, m[HumanoidPart::FootR]), QStringLiteral("AnkleRight"));
+}
+
+// A skeleton laid out like Assimp's BCN_Epileptic.X: "B_" prefixes, joint-style leg names, the legs and
+// the spine hanging from the root through two different bones, and no bone called head (the head bone is
+// "B_Neck", with the face bones fanning out of it). The pelvis is where legs and spine meet, the head is
+// where the face bones fan out, the bones between chest and head are the neck.
+void TestHumanoidMapping::hierarchy_legsBesideTheSpineAndAnUnnamedHead()
+{
+    std::vector<rig::Bone> b;
+    auto add = [&](const char* name, const char* parent, Vec3 at) {
+        int p = rig::kNone;
+        for (std::size_t i = 0; i < b.size(); ++i)
+            if (parent && b[i].name == parent)
+                p = int(i);
+        b.push_back(bone(name, p, at));
+    };
+    add("B_Root_Pelvis_L", nullptr, {0, 0.95f, 0});
+    add("B_LowerPelvis", "B_Root_Pelvis_L", {0, 0.93f, 0});
+    add("B_Root_Pelvis_T", "B_Root_Pelvis_L", {0, 0.95f, 0});
+    add("B_Spine1", "B_Root_Pelvis_T", {0, 1.05f, 0});
+    add("B_Spine4", "B_Spine1", {0, 1.35f, 0});
+    add("B_Root_Neck_T", "B_Spine4", {0, 1.48f, 0});
+    add("B_Root_Neck_H", "B_Root_Neck_T", {0, 1.55f, 0});
+    add("B_Neck", "B_Root_Neck_H", {0, 1.6f, 0});
+    for (const char* face : {"B_Jaw", "B_UpperLip", "B_Eye_Left", "B_Eye_Right", "B_PTail1"})
+        add(face, "B_Neck", {0, 1.68f, 0.08f});
+    for (const char* side : {"Left", "Right"}) {
+        const float x = side[0] == 'L' ? 1.f : -1.f;
+        const std::string s = side;
+        add(("B_Hip_" + s).c_str(), "B_LowerPelvis", {0.09f * x, 0.92f, 0});
+        add(("B_Knee_" + s).c_str(), ("B_Hip_" + s).c_str(), {0.1f * x, 0.5f, 0});
+        add(("B_Ankle_" + s).c_str(), ("B_Knee_" + s).c_str(), {0.1f * x, 0.08f, 0});
+        add(("B_Clavicle_" + s).c_str(), "B_Spine4", {0.03f * x, 1.45f, 0});
+        add(("B_UpperArm_" + s).c_str(), ("B_Clavicle_" + s).c_str(), {0.19f * x, 1.45f, 0});
+        add(("B_ForeArm_" + s).c_str(), ("B_UpperArm_" + s).c_str(), {0.46f * x, 1.45f, 0});
+        add(("B_Hand_" + s).c_str(), ("B_ForeArm_" + s).c_str(), {0.72f * x, 1.45f, 0});
+    }
+    const HumanoidMapping m = mapHumanoid(b);
+    QVERIFY2(m.complete(), m.problem.c_str());
+    QCOMPARE(boneName(b, m[HumanoidPart::Pelvis]), QStringLiteral("B_Root_Pelvis_L"));
+    QCOMPARE(boneName(b, m[HumanoidPart::Spine]), QStringLiteral("B_Root_Pelvis_T"));
+    QCOMPARE(boneName(b, m[HumanoidPart::Chest]), QStringLiteral("B_Spine4"));
+    QCOMPARE(boneName(b, m[HumanoidPart::Neck]), QStringLiteral("B_Root_Neck_T"));
+    QCOMPARE(boneName(b, m[HumanoidPart::Head]), QStringLiteral("B_Neck"));
+    QCOMPARE(names(b, m.neck), (std::vector<std::string>{"B_Root_Neck_T", "B_Root_Neck_H"}));
+    QCOMPARE(boneName(b, m[HumanoidPart::UpperArmR]), QStringLiteral("B_UpperArm_Right"));
+    QCOMPARE(boneName(b, m[HumanoidPart::ThighL]), QStringLiteral("B_Hip_Left"));
+    QCOMPARE(boneName(b, m[HumanoidPart::CalfR]), QStringLiteral("B_Knee_Right"));
+    QCOMPARE(boneName(b, m[HumanoidPart::FootL]), QStringLiteral("B_Ankle_Left"));
 }
 
 void TestHumanoidMapping::incomplete_saysWhatIsMissing_data()
