@@ -33,6 +33,7 @@ private slots:
     void gltfTextures_fileNextToSourceOrEmbedded();
     void gltfBaseColourFactor();
     void meshUnderBoneWithoutSkin_followsTheBoneRigidly();
+    void supportedExtensions_listAssimpsFormats();
 };
 
 void TestImportStatic::staticFiles_haveNoSkeletonNoWeightsNoClips_data()
@@ -184,6 +185,19 @@ void TestImportStatic::meshUnderBoneWithoutSkin_followsTheBoneRigidly()
     for (size_t v = 0; v < bent.size(); ++v)
         if (hand->positions[v].y > 1.15f)
             QVERIFY2(length(bent[v] - Vec3(0.f, 0.5f, 0.7f)) < 1e-5f, qPrintable(QTest::toString(bent[v])));
+}
+
+void TestImportStatic::supportedExtensions_listAssimpsFormats()
+{
+    const std::vector<std::string> extensions = supportedExtensions();
+    for (const char* e : {".fbx", ".gltf", ".glb", ".dae", ".zae", ".x", ".blend", ".obj", ".md5mesh", ".smd", ".b3d"})
+        QVERIFY2(std::find(extensions.begin(), extensions.end(), e) != extensions.end(), e);
+    QVERIFY(std::is_sorted(extensions.begin(), extensions.end()));
+    QVERIFY(std::adjacent_find(extensions.begin(), extensions.end()) == extensions.end());
+    for (const std::string& e : extensions) {
+        QVERIFY(e.size() > 1 && e[0] == '.');
+        QVERIFY2(std::none_of(e.begin(), e.end(), [](char c) { return c >= 'A' && c <= 'Z'; }), e.c_str());
+    }
 }
 
 QTEST_APPLESS_MAIN(TestImportStatic)
