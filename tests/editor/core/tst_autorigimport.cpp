@@ -1,0 +1,139 @@
+// The auto-rig on real files: Assimp's test models imported through formats/import (Marionette::import),
+// each vertex given to the bone with its largest weight, auto-rigged, then checked through the runtime:
+// validate() and Rig::build() pass, the bind-pose skinning palette is the identity, and a drop from 2 m onto
+// a floor stays finite and on the floor. simple_skin.gltf (two bones) and two animals get the generic
+// template; BCN_Epileptic.X (a "B_"-named human whose legs and spine hang from the root through separate
+// bones, with an unnamed head) gets the humanoid one.
+#include "marionette/editor/AutoRig.h"
+#include "marionette/import/Import.h"
+#include "marionette/runtime/Ragdoll.h"
+#include "marionette/runtime/Rig.h"
+#include "marionette/runtime/World.h"
+
+#include <QtTest/QtTest>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace marionette;
+
+namespace {
+
+QString num(double v) { return QString::number(v, 'g', 5); }
+
+/// The auto-rig's input from an imported scene: the skeleton, and each vertex of every mesh given to the
+/// bone that weighs most on it (a rigid mesh's vertices to the bone it hangs under).
+editor::AutoRigInput inputFromScene(const import::ImportedScene& scene)
+{
+    editor::AutoRigInput in;
+    in.skeleton = scene.skeleton;
+    in.boneVertices.resize(scene.skeleton.size());
+    for (const import::ImportedMesh& mesh : scene.meshes)
+        for (std::size_t v = 0; v < mesh.positions.size(); ++v) {
+            const std::int32_t b = mesh.isSkinned() ? mesh.influences[v].bone[0] : mesh.rigidBone;
+            if (b >= 0 && std::size_t(b) < in.boneVertices.size())
+                in.boneVertices[std::size_t(b)].push_back(mesh.positions[v]);
+        }
+    return in;
+}
+
+} // namespace
+
+class TestAutoRigImport : public QObject {
+    Q_OBJECT
+
+private slots:
+    void importedModel_rigsAndDrops_data();
+    void importedModel_rigsAndDrops();
+};
+
+void TestAutoRigImport::importedModel_rigsAndDrops_data()
+{
+    QTest::addColumn<QString>("file");
+    QTest::addColumn<QString>("templateUsed");
+    QTest::addColumn<QStringList>("mapping"); // humanoid: pelvis, chest, head, upperarm_l, thigh_r, foot_l
+    QTest::newRow("glTF2 simple_skin") << QStringLiteral("glTF2/simple_skin/simple_skin.gltf") << QStringLiteral("generic")
+                                       << QStringList{};
+    QTest::newRow("X BCN_Epileptic (human)")
+        << QStringLiteral("X/BCN_Epileptic.X") << QStringLiteral("humanoid")
+        << QStringList{"B_Root_Pelvis_L", "B_Spine4", "B_Neck", "B_UpperArm_Left", "B_Hip_Right", "B_Ankle_Left"};
+    QTest::newRow("X Testwuson (pig)") << QStringLiteral("X/Testwuson.X") << QStringLiteral("generic") << QStringList{};
+    QTest::newRow("FBX huesitos (bone chain)") << QStringLiteral("FBX/huesitos.fbx") << QStringLiteral("generic")
+                                               << QStringList{};
+}
+
+void TestAutoRigImport::importedModel_rigsAndDrops()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, templateUsed);
+    QFETCH(QStringList, mapping);
+    const std::string path = std::string(MARIONETTE_ASSIMP_MODELS) + "/" + file.toStdString();
+    if (!QFileInfo::exists(QString::fromStdString(path)))
+        QSKIP(qPrintable(QStringLiteral("%1 is not installed (Debian package assimp-testmodels)").arg(QString::fromStdString(path))));
+    const import::ImportResult imported = import::importScene(path);
+    QVERIFY2(imported.ok(), imported.error.c_str());
+    QVERIFY(imported.scene.hasSkeleton());
+
+    const editor::AutoRigResult r = editor::autoRig(inputFromScene(imported.scene));
+    QVERIFY2(r.ok, r.error.c_str());
+    QCOMPARE(QString::fromStdString(r.templateUsed), templateUsed);
+    for (const std::string& n : r.notes)
+        qInfo("note: %s", n.c_str());
+    if (!mapping.isEmpty()) {
+        using P = editor::HumanoidPart;
+        const P parts[] = {P::Pelvis, P::Chest, P::Head, P::UpperArmL, P::ThighR, P::FootL};
+        for (int i = 0; i < mapping.size(); ++i)
+            QCOMPARE(QString::fromStdString(r.rig.bones[std::size_t(r.mapping[parts[i]])].name), mapping[i]);
+    }
+    QCOMPARE(QString::fromStdString(r.rig.validate()), QString());
+    std::string error;
+    const std::shared_ptr<const runtime::Rig> rig = runtime::Rig::build(r.rig, &error);
+    QVERIFY2(rig, error.c_str());
+
+    runtime::WorldSettings ws;
+    ws.sleep = false;
+    ws.threads = 1;
+    {   // Bind pose: skinning matrices are the identity.
+        runtime::World world(ws);
+        runtime::Ragdoll* body = world.ragdoll(world.spawn(rig, {}, {}, &error));
+        QVERIFY2(body, error.c_str());
+        std::vector<Mat4> skin(r.rig.bones.size());
+        QVERIFY(body->skinningMatrices(skin));
+        float worst = 0.f;
+        for (const Mat4& m : skin)
+            for (int k = 0; k < 16; ++k)
+                worst = std::max(worst, std::fabs(m.m[k] - Mat4{}.m[k]));
+        QVERIFY2(worst <= 1e-4f, qPrintable(QStringLiteral("skinning matrix off identity by %1").arg(num(worst))));
+    }
+    // Dropped with its lowest point 2 m above the floor.
+    float lowestBind = std::numeric_limits<float>::max();
+    for (const rig::Particle& p : r.rig.particles)
+        lowestBind = std::min(lowestBind, p.position.y - p.radius);
+    runtime::World world(ws);
+    QVERIFY(world.addPlane({0.f, 1.f, 0.f}, 0.f) >= 0);
+    runtime::Ragdoll* body = world.ragdoll(world.spawn(rig, {Quat{}, {0.f, 2.f - lowestBind, 0.f}}, {}, &error));
+    QVERIFY2(body, error.c_str());
+    bool finite = true;
+    float lowest = std::numeric_limits<float>::max(), fastest = 0.f;
+    for (int n = 0; n < 360; ++n) {
+        world.step();
+        fastest = 0.f;
+        for (std::uint32_t i = 0; i < body->particleCount(); ++i) {
+            finite = finite && isFinite(body->positions()[i]);
+            lowest = std::min(lowest, body->positions()[i].y);
+            fastest = std::max(fastest, length(body->velocity(i)));
+        }
+    }
+    const QString what = QStringLiteral("finite %1, lowest particle centre %2 m, fastest particle after 6 s %3 m/s")
+                             .arg(finite)
+                             .arg(num(lowest), num(fastest));
+    qInfo("%s", qPrintable(what));
+    QVERIFY2(finite && lowest >= -0.01f, qPrintable(what));
+}
+
+QTEST_GUILESS_MAIN(TestAutoRigImport)
+#include "tst_autorigimport.moc"
