@@ -7,8 +7,9 @@
 //    the order of runtime::HumanoidTriangle (pelvis, chest, head, upper arms, forearms, thighs, shins), elbows
 //    and knees as hinges, 10 swing/twist joints with anatomical limits, self-collision ranges, radii fitted to
 //    the skinned vertices, Dempster/Winter segment masses, bone bindings;
-//  - generic: anything else (animals, props, tails): particles at significant joints, sticks along bones, a
-//    triangle per body (branches, or a chain segment with a helper particle), cone limits between bodies.
+//  - generic: anything else (animals, props, tails): particles at significant joints (near ones merged),
+//    triangles at branch points (and, with a helper particle, at a chain's first bone), stick-driven chain
+//    segments with law-of-cosines bend ranges, cone limits between triangles, masses by bone volume.
 // docs/autorig.md describes both, the naming schemes and the notes. The result passes
 // RigDescription::validate() and Rig::build(); stable ids are left 0 (the project layer assigns them).
 #pragma once
