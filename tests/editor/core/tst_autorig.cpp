@@ -110,6 +110,22 @@ DropResult runDrop(Drop& s, int frames)
     return r;
 }
 
+/// Largest deviation from the identity of the skinning palette of `d` spawned in its bind pose, or -1.
+float bindPaletteError(const rig::RigDescription& d)
+{
+    Drop s = spawnOnFloor(d, {});
+    if (!s.body)
+        return -1.f;
+    std::vector<Mat4> skin(d.bones.size());
+    if (!s.body->skinningMatrices(skin))
+        return -1.f;
+    float worst = 0.f;
+    for (const Mat4& m : skin)
+        for (int k = 0; k < 16; ++k)
+            worst = std::max(worst, std::fabs(m.m[k] - Mat4{}.m[k]));
+    return worst;
+}
+
 QString describe(const DropResult& r)
 {
     return QStringLiteral("finite %1, lowest particle centre %2 m, final speed %3 m/s, at rest from frame %4")
@@ -570,7 +586,8 @@ static BendExcess worstBendExcess(std::span<const Vec3> x, const rig::RigDescrip
 // A quadruped with animal names: generic template. The branch points (pelvis: spine, hind legs, tail; chest:
 // neck, front legs) are triangles joined by a cone (90°: 45° for each joint between them); every other bone
 // is a stick that drives its bone, with a law-of-cosines bend range (±45° from the bind pose) at its joint;
-// leaf bones without vertices follow their parent. validate() passes, masses add up, radii follow the
+// leaf bones without vertices follow their parent; the bind-pose palette is the identity. validate() passes,
+// masses add up, radii follow the
 // vertex rings, and a 2 m drop stays finite, on the floor, and comes to rest with its bend ranges held to
 // within 5 mm (the runtime's resting stick residual; a degree or two on the short paws).
 void TestAutoRig::generic_quadruped()
@@ -616,6 +633,8 @@ void TestAutoRig::generic_quadruped()
     QCOMPARE(driver("FrontLegL2"), int(rig::BoneBinding::Driver::Stick));
     QCOMPARE(driver("Tail4"), -1);
     QVERIFY(noteMentions(r, "bones without length follow their parent: HeadEnd, FrontPawL_end"));
+    const float palette = bindPaletteError(d);
+    QVERIFY2(palette >= 0.f && palette <= 1e-4f, qPrintable(QStringLiteral("bind-pose skinning off identity by %1").arg(num(palette))));
     // The tail's radii follow its vertex rings (4, 3, 2 cm from base to tip).
     const float t1 = d.sticks[std::size_t(findByName(d.sticks, "Tail1"))].capsuleRadius;
     const float t3 = d.sticks[std::size_t(findByName(d.sticks, "Tail3"))].capsuleRadius;
@@ -686,6 +705,8 @@ void TestAutoRig::generic_tail()
     QCOMPARE(d.bindings[0].driver, rig::BoneBinding::Driver::Triangle);
     for (std::size_t i = 1; i < d.bindings.size(); ++i)
         QCOMPARE(d.bindings[i].driver, rig::BoneBinding::Driver::Stick);
+    const float palette = bindPaletteError(d);
+    QVERIFY2(palette >= 0.f && palette <= 1e-4f, qPrintable(QStringLiteral("bind-pose skinning off identity by %1").arg(num(palette))));
     const rig::Particle& tip = d.particles[std::size_t(findByName(d.particles, "Tail" + std::to_string(bones) + "_end"))];
     EXPECT_NEAR_REL(-tip.position.z, 0.12f * float(bones) - 0.12f * (1.f / 7.f), 0.02f);
     Drop s = spawnOnFloor(d, {Quat::fromAxisAngle({1, 0, 0}, 0.3f), {0.f, 2.f, 0.f}});
