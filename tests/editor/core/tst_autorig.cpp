@@ -587,9 +587,9 @@ static BendExcess worstBendExcess(std::span<const Vec3> x, const rig::RigDescrip
 // neck, front legs) are triangles joined by a cone (90°: 45° for each joint between them); every other bone
 // is a stick that drives its bone, with a law-of-cosines bend range (±45° from the bind pose) at its joint;
 // leaf bones without vertices follow their parent; the bind-pose palette is the identity. validate() passes,
-// masses add up, radii follow the
-// vertex rings, and a 2 m drop stays finite, on the floor, and comes to rest with its bend ranges held to
-// within 5 mm (the runtime's resting stick residual; a degree or two on the short paws).
+// masses add up, radii follow the vertex rings, and a 2 m drop stays finite, on the floor, and comes to rest
+// with its bend ranges held to within 5 mm (the runtime's resting stick residual; a degree or two on the
+// short paws).
 void TestAutoRig::generic_quadruped()
 {
     const AutoRigInput in = makeQuadruped(false);
