@@ -182,8 +182,9 @@ const char* kBenchHelp =
     "  --frames N       steps to time (default 500)\n"
     "  --threads N      threads stepping the world (default 1)\n"
     "  --iterations N   override the rig's relaxation iterations\n"
-    "  --scene NAME     piles: piles of 10 on a 3 m grid, stacked 0.5 m apart from 1 m up, random yaw\n"
-    "                   (the runtime's benchmark scene); spread: one per grid cell (default piles)\n"
+    "  --scene NAME     piles: piles of 10 on a 3 m grid, each body lying down, stacked 0.5 m apart from\n"
+    "                   1 m up, random yaw (the runtime's benchmark scene); spread: one standing body per\n"
+    "                   grid cell (default piles)\n"
     "  --no-sleep       ragdolls never fall asleep (every step costs the same)\n"
     "  --json           print {\"ragdolls\", \"threads\", \"frames\", \"us_per_step_median\", \"us_per_ragdoll_step\"}\n"
     "  -h, --help       show this help\n\n"
@@ -363,14 +364,29 @@ int benchCommand(const QStringList& arguments, Io& io)
     const long cells = piles ? (count + 9) / 10 : count;
     const long side = std::max(1L, long(std::ceil(std::sqrt(double(cells)))));
     const float spacing = std::max(3.f, 2.5f * rig->boundingRadius());
+    // The bind pose's bounds: piles lie each body down (its up axis turned to horizontal about X, centred on
+    // its middle) and stack them, the lowest centre 1 m up, one body's depth (at least 0.5 m) apart.
+    Vec3 lo{INFINITY, INFINITY, INFINITY}, hi{-INFINITY, -INFINITY, -INFINITY};
+    for (std::size_t i = 0; i < rig->particleCount(); ++i) {
+        const Vec3 r{rig->radii()[i], rig->radii()[i], rig->radii()[i]};
+        lo = vmin(lo, rig->bindPositions()[i] - r);
+        hi = vmax(hi, rig->bindPositions()[i] + r);
+    }
+    const Vec3 middle = (lo + hi) * 0.5f;
+    const float layer = std::max(0.5f, 1.2f * (hi.z - lo.z)); // lying down, the body's depth becomes its height
+    const Transform lieDown{Quat::fromAxisAngle({1.f, 0.f, 0.f}, 0.5f * kPi), {}};
     const float lift = 1.f - bindBottom(*rig);
     std::mt19937 rng(7);
     std::uniform_real_distribution<float> yaw(0.f, 2.f * kPi);
     for (long i = 0; i < count; ++i) {
         const long cell = piles ? i / 10 : i, level = piles ? i % 10 : 0;
-        const Vec3 at{spacing * float(cell % side), lift + 0.5f * float(level), spacing * float(cell / side)};
+        const Quat turn = Quat::fromAxisAngle({0.f, 1.f, 0.f}, yaw(rng));
+        const float x = spacing * float(cell % side), z = spacing * float(cell / side);
+        const Transform placement = piles ? Transform{turn, {x, 1.f + layer * float(level), z}} * lieDown *
+                                                Transform{Quat{}, -middle}
+                                          : Transform{turn, {x, lift, z}};
         std::string error;
-        if (world.spawn(rig, Transform{Quat::fromAxisAngle({0.f, 1.f, 0.f}, yaw(rng)), at}, {}, &error) == runtime::kInvalidRagdoll)
+        if (world.spawn(rig, placement, {}, &error) == runtime::kInvalidRagdoll)
             return fail(io, QStringLiteral("%1: cannot spawn ragdoll %2: %3").arg(path).arg(i).arg(QString::fromStdString(error)));
     }
     std::vector<double> stepMicros;
