@@ -20,7 +20,9 @@ struct Command {
 const Command kCommands[] = {
     {"validate", "check a .mrig rig or a .mproj project; exit 1 with the first problem", validateCommand},
     {"info", "describe a rig: format version, element counts, bones, settings", infoCommand},
+    {"import", "import a skinned mesh and auto-rig it into a .mproj project", importCommand},
     {"export", "write a project's rig as a .mrig binary rig (atomically)", exportCommand},
+    {"build", "import, auto-rig and export a mesh straight to a .mrig", buildCommand},
     {"simulate", "drop a rig onto a scene headless, apply hits, report settling and errors", simulateCommand},
     {"bench", "time World::step() on many ragdolls of a rig (piles or spread)", benchCommand},
 };
@@ -28,7 +30,7 @@ const Command kCommands[] = {
 void printUsage(QTextStream& s)
 {
     s << "Usage: marionette COMMAND [options] [arguments]\n\n"
-         "Marionette's command-line tool: checks, describes, simulates and benchmarks rigs for build pipelines.\n\n"
+         "Marionette's command-line tool: builds rigs from meshes, checks, describes, simulates and benchmarks them.\n\n"
          "Commands:\n";
     for (const Command& c : kCommands)
         s << "  " << QString::fromLatin1(c.name).leftJustified(10) << c.summary << '\n';

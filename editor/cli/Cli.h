@@ -27,6 +27,8 @@ int run(const QStringList& arguments);
 int validateCommand(const QStringList& arguments, Io& io);
 int infoCommand(const QStringList& arguments, Io& io);
 int exportCommand(const QStringList& arguments, Io& io);
+int importCommand(const QStringList& arguments, Io& io);
+int buildCommand(const QStringList& arguments, Io& io);
 int simulateCommand(const QStringList& arguments, Io& io);
 int benchCommand(const QStringList& arguments, Io& io);
 

@@ -84,6 +84,11 @@ private slots:
     void info_json_matchesRig();
     void info_project();
     void export_writesTheProjectsRig();
+    void build_meshToRig_data();
+    void build_meshToRig();
+    void import_meshToProject();
+    void build_badInput_data();
+    void build_badInput();
     void simulate_reportsTheDrop_data();
     void simulate_reportsTheDrop();
     void simulate_hitsByNameOrIndex();
@@ -383,6 +388,118 @@ void TestCli::export_writesTheProjectsRig()
     // No output named.
     r = cli({QStringLiteral("export"), mProject});
     QVERIFY2(r.exitCode == 2 && r.err.startsWith(QLatin1String("error: missing -o RIG.mrig")), qPrintable(describe(r)));
+}
+
+// `build MESH -o RIG --json` on Assimp's test models: the contract's keys, the template the skeleton calls
+// for, and a rig that validates and falls without blowing up.
+void TestCli::build_meshToRig_data()
+{
+    QTest::addColumn<QString>("mesh");
+    QTest::addColumn<QString>("templateUsed");
+    QTest::addColumn<int>("bones");
+    QTest::newRow("X human (humanoid)") << QStringLiteral("X/BCN_Epileptic.X") << QStringLiteral("humanoid") << 54;
+    QTest::newRow("glTF simple_skin (generic)") << QStringLiteral("glTF2/simple_skin/simple_skin.gltf") << QStringLiteral("generic") << 2;
+}
+
+void TestCli::build_meshToRig()
+{
+    QFETCH(QString, mesh);
+    QFETCH(QString, templateUsed);
+    QFETCH(int, bones);
+    const QString source = QStringLiteral("/usr/share/assimp/models/") + mesh;
+    if (!QFile::exists(source))
+        QSKIP("Assimp's test models are not installed (Debian package assimp-testmodels)");
+    const QString out = path("built.mrig");
+    Run r = cli({QStringLiteral("build"), source, QStringLiteral("-o"), out, QStringLiteral("--json")});
+    QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(describe(r)));
+    const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QStringList keys = o.keys();
+    keys.sort();
+    QCOMPARE(keys, (QStringList{QStringLiteral("angular"), QStringLiteral("bones"), QStringLiteral("bound_bones"), QStringLiteral("particles"),
+                                QStringLiteral("sticks"), QStringLiteral("template"), QStringLiteral("triangles")}));
+    QCOMPARE(o.value(QStringLiteral("template")).toString(), templateUsed);
+    QCOMPARE(o.value(QStringLiteral("bones")).toInteger(), bones);
+    QVERIFY2(o.value(QStringLiteral("bound_bones")).toInteger() >= 1 && o.value(QStringLiteral("bound_bones")).toInteger() <= bones, qPrintable(r.out));
+    if (templateUsed == QLatin1String("humanoid")) {
+        QCOMPARE(o.value(QStringLiteral("triangles")).toInteger(), 11);
+        QCOMPARE(o.value(QStringLiteral("angular")).toInteger(), 10);
+    }
+    // The written file is the rig build described, and it survives a drop.
+    r = cli({QStringLiteral("info"), QStringLiteral("--json"), out});
+    const QJsonObject info = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(info.value(QStringLiteral("particles")).toObject().value(QStringLiteral("total")).toInteger(), o.value(QStringLiteral("particles")).toInteger());
+    QCOMPARE(info.value(QStringLiteral("bones")).toObject().value(QStringLiteral("bound")).toInteger(), o.value(QStringLiteral("bound_bones")).toInteger());
+    r = cli({QStringLiteral("simulate"), QStringLiteral("--json"), QStringLiteral("--drop"), QStringLiteral("2"), out});
+    const QJsonObject sim = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QVERIFY2(r.exitCode == 0 && sim.value(QStringLiteral("finite")).toBool(), qPrintable(describe(r)));
+    QVERIFY2(sim.value(QStringLiteral("min_height")).toDouble(-1.0) > -0.01, qPrintable(r.out));
+}
+
+// `import` writes a project that names its mesh by relative path and hash, records the conversion, and
+// exports to the same rig `build` writes.
+void TestCli::import_meshToProject()
+{
+    const QString source = QStringLiteral("/usr/share/assimp/models/X/BCN_Epileptic.X");
+    if (!QFile::exists(source))
+        QSKIP("Assimp's test models are not installed (Debian package assimp-testmodels)");
+    const QString projectFile = path("bcn.mproj");
+    Run r = cli({QStringLiteral("import"), source, QStringLiteral("-o"), projectFile});
+    QVERIFY2(r.exitCode == 0 && r.out.startsWith(QStringLiteral("wrote %1 from %2: humanoid template: 20 particles").arg(projectFile, source)),
+             qPrintable(describe(r)));
+    project::Project proj;
+    const project::LoadResult loaded = project::loadProject(projectFile, proj);
+    QVERIFY2(loaded.ok(), qPrintable(loaded.error));
+    QCOMPARE(proj.sourceMesh.resolve(projectFile), QFileInfo(source).canonicalFilePath());
+    QCOMPARE(proj.sourceMesh.sha256, project::SourceMesh::hashFile(source));
+    QVERIFY2(proj.import.conversionNote.contains(QLatin1String("source unit")), qPrintable(proj.import.conversionNote));
+    const QString fromProject = path("bcn-export.mrig"), direct = path("bcn-build.mrig");
+    QCOMPARE(cli({QStringLiteral("export"), projectFile, QStringLiteral("-o"), fromProject}).exitCode, 0);
+    QCOMPARE(cli({QStringLiteral("build"), source, QStringLiteral("-o"), direct}).exitCode, 0);
+    const QStringList sim{QStringLiteral("simulate"), QStringLiteral("--json"), QStringLiteral("--frames"), QStringLiteral("60")};
+    QCOMPARE(cli(sim + QStringList{fromProject}).out, cli(sim + QStringList{direct}).out);
+}
+
+void TestCli::build_badInput_data()
+{
+    QTest::addColumn<QStringList>("arguments"); // after "build"; "@" is replaced by the output path
+    QTest::addColumn<int>("exitCode");
+    QTest::addColumn<QString>("message");
+    const QString models = QStringLiteral("/usr/share/assimp/models/");
+    QTest::newRow("static mesh") << QStringList{models + QStringLiteral("OBJ/box.obj"), QStringLiteral("-o"), QStringLiteral("@")} << 1
+                                 << QStringLiteral("the auto-rig needs a skeleton (the mesh has no bones)");
+    QTest::newRow("malformed glTF") << QStringList{models + QStringLiteral("glTF2/MissingBin/BoxTextured.gltf"), QStringLiteral("-o"), QStringLiteral("@")} << 1
+                                    << QStringLiteral("error: ") + models + QStringLiteral("glTF2/MissingBin/BoxTextured.gltf: ");
+    QTest::newRow("humanoid refused") << QStringList{models + QStringLiteral("glTF2/simple_skin/simple_skin.gltf"), QStringLiteral("-o"), QStringLiteral("@"),
+                                                     QStringLiteral("--template"), QStringLiteral("humanoid")} << 1
+                                      << QStringLiteral("humanoid template: missing pelvis");
+    QTest::newRow("missing mesh") << QStringList{QStringLiteral("/nonexistent/hero.fbx"), QStringLiteral("-o"), QStringLiteral("@")} << 1
+                                  << QStringLiteral("error: /nonexistent/hero.fbx: ");
+    QTest::newRow("bad up axis") << QStringList{QStringLiteral("x.fbx"), QStringLiteral("-o"), QStringLiteral("@"), QStringLiteral("--up"), QStringLiteral("w")} << 2
+                                 << QStringLiteral("error: --up must be y or z, not 'w'");
+    QTest::newRow("bad template") << QStringList{QStringLiteral("x.fbx"), QStringLiteral("-o"), QStringLiteral("@"), QStringLiteral("--template"), QStringLiteral("cat")} << 2
+                                  << QStringLiteral("error: --template must be auto, humanoid or generic, not 'cat'");
+    QTest::newRow("bad scale") << QStringList{QStringLiteral("x.fbx"), QStringLiteral("-o"), QStringLiteral("@"), QStringLiteral("--scale"), QStringLiteral("-1")} << 2
+                               << QStringLiteral("error: --scale must be a number in (0, 1e6], not '-1'");
+    QTest::newRow("no output") << QStringList{QStringLiteral("x.fbx")} << 2 << QStringLiteral("error: missing -o RIG.mrig");
+}
+
+void TestCli::build_badInput()
+{
+    QFETCH(QStringList, arguments);
+    QFETCH(int, exitCode);
+    QFETCH(QString, message);
+    if (!QFile::exists(QStringLiteral("/usr/share/assimp/models/OBJ/box.obj")))
+        QSKIP("Assimp's test models are not installed (Debian package assimp-testmodels)");
+    const QString out = path("refused.mrig");
+    QFile::remove(out);
+    for (QString& a : arguments)
+        if (a == QLatin1String("@"))
+            a = out;
+    const Run r = cli(QStringList{QStringLiteral("build")} + arguments);
+    QVERIFY2(r.exitCode == exitCode && r.out.isEmpty() && r.err.contains(message), qPrintable(describe(r)));
+    if (exitCode == 1)
+        QVERIFY2(r.err.count(QLatin1Char('\n')) == 1, qPrintable(describe(r)));
+    QVERIFY2(!QFile::exists(out), "a refused build wrote its output");
 }
 
 // `simulate --json` prints exactly the contract's keys; a drop onto each scene stays finite, above the floor,

@@ -5,6 +5,7 @@
 // template; BCN_Epileptic.X (a "B_"-named human whose legs and spine hang from the root through separate
 // bones, with an unnamed head) gets the humanoid one.
 #include "marionette/editor/AutoRig.h"
+#include "marionette/editor/SceneInput.h"
 #include "marionette/import/Import.h"
 #include "marionette/runtime/Ragdoll.h"
 #include "marionette/runtime/Rig.h"
@@ -24,22 +25,6 @@ using namespace marionette;
 namespace {
 
 QString num(double v) { return QString::number(v, 'g', 5); }
-
-/// The auto-rig's input from an imported scene: the skeleton, and each vertex of every mesh given to the
-/// bone that weighs most on it (a rigid mesh's vertices to the bone it hangs under).
-editor::AutoRigInput inputFromScene(const import::ImportedScene& scene)
-{
-    editor::AutoRigInput in;
-    in.skeleton = scene.skeleton;
-    in.boneVertices.resize(scene.skeleton.size());
-    for (const import::ImportedMesh& mesh : scene.meshes)
-        for (std::size_t v = 0; v < mesh.positions.size(); ++v) {
-            const std::int32_t b = mesh.isSkinned() ? mesh.influences[v].bone[0] : mesh.rigidBone;
-            if (b >= 0 && std::size_t(b) < in.boneVertices.size())
-                in.boneVertices[std::size_t(b)].push_back(mesh.positions[v]);
-        }
-    return in;
-}
 
 } // namespace
 
@@ -78,7 +63,7 @@ void TestAutoRigImport::importedModel_rigsAndDrops()
     QVERIFY2(imported.ok(), imported.error.c_str());
     QVERIFY(imported.scene.hasSkeleton());
 
-    const editor::AutoRigResult r = editor::autoRig(inputFromScene(imported.scene));
+    const editor::AutoRigResult r = editor::autoRig(editor::autoRigInputFromScene(imported.scene));
     QVERIFY2(r.ok, r.error.c_str());
     QCOMPARE(QString::fromStdString(r.templateUsed), templateUsed);
     for (const std::string& n : r.notes)

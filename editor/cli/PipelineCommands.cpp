@@ -1,0 +1,232 @@
+// `marionette import MESH -o PROJECT.mproj` and `marionette build MESH -o RIG.mrig`: Assimp import and the
+// auto-rig, into a project or straight into a binary rig.
+#include "Cli.h"
+
+#include "marionette/editor/AutoRig.h"
+#include "marionette/editor/SceneInput.h"
+#include "marionette/import/Import.h"
+#include "marionette/project/ProjectFile.h"
+#include "marionette/rig/Mrig.h"
+#include "marionette/runtime/Rig.h"
+
+#include <QCommandLineParser>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cmath>
+#include <set>
+
+#include <unistd.h>
+
+namespace marionette::cli {
+
+namespace {
+
+struct PipelineOptions {
+    QCommandLineOption output{{QStringLiteral("o"), QStringLiteral("output")}, {}, QStringLiteral("FILE")};
+    QCommandLineOption rigTemplate{QStringLiteral("template"), {}, QStringLiteral("auto|humanoid|generic")};
+    QCommandLineOption scale{QStringLiteral("scale"), {}, QStringLiteral("S")};
+    QCommandLineOption up{QStringLiteral("up"), {}, QStringLiteral("y|z")};
+    QCommandLineOption mass{QStringLiteral("mass"), {}, QStringLiteral("KG")};
+    QCommandLineOption json{QStringLiteral("json"), {}};
+    QCommandLineOption help{{QStringLiteral("h"), QStringLiteral("help")}, {}};
+};
+
+/// What import and build share: the mesh imported and auto-rigged.
+struct Rigged {
+    import::ImportedScene scene;
+    editor::AutoRigResult rig;
+};
+
+/// Parses the options and runs import + auto-rig. Returns -1 to go on, else the exit code.
+int importAndRig(const QStringList& arguments, QCommandLineParser& parser, PipelineOptions& o, bool withJson,
+                 const char* help, Io& io, Rigged& out)
+{
+    parser.addOptions({o.output, o.rigTemplate, o.scale, o.up, o.mass, o.help});
+    if (withJson)
+        parser.addOption(o.json);
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    const QString command = arguments[0];
+    if (!parser.parse(arguments))
+        return usageError(io, command, parser.errorText());
+    if (parser.isSet(o.help)) {
+        io.out << help;
+        return kOk;
+    }
+    if (parser.positionalArguments().size() != 1)
+        return usageError(io, command, parser.positionalArguments().isEmpty()
+                                           ? QStringLiteral("missing MESH argument")
+                                           : QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().last()));
+    if (!parser.isSet(o.output) || parser.value(o.output).isEmpty())
+        return usageError(io, command, QStringLiteral("missing -o %1").arg(command == QLatin1String("build") ? "RIG.mrig" : "PROJECT.mproj"));
+
+    import::ImportOptions options;
+    if (parser.isSet(o.scale)) {
+        bool ok = false;
+        const float s = parser.value(o.scale).toFloat(&ok);
+        if (!ok || !std::isfinite(s) || !(s > 0.f) || s > 1e6f)
+            return usageError(io, command, QStringLiteral("--scale must be a number in (0, 1e6], not '%1'").arg(parser.value(o.scale)));
+        options.scale = s;
+    }
+    if (parser.isSet(o.up)) {
+        const QString u = parser.value(o.up).toLower();
+        if (u == QLatin1String("y"))
+            options.upAxis = import::UpAxis::Y;
+        else if (u == QLatin1String("z"))
+            options.upAxis = import::UpAxis::Z;
+        else
+            return usageError(io, command, QStringLiteral("--up must be y or z, not '%1'").arg(parser.value(o.up)));
+    }
+    editor::RigTemplate requested = editor::RigTemplate::Auto;
+    if (parser.isSet(o.rigTemplate)) {
+        const QString t = parser.value(o.rigTemplate);
+        if (t == QLatin1String("humanoid"))
+            requested = editor::RigTemplate::Humanoid;
+        else if (t == QLatin1String("generic"))
+            requested = editor::RigTemplate::Generic;
+        else if (t != QLatin1String("auto"))
+            return usageError(io, command, QStringLiteral("--template must be auto, humanoid or generic, not '%1'").arg(t));
+    }
+    float totalMass = 75.f;
+    if (parser.isSet(o.mass)) {
+        bool ok = false;
+        totalMass = parser.value(o.mass).toFloat(&ok);
+        if (!ok || !std::isfinite(totalMass) || !(totalMass > 0.f) || totalMass > 1e6f)
+            return usageError(io, command, QStringLiteral("--mass must be a number in (0, 1e6], not '%1'").arg(parser.value(o.mass)));
+    }
+
+    const QString mesh = parser.positionalArguments().first();
+    const bool progress = isatty(STDERR_FILENO) != 0;
+    import::ProgressCallback report;
+    if (progress)
+        report = [&io](float fraction, std::string_view stage) {
+            io.err << "\rimporting: " << QString::fromUtf8(stage.data(), qsizetype(stage.size())).leftJustified(18) << ' '
+                   << int(fraction * 100.f) << " %" << Qt::flush;
+        };
+    import::ImportResult imported = import::importScene(mesh.toStdString(), options, report);
+    if (progress)
+        io.err << "\r" << QString(40, QLatin1Char(' ')) << "\r" << Qt::flush;
+    if (!imported.ok())
+        return fail(io, QString::fromStdString(imported.error));
+    out.rig = editor::autoRig(editor::autoRigInputFromScene(imported.scene, requested, totalMass));
+    if (!out.rig.ok)
+        return fail(io, QStringLiteral("%1: %2").arg(mesh, QString::fromStdString(out.rig.error)));
+    out.scene = std::move(imported.scene);
+    return -1;
+}
+
+/// Bones a binding drives.
+std::size_t boundBones(const rig::RigDescription& d)
+{
+    std::set<std::int32_t> bound;
+    for (const rig::BoneBinding& b : d.bindings)
+        bound.insert(b.bone);
+    return bound.size();
+}
+
+QString summary(const rig::RigDescription& d, const std::string& templateUsed)
+{
+    return QStringLiteral("%1 template: %2 particles, %3 sticks, %4 triangles, %5 angular constraints, %6 bones (%7 bound)")
+        .arg(QString::fromStdString(templateUsed))
+        .arg(d.particles.size()).arg(d.sticks.size()).arg(d.triangles.size()).arg(d.angular.size())
+        .arg(d.bones.size()).arg(boundBones(d));
+}
+
+const char* kImportHelp =
+    "Usage: marionette import MESH -o PROJECT.mproj [--template auto|humanoid|generic] [--scale S] [--up y|z]\n\n"
+    "Imports a skinned mesh (any format Assimp reads) in metres and +Y up, builds a ragdoll on its skeleton\n"
+    "with the auto-rig, and saves a project referring to the mesh (relative path and SHA-256).\n\n"
+    "Options:\n"
+    "  -o, --output PROJECT.mproj  the project to write (atomically; required)\n"
+    "  --template NAME             auto (humanoid when the bone names map, else generic), humanoid, generic\n"
+    "  --scale S                   metres per unit of the file, replacing what it declares\n"
+    "  --up y|z                    the file's up axis, replacing what it declares\n"
+    "  --mass KG                   total mass of the ragdoll (default 75)\n"
+    "  -h, --help                  show this help\n\n"
+    "Exit codes: 0 written; 1 unreadable mesh, no skeleton or a refused template, with 'error: ...'; 2 usage.\n";
+
+const char* kBuildHelp =
+    "Usage: marionette build MESH -o RIG.mrig [--template auto|humanoid|generic] [--scale S] [--up y|z] [--json]\n\n"
+    "import, auto-rig and export in one go: the .mrig a game loads, straight from a skinned mesh.\n\n"
+    "Options:\n"
+    "  -o, --output RIG.mrig  the rig to write (atomically; required)\n"
+    "  --template NAME        auto (humanoid when the bone names map, else generic), humanoid, generic\n"
+    "  --scale S              metres per unit of the file, replacing what it declares\n"
+    "  --up y|z               the file's up axis, replacing what it declares\n"
+    "  --mass KG              total mass of the ragdoll (default 75)\n"
+    "  --json                 print {\"particles\", \"sticks\", \"triangles\", \"angular\", \"bones\", \"bound_bones\",\n"
+    "                         \"template\"}\n"
+    "  -h, --help             show this help\n\n"
+    "Exit codes: 0 written; 1 unreadable mesh, no skeleton or a refused template, with 'error: ...'; 2 usage.\n";
+
+} // namespace
+
+int importCommand(const QStringList& arguments, Io& io)
+{
+    QCommandLineParser parser;
+    PipelineOptions o;
+    Rigged rigged;
+    if (const int code = importAndRig(arguments, parser, o, false, kImportHelp, io, rigged); code >= 0)
+        return code;
+    const QString mesh = parser.positionalArguments().first();
+    const QString target = parser.value(o.output);
+    project::Project proj;
+    proj.name = QFileInfo(mesh).completeBaseName();
+    proj.sourceMesh.path = project::SourceMesh::relativePath(mesh, target);
+    QString hashError;
+    proj.sourceMesh.sha256 = project::SourceMesh::hashFile(mesh, &hashError);
+    if (proj.sourceMesh.sha256.isEmpty())
+        return fail(io, hashError.isEmpty() ? QStringLiteral("%1: cannot read it to hash it").arg(mesh) : hashError);
+    const import::ImportConversion& c = rigged.scene.conversion;
+    proj.import.scaleToMetres = double(c.scale);
+    proj.import.sourceUpAxis = c.sourceUpAxis == import::UpAxis::Z ? project::UpAxis::Z : project::UpAxis::Y;
+    proj.import.unitConversionApplied = c.scale != 1.f;
+    proj.import.axisConversionApplied = c.sourceUpAxis != import::UpAxis::Y;
+    proj.import.conversionNote = QStringLiteral("%1; source unit %2 (scale %3%4); up axis %5%6")
+                                     .arg(QString::fromStdString(c.format), QString::fromStdString(c.sourceUnit))
+                                     .arg(double(c.scale))
+                                     .arg(QLatin1String(c.scaleOverridden ? ", overridden" : ""),
+                                          QLatin1String(import::toString(c.sourceUpAxis)),
+                                          QLatin1String(c.upAxisOverridden ? " (overridden)" : ""));
+    proj.rig = std::move(rigged.rig.rig);
+    project::assignMissingIds(proj);
+    const project::SaveResult saved = project::saveProject(target, proj);
+    if (!saved.ok())
+        return fail(io, saved.error);
+    io.out << "wrote " << target << " from " << mesh << ": " << summary(proj.rig, rigged.rig.templateUsed) << '\n';
+    for (const std::string& note : rigged.rig.notes)
+        io.out << "  note: " << QString::fromStdString(note) << '\n';
+    return kOk;
+}
+
+int buildCommand(const QStringList& arguments, Io& io)
+{
+    QCommandLineParser parser;
+    PipelineOptions o;
+    Rigged rigged;
+    if (const int code = importAndRig(arguments, parser, o, true, kBuildHelp, io, rigged); code >= 0)
+        return code;
+    const QString target = parser.value(o.output);
+    const rig::RigDescription& d = rigged.rig.rig;
+    std::string error;
+    if (!rig::saveMrig(target.toStdString(), d, &error))
+        return fail(io, QString::fromStdString(error));
+    if (parser.isSet(o.json)) {
+        const QJsonObject j{{QStringLiteral("particles"), qint64(d.particles.size())},
+                            {QStringLiteral("sticks"), qint64(d.sticks.size())},
+                            {QStringLiteral("triangles"), qint64(d.triangles.size())},
+                            {QStringLiteral("angular"), qint64(d.angular.size())},
+                            {QStringLiteral("bones"), qint64(d.bones.size())},
+                            {QStringLiteral("bound_bones"), qint64(boundBones(d))},
+                            {QStringLiteral("template"), QString::fromStdString(rigged.rig.templateUsed)}};
+        io.out << QJsonDocument(j).toJson(QJsonDocument::Compact) << '\n';
+    } else {
+        io.out << "wrote " << target << ": " << summary(d, rigged.rig.templateUsed) << '\n';
+        for (const std::string& note : rigged.rig.notes)
+            io.out << "  note: " << QString::fromStdString(note) << '\n';
+    }
+    return kOk;
+}
+
+} // namespace marionette::cli
