@@ -43,6 +43,26 @@ void printUsage(QTextStream& s)
 
 } // namespace
 
+int parseCommand(const QStringList& arguments, QCommandLineParser& parser, Io& io, const char* help,
+                 const char* positional)
+{
+    const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."));
+    parser.addOption(helpOption);
+    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    if (!parser.parse(arguments))
+        return usageError(io, arguments[0], parser.errorText());
+    if (parser.isSet(helpOption)) {
+        io.out << help;
+        return kOk;
+    }
+    const QStringList given = parser.positionalArguments();
+    if (given.size() != 1)
+        return usageError(io, arguments[0],
+                          given.isEmpty() ? QStringLiteral("missing %1 argument").arg(QLatin1String(positional))
+                                          : QStringLiteral("unexpected argument '%1'").arg(given.last()));
+    return -1;
+}
+
 int fail(Io& io, const QString& message)
 {
     io.err << "error: " << message << '\n';

@@ -1,6 +1,7 @@
 // The `marionette` command line: command table, usage, exit codes.
 #pragma once
 
+#include <QCommandLineParser>
 #include <QString>
 #include <QStringList>
 #include <QTextStream>
@@ -31,6 +32,12 @@ int importCommand(const QStringList& arguments, Io& io);
 int buildCommand(const QStringList& arguments, Io& io);
 int simulateCommand(const QStringList& arguments, Io& io);
 int benchCommand(const QStringList& arguments, Io& io);
+
+/// Parses a command's arguments (arguments[0] is the command) into `parser`, whose options the caller added;
+/// adds -h/--help and expects exactly one positional argument called `positional` in messages. Returns -1 to
+/// go on, else the exit code: kOk after printing `help`, kUsage after a usage error.
+int parseCommand(const QStringList& arguments, QCommandLineParser& parser, Io& io, const char* help,
+                 const char* positional);
 
 /// Prints "error: <message>" to stderr and returns kUserError.
 int fail(Io& io, const QString& message);

@@ -15,7 +15,6 @@
 #include <QJsonObject>
 
 #include <cmath>
-#include <set>
 
 #include <unistd.h>
 
@@ -30,7 +29,6 @@ struct PipelineOptions {
     QCommandLineOption up{QStringLiteral("up"), {}, QStringLiteral("y|z")};
     QCommandLineOption mass{QStringLiteral("mass"), {}, QStringLiteral("KG")};
     QCommandLineOption json{QStringLiteral("json"), {}};
-    QCommandLineOption help{{QStringLiteral("h"), QStringLiteral("help")}, {}};
 };
 
 /// What import and build share: the mesh imported and auto-rigged.
@@ -43,21 +41,12 @@ struct Rigged {
 int importAndRig(const QStringList& arguments, QCommandLineParser& parser, PipelineOptions& o, bool withJson,
                  const char* help, Io& io, Rigged& out)
 {
-    parser.addOptions({o.output, o.rigTemplate, o.scale, o.up, o.mass, o.help});
+    parser.addOptions({o.output, o.rigTemplate, o.scale, o.up, o.mass});
     if (withJson)
         parser.addOption(o.json);
-    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
+    if (const int code = parseCommand(arguments, parser, io, help, "MESH"); code >= 0)
+        return code;
     const QString command = arguments[0];
-    if (!parser.parse(arguments))
-        return usageError(io, command, parser.errorText());
-    if (parser.isSet(o.help)) {
-        io.out << help;
-        return kOk;
-    }
-    if (parser.positionalArguments().size() != 1)
-        return usageError(io, command, parser.positionalArguments().isEmpty()
-                                           ? QStringLiteral("missing MESH argument")
-                                           : QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().last()));
     if (!parser.isSet(o.output) || parser.value(o.output).isEmpty())
         return usageError(io, command, QStringLiteral("missing -o %1").arg(command == QLatin1String("build") ? "RIG.mrig" : "PROJECT.mproj"));
 
@@ -116,14 +105,8 @@ int importAndRig(const QStringList& arguments, QCommandLineParser& parser, Pipel
     return -1;
 }
 
-/// Bones a binding drives.
-std::size_t boundBones(const rig::RigDescription& d)
-{
-    std::set<std::int32_t> bound;
-    for (const rig::BoneBinding& b : d.bindings)
-        bound.insert(b.bone);
-    return bound.size();
-}
+/// Bones a binding drives: one binding per bound bone (validate() refuses a bone bound twice).
+std::size_t boundBones(const rig::RigDescription& d) { return d.bindings.size(); }
 
 QString summary(const rig::RigDescription& d, const std::string& templateUsed)
 {

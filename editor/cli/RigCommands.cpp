@@ -20,27 +20,6 @@ namespace marionette::cli {
 
 namespace {
 
-/// Parses a command's options. Returns -1 to go on, else the exit code (help shown or usage error).
-int parseCommand(const QStringList& arguments, QCommandLineParser& parser, Io& io, const char* help,
-                 qsizetype positionals)
-{
-    const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."));
-    parser.addOption(helpOption);
-    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    if (!parser.parse(arguments))
-        return usageError(io, arguments[0], parser.errorText());
-    if (parser.isSet(helpOption)) {
-        io.out << help;
-        return kOk;
-    }
-    if (parser.positionalArguments().size() != positionals)
-        return usageError(io, arguments[0],
-                          parser.positionalArguments().size() < positionals
-                              ? QStringLiteral("missing FILE argument")
-                              : QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().last()));
-    return -1;
-}
-
 QJsonArray toJson(Vec3 v) { return {double(v.x), double(v.y), double(v.z)}; }
 
 QString num(double v) { return QString::number(v, 'g', 6); }
@@ -138,7 +117,7 @@ int exportCommand(const QStringList& arguments, Io& io)
     const QCommandLineOption output({QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("Output file."),
                                     QStringLiteral("RIG.mrig"));
     parser.addOption(output);
-    if (const int code = parseCommand(arguments, parser, io, kExportHelp, 1); code >= 0)
+    if (const int code = parseCommand(arguments, parser, io, kExportHelp, "PROJECT.mproj"); code >= 0)
         return code;
     if (!parser.isSet(output) || parser.value(output).isEmpty())
         return usageError(io, arguments[0], QStringLiteral("missing -o RIG.mrig"));
@@ -165,7 +144,7 @@ int validateCommand(const QStringList& arguments, Io& io)
     QCommandLineParser parser;
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("JSON output."));
     parser.addOption(json);
-    if (const int code = parseCommand(arguments, parser, io, kValidateHelp, 1); code >= 0)
+    if (const int code = parseCommand(arguments, parser, io, kValidateHelp, "FILE"); code >= 0)
         return code;
     const QString path = parser.positionalArguments().first();
     RigFile file;
@@ -201,7 +180,7 @@ int infoCommand(const QStringList& arguments, Io& io)
     QCommandLineParser parser;
     const QCommandLineOption json(QStringLiteral("json"), QStringLiteral("JSON output."));
     parser.addOption(json);
-    if (const int code = parseCommand(arguments, parser, io, kInfoHelp, 1); code >= 0)
+    if (const int code = parseCommand(arguments, parser, io, kInfoHelp, "RIG"); code >= 0)
         return code;
     const QString path = parser.positionalArguments().first();
     RigFile file;

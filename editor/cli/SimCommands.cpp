@@ -29,26 +29,6 @@ using runtime::Ragdoll;
 using runtime::RagdollHandle;
 using runtime::World;
 
-/// Parses a command's options (help, positionals); -1 to go on, else the exit code.
-int parseArguments(const QStringList& arguments, QCommandLineParser& parser, Io& io, const char* help)
-{
-    const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."));
-    parser.addOption(helpOption);
-    parser.setSingleDashWordOptionMode(QCommandLineParser::ParseAsLongOptions);
-    if (!parser.parse(arguments))
-        return usageError(io, arguments[0], parser.errorText());
-    if (parser.isSet(helpOption)) {
-        io.out << help;
-        return kOk;
-    }
-    if (parser.positionalArguments().size() != 1)
-        return usageError(io, arguments[0],
-                          parser.positionalArguments().isEmpty()
-                              ? QStringLiteral("missing RIG argument")
-                              : QStringLiteral("unexpected argument '%1'").arg(parser.positionalArguments().last()));
-    return -1;
-}
-
 /// Reads an integer option in [lo, hi]; false (with a usage error printed) when it is not one.
 bool intOption(const QCommandLineParser& p, const QCommandLineOption& o, long lo, long hi, long& out, Io& io,
                const QString& command, int& code)
@@ -202,7 +182,7 @@ int simulateCommand(const QStringList& arguments, Io& io)
     const QCommandLineOption hit(QStringLiteral("hit"), {}, QStringLiteral("P:FX,FY,FZ@F"));
     const QCommandLineOption json(QStringLiteral("json"), {});
     parser.addOptions({frames, drop, scene, hit, json});
-    if (const int code = parseArguments(arguments, parser, io, kSimulateHelp); code >= 0)
+    if (const int code = parseCommand(arguments, parser, io, kSimulateHelp, "RIG"); code >= 0)
         return code;
     const QString command = arguments[0];
     int code = kOk;
@@ -336,7 +316,7 @@ int benchCommand(const QStringList& arguments, Io& io)
     const QCommandLineOption noSleep(QStringLiteral("no-sleep"), {});
     const QCommandLineOption json(QStringLiteral("json"), {});
     parser.addOptions({ragdolls, frames, threads, iterations, scene, noSleep, json});
-    if (const int code = parseArguments(arguments, parser, io, kBenchHelp); code >= 0)
+    if (const int code = parseCommand(arguments, parser, io, kBenchHelp, "RIG"); code >= 0)
         return code;
     const QString command = arguments[0];
     int code = kOk;
