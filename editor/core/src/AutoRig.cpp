@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <utility>
 
 namespace marionette::editor {
@@ -101,6 +102,64 @@ std::string prepareSkeleton(const AutoRigInput& in, AutoRigResult& out)
     return {};
 }
 
+/// A bone neither bound, nor below a bound bone, nor above one (the runtime moves an unbound root with its
+/// first driven descendant) would stay where the ragdoll was spawned while the body falls, dragging its
+/// vertices with it. Such bones take the driver of the bound bone whose joint is nearest (their offset is
+/// captured at bind, so they move rigidly with that part).
+void bindStrandedBones(rig::RigDescription& d, std::vector<std::string>& notes)
+{
+    const std::size_t n = d.bones.size();
+    std::vector<int> binding(n, -1);
+    for (std::size_t i = 0; i < d.bindings.size(); ++i)
+        binding[std::size_t(d.bindings[i].bone)] = int(i);
+    std::vector<char> carried(n, 0); // bound, or a bound ancestor carries it
+    for (std::size_t i = 0; i < n; ++i) // parents come before children
+        carried[i] = binding[i] >= 0 || (d.bones[i].parent >= 0 && carried[std::size_t(d.bones[i].parent)]);
+    std::vector<char> boundBelow(n, 0); // a descendant is bound
+    for (std::size_t i = n; i-- > 0;)
+        if ((binding[i] >= 0 || boundBelow[i]) && d.bones[i].parent >= 0)
+            boundBelow[std::size_t(d.bones[i].parent)] = 1;
+    for (std::size_t i = 0; i < n; ++i) // below a root its descendant carries
+        if (!carried[i] && boundBelow[i])
+            carried[i] = 1;
+    for (std::size_t i = 0; i < n; ++i)
+        carried[i] = carried[i] || (d.bones[i].parent >= 0 && carried[std::size_t(d.bones[i].parent)]);
+    std::string moved;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (carried[i])
+            continue;
+        const Vec3 at = d.bones[i].bindWorld.transformPoint({});
+        int nearest = -1;
+        float best = std::numeric_limits<float>::max();
+        for (std::size_t j = 0; j < n; ++j)
+            if (binding[j] >= 0) {
+                const float dist = length(d.bones[j].bindWorld.transformPoint({}) - at);
+                if (dist < best) {
+                    best = dist;
+                    nearest = int(j);
+                }
+            }
+        if (nearest < 0)
+            return; // nothing is bound at all
+        rig::BoneBinding b = d.bindings[std::size_t(binding[std::size_t(nearest)])];
+        b.bone = std::int32_t(i);
+        b.name = d.bones[i].name;
+        b.id = 0;
+        b.hasOffset = false;
+        d.bindings.push_back(b);
+        binding[i] = int(d.bindings.size() - 1);
+        carried[i] = 1;
+        // Its children are carried now too.
+        for (std::size_t k = i + 1; k < n; ++k)
+            carried[k] = carried[k] || (d.bones[k].parent >= 0 && carried[std::size_t(d.bones[k].parent)]);
+        if (!moved.empty())
+            moved.append(", ");
+        moved.append(d.bones[i].name).append(" (with ").append(d.bones[std::size_t(nearest)].name).append(")");
+    }
+    if (!moved.empty())
+        notes.push_back("root bones no part drives move with the nearest part: " + moved);
+}
+
 } // namespace
 
 AutoRigResult autoRig(const AutoRigInput& in)
@@ -136,6 +195,7 @@ AutoRigResult autoRig(const AutoRigInput& in)
         out.error = std::move(error);
         return out;
     }
+    bindStrandedBones(d, out.notes);
     out.templateUsed = humanoid ? "humanoid" : "generic";
     if (humanoid)
         out.notes.insert(out.notes.begin(), "humanoid template: every body part was found");

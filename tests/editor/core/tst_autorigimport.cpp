@@ -1,8 +1,8 @@
 // The auto-rig on real files: Assimp's test models imported through formats/import (Marionette::import),
 // each vertex given to the bone with its largest weight, auto-rigged, then checked through the runtime:
 // validate() and Rig::build() pass, the bind-pose skinning palette is the identity, and a drop from 2 m onto
-// a floor stays finite and on the floor. simple_skin.gltf (two bones) and two animals get the generic
-// template; BCN_Epileptic.X (a "B_"-named human whose legs and spine hang from the root through separate
+// a floor stays finite and on the floor, with the skinned mesh still on the body. simple_skin.gltf (two
+// bones), two animals and three more skinned test files get the generic template; BCN_Epileptic.X (a "B_"-named human whose legs and spine hang from the root through separate
 // bones, with an unnamed head) gets the humanoid one.
 #include "marionette/editor/AutoRig.h"
 #include "marionette/editor/SceneInput.h"
@@ -17,6 +17,7 @@
 #include <cmath>
 #include <limits>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -49,6 +50,11 @@ void TestAutoRigImport::importedModel_rigsAndDrops_data()
     QTest::newRow("X Testwuson (pig)") << QStringLiteral("X/Testwuson.X") << QStringLiteral("generic") << QStringList{};
     QTest::newRow("FBX huesitos (bone chain)") << QStringLiteral("FBX/huesitos.fbx") << QStringLiteral("generic")
                                                << QStringList{};
+    QTest::newRow("FBX animation_with_skeleton") << QStringLiteral("FBX/animation_with_skeleton.fbx") << QStringLiteral("generic")
+                                                 << QStringList{};
+    QTest::newRow("X anim_test") << QStringLiteral("X/anim_test.x") << QStringLiteral("generic") << QStringList{};
+    QTest::newRow("Collada box_nested_animation") << QStringLiteral("Collada/box_nested_animation.dae") << QStringLiteral("generic")
+                                                  << QStringList{};
 }
 
 void TestAutoRigImport::importedModel_rigsAndDrops()
@@ -118,6 +124,54 @@ void TestAutoRigImport::importedModel_rigsAndDrops()
                              .arg(num(lowest), num(fastest));
     qInfo("%s", qPrintable(what));
     QVERIFY2(finite && lowest >= -0.01f, qPrintable(what));
+
+    // The skinned mesh stays on the body: skinned with the runtime's palette after the drop, no vertex is
+    // further from the nearest particle than the farthest vertex was from the bind pose's particles, plus 10 %
+    // of the character's size. (A wrong binding or a bone left behind throws vertices far off the body.)
+    std::vector<Mat4> skin(r.rig.bones.size());
+    QVERIFY(body->skinningMatrices(skin));
+    auto nearestParticle = [](Vec3 p, std::span<const Vec3> particles) {
+        float best = std::numeric_limits<float>::max();
+        for (const Vec3& x : particles)
+            best = std::min(best, length(p - x));
+        return best;
+    };
+    std::vector<Vec3> bindParticles;
+    for (const rig::Particle& p : r.rig.particles)
+        bindParticles.push_back(p.position);
+    Vec3 lo{std::numeric_limits<float>::max(), std::numeric_limits<float>::max(), std::numeric_limits<float>::max()};
+    Vec3 hi = -lo;
+    float bindReach = 0.f, droppedReach = 0.f;
+    std::size_t vertices = 0;
+    for (const import::ImportedMesh& mesh : imported.scene.meshes)
+        for (std::size_t v = 0; v < mesh.positions.size(); ++v) {
+            const Vec3 bindPos = mesh.positions[v];
+            Vec3 skinned;
+            float total = 0.f;
+            if (mesh.isSkinned()) {
+                const import::VertexInfluences& inf = mesh.influences[v];
+                for (int k = 0; k < inf.count(); ++k) {
+                    skinned += skin[std::size_t(inf.bone[std::size_t(k)])].transformPoint(bindPos) * inf.weight[std::size_t(k)];
+                    total += inf.weight[std::size_t(k)];
+                }
+            } else if (mesh.rigidBone >= 0) {
+                skinned = skin[std::size_t(mesh.rigidBone)].transformPoint(bindPos);
+                total = 1.f;
+            }
+            if (!(total > 0.f))
+                continue; // bound to nothing: stays where the file put it
+            lo = vmin(lo, bindPos);
+            hi = vmax(hi, bindPos);
+            bindReach = std::max(bindReach, nearestParticle(bindPos, bindParticles));
+            droppedReach = std::max(droppedReach, nearestParticle(skinned, body->positions()));
+            ++vertices;
+        }
+    QVERIFY(vertices > 0);
+    const float size = length(hi - lo);
+    const QString attached = QStringLiteral("%1 skinned vertices: farthest from a particle %2 m at bind, %3 m after the drop (size %4 m)")
+                                 .arg(vertices).arg(num(bindReach), num(droppedReach), num(size));
+    qInfo("%s", qPrintable(attached));
+    QVERIFY2(droppedReach <= bindReach + 0.1f * size, qPrintable(attached));
 }
 
 QTEST_GUILESS_MAIN(TestAutoRigImport)
