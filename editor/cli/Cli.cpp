@@ -24,6 +24,7 @@ const Command kCommands[] = {
     {"export", "write a project's rig as a .mrig binary rig (atomically)", exportCommand},
     {"build", "import, auto-rig and export a mesh straight to a .mrig", buildCommand},
     {"simulate", "drop a rig onto a scene headless, apply hits, report settling and errors", simulateCommand},
+    {"render", "draw a rig (and a project's skinned mesh) at a frame of a drop into a PNG, headless", renderCommand},
     {"bench", "time World::step() on many ragdolls of a rig (piles or spread)", benchCommand},
 };
 

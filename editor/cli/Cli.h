@@ -30,6 +30,7 @@ int infoCommand(const QStringList& arguments, Io& io);
 int exportCommand(const QStringList& arguments, Io& io);
 int importCommand(const QStringList& arguments, Io& io);
 int buildCommand(const QStringList& arguments, Io& io);
+int renderCommand(const QStringList& arguments, Io& io);
 int simulateCommand(const QStringList& arguments, Io& io);
 int benchCommand(const QStringList& arguments, Io& io);
 

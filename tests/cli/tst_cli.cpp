@@ -7,6 +7,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QImage>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -95,6 +96,8 @@ private slots:
     void simulate_badArguments_data();
     void simulate_badArguments();
     void bench_reportsMedians();
+    void render_drawsTheDrop();
+    void render_projectWithMesh();
 };
 
 void TestCli::initTestCase()
@@ -609,6 +612,86 @@ void TestCli::bench_reportsMedians()
     QVERIFY2(r.exitCode == 0 && r.out.contains(QLatin1String("8 ragdolls (spread), 2 thread(s), 10 steps, sleep off")), qPrintable(describe(r)));
     r = cli({QStringLiteral("bench"), mRig, QStringLiteral("--threads"), QStringLiteral("65")});
     QVERIFY2(r.exitCode == 2 && r.err.startsWith(QLatin1String("error: --threads must be an integer in [1, 64]")), qPrintable(describe(r)));
+}
+
+namespace {
+
+/// Rows of a rendered picture: the lowest row holding a particle's fill colour, and the first row of floor.
+struct RenderedRows {
+    int lowestParticle = -1, floor = -1, particlePixels = 0;
+};
+
+RenderedRows rowsOf(const QImage& image)
+{
+    RenderedRows r;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) {
+            const QRgb c = image.pixel(x, y);
+            if (qRed(c) == 250 && qGreen(c) == 210 && qBlue(c) == 60) {
+                r.lowestParticle = y;
+                ++r.particlePixels;
+            }
+            if (r.floor < 0 && qRed(c) == 196 && qGreen(c) == 200 && qBlue(c) == 208)
+                r.floor = y;
+        }
+    return r;
+}
+
+} // namespace
+
+// `render` draws the rig at a frame of a drop: at frame 0 of a 1 m drop the body hangs above the floor; two
+// seconds later it lies on it.
+void TestCli::render_drawsTheDrop()
+{
+    const QString before = path("before.png"), after = path("after.png");
+    Run r = cli({QStringLiteral("render"), mRig, QStringLiteral("-o"), before, QStringLiteral("--drop"), QStringLiteral("1"),
+                 QStringLiteral("--size"), QStringLiteral("256")});
+    QVERIFY2(r.exitCode == 0 && r.out.startsWith(QStringLiteral("wrote %1 (256x256)").arg(before)), qPrintable(describe(r)));
+    r = cli({QStringLiteral("render"), mRig, QStringLiteral("-o"), after, QStringLiteral("--drop"), QStringLiteral("1"),
+             QStringLiteral("--frame"), QStringLiteral("120"), QStringLiteral("--size"), QStringLiteral("256")});
+    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    const QImage a(before), b(after);
+    QCOMPARE(a.size(), QSize(256, 256));
+    QCOMPARE(b.size(), QSize(256, 256));
+    const RenderedRows ra = rowsOf(a), rb = rowsOf(b);
+    QVERIFY2(ra.particlePixels > 256 && rb.particlePixels > 256, qPrintable(QStringLiteral("%1 and %2 particle pixels").arg(ra.particlePixels).arg(rb.particlePixels)));
+    QVERIFY2(ra.floor > 0 && rb.floor > 0, "no floor drawn");
+    // Gap between the body and the floor, as a fraction of the picture.
+    const double gapBefore = double(ra.floor - ra.lowestParticle) / 256.0, gapAfter = double(rb.floor - rb.lowestParticle) / 256.0;
+    QVERIFY2(gapBefore > 0.15, qPrintable(QStringLiteral("at the drop's start the body is %1 of the picture above the floor").arg(gapBefore)));
+    QVERIFY2(gapAfter < 0.04, qPrintable(QStringLiteral("after two seconds the body is %1 of the picture above the floor").arg(gapAfter)));
+
+    r = cli({QStringLiteral("render"), mRig, QStringLiteral("-o"), path("x.png"), QStringLiteral("--size"), QStringLiteral("5")});
+    QVERIFY2(r.exitCode == 2 && r.err.startsWith(QLatin1String("error: --size must be an integer in [16, 8192]")), qPrintable(describe(r)));
+    r = cli({QStringLiteral("render"), mRig});
+    QVERIFY2(r.exitCode == 2 && r.err.startsWith(QLatin1String("error: missing -o POSE.png")), qPrintable(describe(r)));
+    const QString nowhere = path("no/folder/pose.png");
+    r = cli({QStringLiteral("render"), mRig, QStringLiteral("-o"), nowhere});
+    QVERIFY2(r.exitCode == 1 && r.err.startsWith(QStringLiteral("error: %1: cannot write the picture").arg(nowhere)), qPrintable(describe(r)));
+}
+
+// A project's skinned mesh is drawn under the rig: many pixels are neither background, floor nor rig.
+void TestCli::render_projectWithMesh()
+{
+    const QString source = QStringLiteral("/usr/share/assimp/models/X/BCN_Epileptic.X");
+    if (!QFile::exists(source))
+        QSKIP("Assimp's test models are not installed (Debian package assimp-testmodels)");
+    const QString projectFile = path("render.mproj"), picture = path("render.png");
+    QCOMPARE(cli({QStringLiteral("import"), source, QStringLiteral("-o"), projectFile}).exitCode, 0);
+    const Run r = cli({QStringLiteral("render"), projectFile, QStringLiteral("-o"), picture, QStringLiteral("--size"), QStringLiteral("256")});
+    QVERIFY2(r.exitCode == 0 && r.out.contains(QLatin1String("skinned mesh and rig")), qPrintable(describe(r)));
+    const QImage image(picture);
+    QCOMPARE(image.size(), QSize(256, 256));
+    int mesh = 0;
+    for (int y = 0; y < image.height(); ++y)
+        for (int x = 0; x < image.width(); ++x) {
+            const QRgb c = image.pixel(x, y);
+            const bool background = qRed(c) == 236 && qGreen(c) == 238 && qBlue(c) == 242;
+            const bool floor = qRed(c) == 196 && qGreen(c) == 200 && qBlue(c) == 208;
+            // mesh pixels are grey-shaded: equal channels for this model's grey material
+            mesh += !background && !floor && std::abs(qRed(c) - qGreen(c)) < 8 && std::abs(qGreen(c) - qBlue(c)) < 8 ? 1 : 0;
+        }
+    QVERIFY2(mesh > 256 * 256 / 20, qPrintable(QStringLiteral("%1 mesh pixels").arg(mesh)));
 }
 
 QTEST_GUILESS_MAIN(TestCli)
