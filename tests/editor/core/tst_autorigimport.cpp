@@ -1,7 +1,7 @@
 // The auto-rig on real files: Assimp's test models imported through formats/import (Marionette::import),
 // each vertex given to the bone with its largest weight, auto-rigged, then checked through the runtime:
 // validate() and Rig::build() pass, the bind-pose skinning palette is the identity, and a drop from 2 m onto
-// a floor stays finite and on the floor, with the skinned mesh still on the body. simple_skin.gltf (two
+// a floor stays finite and on the floor, with the skinned mesh still on the body, and comes to rest. simple_skin.gltf (two
 // bones), two animals and three more skinned test files get the generic template; BCN_Epileptic.X (a "B_"-named human whose legs and spine hang from the root through separate
 // bones, with an unnamed head) gets the humanoid one.
 #include "marionette/editor/AutoRig.h"
@@ -172,6 +172,20 @@ void TestAutoRigImport::importedModel_rigsAndDrops()
                                  .arg(vertices).arg(num(bindReach), num(droppedReach), num(size));
     qInfo("%s", qPrintable(attached));
     QVERIFY2(droppedReach <= bindReach + 0.1f * size, qPrintable(attached));
+
+    // And it comes to rest on the floor: every particle slower than 5 cm/s within 20 s (large models take
+    // longer: a 71 m skeleton falls and rolls over more slowly than a 2 m one).
+    int settledAt = fastest < 0.05f ? 360 : -1;
+    for (int n = 360; n < 1200 && settledAt < 0; ++n) {
+        world.step();
+        fastest = 0.f;
+        for (std::uint32_t i = 0; i < body->particleCount(); ++i)
+            fastest = std::max(fastest, length(body->velocity(i)));
+        if (fastest < 0.05f)
+            settledAt = n + 1;
+    }
+    qInfo("at rest by %s s", qPrintable(settledAt < 0 ? QStringLiteral("(not within) 20") : num(double(settledAt) / 60.0)));
+    QVERIFY2(settledAt > 0, qPrintable(QStringLiteral("still moving at %1 m/s after 20 s").arg(num(fastest))));
 }
 
 QTEST_GUILESS_MAIN(TestAutoRigImport)
