@@ -120,9 +120,7 @@ int renderCommand(const QStringList& arguments, Io& io)
     ws.sleep = false;
     runtime::World world(ws);
     world.addPlane({0.f, 1.f, 0.f}, 0.f);
-    float bottom = std::numeric_limits<float>::infinity();
-    for (std::size_t i = 0; i < rig->particleCount(); ++i)
-        bottom = std::min(bottom, rig->bindPositions()[i].y - rig->radii()[i]);
+    const float bottom = bindBottom(*rig);
     runtime::Ragdoll* body = world.ragdoll(world.spawn(rig, Transform{Quat{}, {0.f, float(drop) - bottom, 0.f}}, {}, &error));
     if (!body)
         return fail(io, QStringLiteral("%1: cannot spawn: %2").arg(path, QString::fromStdString(error)));

@@ -3,14 +3,26 @@
 #include "marionette/project/ProjectFile.h"
 #include "marionette/rig/Mrig.h"
 #include "marionette/rig/MrigFormat.h"
+#include "marionette/runtime/Rig.h"
 
 #include <QFile>
 #include <QFileInfo>
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <string>
 
 namespace marionette::cli {
+
+float bindBottom(const runtime::Rig& rig)
+{
+    float bottom = std::numeric_limits<float>::infinity();
+    for (std::size_t i = 0; i < rig.particleCount(); ++i)
+        bottom = std::min(bottom, rig.bindPositions()[i].y - rig.radii()[i]);
+    return std::isfinite(bottom) ? bottom : 0.f;
+}
 
 const char* kindName(RigFile::Kind kind) { return kind == RigFile::Kind::Mrig ? "mrig" : "mproj"; }
 

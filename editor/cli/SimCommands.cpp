@@ -79,15 +79,6 @@ std::shared_ptr<const runtime::Rig> loadRig(const QString& path, Io& io, int& co
     return rig;
 }
 
-/// Lowest point of the rig's bind pose (particle centre minus radius), in the rig's frame.
-float bindBottom(const runtime::Rig& rig)
-{
-    float bottom = std::numeric_limits<float>::infinity();
-    for (std::size_t i = 0; i < rig.particleCount(); ++i)
-        bottom = std::min(bottom, rig.bindPositions()[i].y - rig.radii()[i]);
-    return std::isfinite(bottom) ? bottom : 0.f;
-}
-
 /// Static scene: a floor, plus stairs or a ledge. Boxes are also returned for penetration checks.
 struct Box {
     Transform pose;
