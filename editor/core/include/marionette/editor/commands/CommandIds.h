@@ -1,0 +1,11 @@
+// Marionette — QUndoCommand::id() values of the commands that merge with their predecessor.
+#pragma once
+
+namespace marionette::editor {
+
+enum CommandId : int {
+    kChangePropertyCommandId = 1,
+    kMoveParticlesCommandId = 2,
+};
+
+} // namespace marionette::editor

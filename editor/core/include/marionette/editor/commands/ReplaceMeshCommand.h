@@ -1,0 +1,26 @@
+// Marionette — undo command: make an imported mesh the project's source mesh (File ▸ Import Mesh). The rig
+// is left as it is; the application usually follows it with ApplyAutoRigCommand inside one macro.
+#pragma once
+
+#include "marionette/editor/Document.h"
+
+#include <QUndoCommand>
+
+namespace marionette::editor {
+
+class ReplaceMeshCommand : public QUndoCommand {
+  public:
+    ReplaceMeshCommand(Document* document, project::SourceMesh source, project::ImportSettings settings,
+        std::shared_ptr<const import::ImportedScene> mesh);
+
+    void redo() override;
+    void undo() override;
+
+  private:
+    Document* mDocument;
+    project::SourceMesh mSource, mSourceBefore;
+    project::ImportSettings mSettings, mSettingsBefore;
+    std::shared_ptr<const import::ImportedScene> mMesh, mMeshBefore;
+};
+
+} // namespace marionette::editor

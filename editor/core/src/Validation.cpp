@@ -1,0 +1,200 @@
+#include "marionette/editor/Validation.h"
+
+#include "marionette/runtime/Rig.h"
+
+#include <QRegularExpression>
+
+#include <algorithm>
+#include <cmath>
+#include <set>
+
+namespace marionette::editor {
+
+namespace {
+
+QString label(const rig::RigDescription& rig, ElementKind kind, std::size_t index)
+{
+    const std::string& name = nameAt(rig, kind, index);
+    const QString what = QString::fromUtf8(project::describe(kind));
+    return name.empty() ? QStringLiteral("%1 #%2").arg(what).arg(index)
+                        : QStringLiteral("%1 '%2'").arg(what, QString::fromStdString(name));
+}
+
+ElementRef refAt(const rig::RigDescription& rig, ElementKind kind, std::size_t index)
+{
+    return {kind, idAt(rig, kind, index)};
+}
+
+// validate() and Rig::build() messages start with "<section>[<index>]": turn that into the culprit.
+std::vector<ElementRef> culpritOf(const rig::RigDescription& rig, const QString& message)
+{
+    static const QRegularExpression prefix(QStringLiteral("^(\\w+)\\[(\\d+)\\]"));
+    const auto match = prefix.match(message);
+    if (!match.hasMatch())
+        return {};
+    for (int k = 0; k < project::kElementKindCount; ++k) {
+        const auto kind = ElementKind(k);
+        if (match.captured(1) == QLatin1String(project::sectionName(kind))) {
+            const std::size_t index = match.captured(2).toULongLong();
+            if (index < countOf(rig, kind))
+                return {refAt(rig, kind, index)};
+        }
+    }
+    return {};
+}
+
+float bindDistance(const rig::RigDescription& rig, std::int32_t a, std::int32_t b)
+{
+    return length(rig.particles[std::size_t(a)].position - rig.particles[std::size_t(b)].position);
+}
+
+QString metres(float v) { return QString::number(double(v), 'g', 3) + QStringLiteral(" m"); }
+QString degrees(float radiansValue) { return QString::number(double(radiansValue) * 180.0 / kPi, 'f', 1) + QStringLiteral("°"); }
+
+void checkLinks(const rig::RigDescription& rig, std::vector<ValidationIssue>& out)
+{
+    std::set<std::tuple<std::int32_t, std::int32_t, int>> seen;
+    for (std::size_t i = 0; i < rig.sticks.size(); ++i) {
+        const rig::Stick& s = rig.sticks[i];
+        const float d = bindDistance(rig, s.a, s.b);
+        const ElementRef ref = refAt(rig, ElementKind::Stick, i);
+        if (d < 1e-5f)
+            out.push_back({Severity::Error, label(rig, ElementKind::Stick, i) + QStringLiteral(": its particles coincide at bind (zero length)"), {ref}});
+        const auto key = std::make_tuple(std::min(s.a, s.b), std::max(s.a, s.b), int(s.kind));
+        if (!seen.insert(key).second)
+            out.push_back({Severity::Warning, label(rig, ElementKind::Stick, i) + QStringLiteral(": duplicates another link of the same kind between the same particles"), {ref}});
+        const float tolerance = 1e-4f + 1e-3f * d;
+        const bool tooShort = (s.kind == rig::StickKind::Range || s.kind == rig::StickKind::MinOnly) && d < s.minLength - tolerance;
+        const bool tooLong = (s.kind == rig::StickKind::Range || s.kind == rig::StickKind::MaxOnly) && d > s.maxLength + tolerance;
+        if (s.kind == rig::StickKind::Range && s.minLength > s.maxLength)
+            out.push_back({Severity::Error, label(rig, ElementKind::Stick, i) + QStringLiteral(": min length %1 is above max length %2: no length satisfies it").arg(metres(s.minLength), metres(s.maxLength)), {ref}});
+        else if (tooShort || tooLong)
+            out.push_back({Severity::Warning, label(rig, ElementKind::Stick, i) + QStringLiteral(": the bind distance %1 is %2 the limit %3: the rig jumps on its first step").arg(metres(d), tooShort ? QStringLiteral("below") : QStringLiteral("above"), metres(tooShort ? s.minLength : s.maxLength)), {ref}});
+    }
+    for (std::size_t i = 0; i < rig.angles.size(); ++i) {
+        const rig::AngleConstraint& c = rig.angles[i];
+        const Vec3 p = rig.particles[std::size_t(c.center)].position;
+        const Vec3 u = rig.particles[std::size_t(c.a)].position - p, v = rig.particles[std::size_t(c.b)].position - p;
+        const float lu = length(u), lv = length(v);
+        if (lu < 1e-6f || lv < 1e-6f)
+            continue;
+        const float angle = std::acos(std::clamp(dot(u, v) / (lu * lv), -1.f, 1.f));
+        if (angle < c.minAngle - 1e-3f || angle > c.maxAngle + 1e-3f)
+            out.push_back({Severity::Warning, label(rig, ElementKind::Angle, i) + QStringLiteral(": the bind angle %1 is outside [%2, %3]: the rig jumps on its first step").arg(degrees(angle), degrees(c.minAngle), degrees(c.maxAngle)), {refAt(rig, ElementKind::Angle, i)}});
+    }
+}
+
+void checkParticles(const rig::RigDescription& rig, std::vector<ValidationIssue>& out)
+{
+    std::vector<bool> used(rig.particles.size());
+    auto mark = [&](std::int32_t p) {
+        if (p >= 0 && std::size_t(p) < used.size())
+            used[std::size_t(p)] = true;
+    };
+    for (const auto& s : rig.sticks) { mark(s.a); mark(s.b); }
+    for (const auto& c : rig.angles) { mark(c.center); mark(c.a); mark(c.b); }
+    for (const auto& t : rig.triangles) for (auto p : t.p) mark(p);
+    for (const auto& p : rig.pins) mark(p.particle);
+    if (rig.particles.size() < 2)
+        return;
+    for (std::size_t i = 0; i < rig.particles.size(); ++i)
+        if (!used[i])
+            out.push_back({Severity::Warning, label(rig, ElementKind::Particle, i) + QStringLiteral(": isolated (no stick, triangle or pin holds it to the rig)"), {refAt(rig, ElementKind::Particle, i)}});
+}
+
+void checkTriangles(const rig::RigDescription& rig, std::vector<ValidationIssue>& out)
+{
+    for (std::size_t i = 0; i < rig.triangles.size(); ++i) {
+        const auto& t = rig.triangles[i];
+        Mat3 frame;
+        const auto& ps = rig.particles;
+        if (!runtime::Rig::triangleFrame(ps[std::size_t(t.p[0])].position, ps[std::size_t(t.p[1])].position, ps[std::size_t(t.p[2])].position, frame))
+            out.push_back({Severity::Error, label(rig, ElementKind::Triangle, i) + QStringLiteral(": degenerate (its particles are collinear or coincide), so it has no orientation"), {refAt(rig, ElementKind::Triangle, i)}});
+    }
+    for (std::size_t i = 0; i < rig.angular.size(); ++i) {
+        const auto& c = rig.angular[i];
+        const auto& a = rig.triangles[std::size_t(c.triangleA)].p;
+        const auto& b = rig.triangles[std::size_t(c.triangleB)].p;
+        bool shared = false;
+        for (auto p : a)
+            shared = shared || std::find(std::begin(b), std::end(b), p) != std::end(b);
+        const ElementRef ref = refAt(rig, ElementKind::Angular, i);
+        if (!shared)
+            out.push_back({Severity::Warning, label(rig, ElementKind::Angular, i) + QStringLiteral(": its triangles share no particle, so the joint has no pivot"), {ref, refAt(rig, ElementKind::Triangle, std::size_t(c.triangleA)), refAt(rig, ElementKind::Triangle, std::size_t(c.triangleB))}});
+        if (c.limit == rig::AngularLimit::SwingTwist && c.twistMin > c.twistMax)
+            out.push_back({Severity::Error, label(rig, ElementKind::Angular, i) + QStringLiteral(": twist min %1 is above twist max %2").arg(degrees(c.twistMin), degrees(c.twistMax)), {ref}});
+        else if (c.limit == rig::AngularLimit::SwingTwist && (c.twistMin > 1e-3f || c.twistMax < -1e-3f))
+            out.push_back({Severity::Warning, label(rig, ElementKind::Angular, i) + QStringLiteral(": the twist range [%1, %2] excludes the rest orientation: the rig jumps on its first step").arg(degrees(c.twistMin), degrees(c.twistMax)), {ref}});
+    }
+}
+
+void checkBones(const rig::RigDescription& rig, const import::ImportedScene* mesh, std::vector<ValidationIssue>& out)
+{
+    std::vector<int> bindings(rig.bones.size());
+    for (std::size_t i = 0; i < rig.bindings.size(); ++i) {
+        const auto bone = std::size_t(rig.bindings[i].bone);
+        if (bone < bindings.size() && ++bindings[bone] == 2)
+            out.push_back({Severity::Warning, label(rig, ElementKind::Bone, bone) + QStringLiteral(": bound more than once (the last binding wins)"), {refAt(rig, ElementKind::Bone, bone), refAt(rig, ElementKind::Binding, i)}});
+    }
+    if (!mesh || mesh->skeleton.size() != rig.bones.size())
+        return;
+    std::vector<double> weight(rig.bones.size());
+    for (const auto& m : mesh->meshes) {
+        for (const auto& v : m.influences)
+            for (int k = 0; k < import::kMaxInfluences; ++k)
+                if (v.bone[std::size_t(k)] >= 0 && std::size_t(v.bone[std::size_t(k)]) < weight.size())
+                    weight[std::size_t(v.bone[std::size_t(k)])] += double(v.weight[std::size_t(k)]);
+        if (m.rigidBone >= 0 && std::size_t(m.rigidBone) < weight.size())
+            weight[std::size_t(m.rigidBone)] += double(m.positions.size());
+    }
+    // A bone moves when it or an ancestor is bound (it follows), or when it is an unbound root with a bound
+    // descendant (the runtime makes it copy that descendant).
+    std::vector<bool> moves(rig.bones.size()), boundBelow(rig.bones.size());
+    for (std::size_t i = 0; i < rig.bones.size(); ++i) {
+        const std::int32_t parent = rig.bones[i].parent;
+        moves[i] = bindings[i] > 0 || (parent >= 0 && moves[std::size_t(parent)]);
+    }
+    for (std::size_t i = rig.bones.size(); i-- > 0;) {
+        boundBelow[i] = boundBelow[i] || bindings[i] > 0;
+        if (const std::int32_t parent = rig.bones[i].parent; parent >= 0 && boundBelow[i])
+            boundBelow[std::size_t(parent)] = true;
+    }
+    for (std::size_t i = 0; i < rig.bones.size(); ++i)
+        if (weight[i] > 0.0 && !moves[i] && !boundBelow[i])
+            out.push_back({Severity::Warning, label(rig, ElementKind::Bone, i) + QStringLiteral(": carries skin weight but nothing drives it or its parents: its vertices stay at the bind pose"), {refAt(rig, ElementKind::Bone, i)}});
+}
+
+} // namespace
+
+std::vector<ValidationIssue> validateRig(const rig::RigDescription& rig, const import::ImportedScene* mesh)
+{
+    std::vector<ValidationIssue> out;
+    const std::string problem = rig.validate();
+    if (!problem.empty()) {
+        // The detailed checks index freely; an invalid rig gets only the validator's message.
+        const QString message = QString::fromStdString(problem);
+        out.push_back({Severity::Error, message, culpritOf(rig, message)});
+        checkParticles(rig, out);
+        return out;
+    }
+    checkLinks(rig, out);
+    checkParticles(rig, out);
+    checkTriangles(rig, out);
+    checkBones(rig, mesh, out);
+    if (!rig.particles.empty() && !hasErrors(out)) {
+        std::string error;
+        if (!runtime::Rig::build(rig, &error)) {
+            const QString message = QString::fromStdString(error);
+            out.push_back({Severity::Error, message, culpritOf(rig, message)});
+        }
+    }
+    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.severity < b.severity; });
+    return out;
+}
+
+bool hasErrors(const std::vector<ValidationIssue>& issues)
+{
+    return std::any_of(issues.begin(), issues.end(), [](const auto& i) { return i.severity == Severity::Error; });
+}
+
+} // namespace marionette::editor

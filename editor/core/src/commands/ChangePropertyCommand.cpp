@@ -1,0 +1,75 @@
+#include "marionette/editor/commands/ChangePropertyCommand.h"
+
+#include "marionette/editor/Properties.h"
+#include "marionette/editor/commands/CommandIds.h"
+
+#include <QCoreApplication>
+
+namespace marionette::editor {
+
+namespace {
+QString labelOf(const std::vector<PropertyDef>& defs, const QString& key)
+{
+    const PropertyDef* def = findProperty(defs, key);
+    return def ? def->label : key;
+}
+} // namespace
+
+ChangePropertyCommand::ChangePropertyCommand(Document* document, std::vector<ElementRef> targets, QString key,
+    QVariant value)
+    : mDocument(document), mTargets(std::move(targets)), mKey(std::move(key)), mValue(std::move(value))
+{
+    const rig::RigDescription& rig = document->rig();
+    for (const ElementRef& ref : mTargets) {
+        const std::int32_t i = indexOf(rig, ref);
+        mOldValues.push_back(i == rig::kNone ? QVariant() : readProperty(rig, ref.kind, std::size_t(i), mKey));
+    }
+    const QString label = mTargets.empty() ? mKey : labelOf(propertiesOf(mTargets.front().kind), mKey);
+    setText(QCoreApplication::translate("Commands", "Change %1").arg(label));
+}
+
+ChangePropertyCommand::ChangePropertyCommand(Document* document, QString settingKey, QVariant value)
+    : mDocument(document), mKey(std::move(settingKey)), mValue(std::move(value))
+{
+    mOldValues.push_back(readSetting(document->rig().settings, mKey));
+    setText(QCoreApplication::translate("Commands", "Change %1").arg(labelOf(settingsProperties(), mKey)));
+}
+
+void ChangePropertyCommand::apply(bool forward)
+{
+    if (mTargets.empty()) {
+        rig::Settings settings = mDocument->rig().settings;
+        if (writeSetting(settings, mKey, forward ? mValue : mOldValues.front()))
+            mDocument->setSettings(settings);
+        return;
+    }
+    // Write into a copy of each element, then hand it to the document (which emits the change).
+    for (std::size_t k = 0; k < mTargets.size(); ++k) {
+        const ElementRef ref = mTargets[k];
+        const std::int32_t i = indexOf(mDocument->rig(), ref);
+        const QVariant& value = forward ? mValue : mOldValues[k];
+        if (i == rig::kNone || !value.isValid())
+            continue;
+        rig::RigDescription scratch;
+        appendElement(scratch, elementAt(mDocument->rig(), ref.kind, std::size_t(i)));
+        if (writeProperty(scratch, ref.kind, 0, mKey, value))
+            mDocument->replaceElement(ref, elementAt(scratch, ref.kind, 0));
+    }
+}
+
+void ChangePropertyCommand::redo() { apply(true); }
+
+void ChangePropertyCommand::undo() { apply(false); }
+
+int ChangePropertyCommand::id() const { return kChangePropertyCommandId; }
+
+bool ChangePropertyCommand::mergeWith(const QUndoCommand* other)
+{
+    const auto* next = static_cast<const ChangePropertyCommand*>(other);
+    if (next->mTargets != mTargets || next->mKey != mKey)
+        return false;
+    mValue = next->mValue;
+    return true;
+}
+
+} // namespace marionette::editor
