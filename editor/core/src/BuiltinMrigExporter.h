@@ -1,0 +1,24 @@
+// The built-in `.mrig` exporter (formats/rig/FORMAT.md), registered with the plugin host like any plugin.
+#pragma once
+
+#include "marionette/plugin/RigExporter.h"
+
+#include <QObject>
+
+namespace marionette::editor {
+
+class BuiltinMrigExporter : public QObject, public plugin::RigExporter {
+    Q_OBJECT
+    Q_INTERFACES(marionette::plugin::RigExporter)
+
+public:
+    QString shortName() const override { return QStringLiteral("mrig"); }
+    QString displayName() const override { return QStringLiteral("Marionette binary rig"); }
+    QString fileExtension() const override { return QStringLiteral("mrig"); }
+    QString nameFilter() const override { return QStringLiteral("Marionette binary rig (*.mrig)"); }
+    /// rig::writeMrig(): the file the runtime loads. Fails only on what the writer refuses.
+    bool write(const rig::RigDescription& rig, const plugin::ExportContext& context, QByteArray& out,
+               QString& error) const override;
+};
+
+} // namespace marionette::editor
