@@ -1,0 +1,68 @@
+// Marionette viewport — the rig's world-space geometry in the pose a ViewportScene shows: particle
+// positions (simulated or bind), triangle frames, bone segments, the anchors and frames of angular
+// constraints and the world transforms of shapes. Shared by drawing, picking and framing. Plain C++.
+#pragma once
+
+#include "viewport/ViewMath.h"
+#include "viewport/ViewportScene.h"
+
+#include <vector>
+
+namespace marionette::viewport {
+
+class RigPose {
+public:
+    /// A frame: origin + rotation (columns = world axes); valid false for degenerate input.
+    struct Frame {
+        Vec3 origin;
+        Mat3 axes;
+        bool valid = false;
+    };
+    /// Where an angular constraint is drawn: the point the two triangles share (a shared particle, the
+    /// middle of a shared edge, else the middle between the centroids), the limit frame in world space
+    /// (X = swing axis 1, Y = twist axis, Z = swing axis 2) as the parent triangle A sees it, and a length
+    /// for the cone (the distance to triangle B's centroid).
+    struct AngularAnchor {
+        Vec3 point;
+        Mat3 axes;
+        float length = 0.1f;
+        bool valid = false;
+    };
+    /// A bone as a segment: head at its joint, tail at the mean of its children's heads (or a stub along
+    /// its Y axis for a leaf).
+    struct BoneSegment {
+        Vec3 head, tail;
+        Mat3 axes; ///< world rotation of the bone (unit columns)
+    };
+
+    RigPose() = default;
+    explicit RigPose(const ViewportScene& scene);
+
+    const rig::RigDescription* rig() const { return mRig; }
+    const std::vector<Vec3>& positions() const { return mPositions; }
+    Vec3 particle(std::size_t i) const { return mPositions[i]; }
+    const std::vector<Frame>& triangleFrames() const { return mTriangleFrames; }
+    const std::vector<BoneSegment>& bones() const { return mBones; }
+    const std::vector<AngularAnchor>& angular() const { return mAngular; }
+    /// World transform of each shape's box (its centre and axes); half extents are the shape's.
+    const std::vector<Frame>& shapes() const { return mShapes; }
+
+    Vec3 stickMidpoint(std::size_t i) const;
+    /// Bounds of everything drawn for the rig (particle spheres, bones, boxes).
+    Bounds bounds() const;
+
+private:
+    void computeBones(const ViewportScene& scene);
+    void computeAngular();
+    void computeShapes();
+
+    const rig::RigDescription* mRig = nullptr;
+    std::vector<Vec3> mPositions;
+    std::vector<Frame> mTriangleFrames;
+    std::vector<Frame> mBindTriangleFrames;
+    std::vector<BoneSegment> mBones;
+    std::vector<AngularAnchor> mAngular;
+    std::vector<Frame> mShapes;
+};
+
+} // namespace marionette::viewport
