@@ -1,0 +1,96 @@
+// The sample characters (samples/characters/NAME/): each committed project still loads and validates, records
+// the SHA-256 of the mesh beside it, and its rig, exported by the build, loads and comes to rest when dropped.
+// The mannequin's mesh is what its generator writes, byte for byte.
+#include "SampleProcess.h"
+
+#include <QCryptographicHash>
+#include <QDir>
+#include <QFileInfo>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+using namespace samples;
+
+class TestSampleCharacters : public QObject {
+    Q_OBJECT
+
+private slots:
+    void project_validatesAndMatchesItsMesh_data();
+    void project_validatesAndMatchesItsMesh();
+    void exportedRig_settlesWhenDropped_data() { project_validatesAndMatchesItsMesh_data(); }
+    void exportedRig_settlesWhenDropped();
+    void mannequinMesh_isWhatItsGeneratorWrites();
+
+private:
+    static QString cli() { return QStringLiteral(MARIONETTE_CLI); }
+};
+
+void TestSampleCharacters::project_validatesAndMatchesItsMesh_data()
+{
+    QTest::addColumn<QString>("name");
+    QTest::addColumn<QString>("shape"); // what `marionette validate` counts in the rig
+    // The humanoid template's layout: 20 particles, 11 triangles, 10 angular constraints.
+    QTest::newRow("mannequin (glTF, humanoid)")
+        << "mannequin" << "20 particles, 43 sticks, 11 triangles, 10 angular constraints, 21 bones";
+    QTest::newRow("BCN_Epileptic (X, humanoid)")
+        << "bcn_epileptic" << "20 particles, 43 sticks, 11 triangles, 10 angular constraints, 54 bones";
+    QTest::newRow("Testwuson (X, generic)")
+        << "wuson" << "47 particles, 58 sticks, 4 triangles, 3 angular constraints, 38 bones";
+}
+
+void TestSampleCharacters::project_validatesAndMatchesItsMesh()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, shape);
+    const QString project = QStringLiteral(MARIONETTE_SAMPLES_DIR "/characters/%1/%1.mproj").arg(name);
+
+    const Run validate = run(cli(), {QStringLiteral("validate"), project});
+    QVERIFY2(validate.exitCode == 0, qPrintable(validate.describe()));
+    QVERIFY2(validate.out.contains(shape), qPrintable(validate.describe()));
+
+    // sourceMesh: the path relative to the project and the SHA-256 of the file's bytes.
+    const QJsonObject mesh = QJsonDocument::fromJson(readBytes(project)).object().value("sourceMesh").toObject();
+    const QString meshPath = QFileInfo(project).dir().filePath(mesh.value("path").toString());
+    const QByteArray bytes = readBytes(meshPath);
+    QVERIFY2(!bytes.isEmpty(), qPrintable(meshPath));
+    QCOMPARE(QString::fromLatin1(QCryptographicHash::hash(bytes, QCryptographicHash::Sha256).toHex()),
+             mesh.value("sha256").toString());
+}
+
+void TestSampleCharacters::exportedRig_settlesWhenDropped()
+{
+    QFETCH(QString, name);
+    QFETCH(QString, shape);
+    const QString rig = QStringLiteral(MARIONETTE_SAMPLE_RIG_DIR "/%1/%1.mrig").arg(name);
+
+    const Run validate = run(cli(), {QStringLiteral("validate"), rig});
+    QVERIFY2(validate.exitCode == 0 && validate.out.contains(shape), qPrintable(validate.describe()));
+
+    // Dropped from 1 m onto a floor (sleep off): at rest within 15 s, never through the floor.
+    const Run sim = run(cli(), {QStringLiteral("simulate"), rig, QStringLiteral("--frames"), QStringLiteral("900"),
+                                QStringLiteral("--json")});
+    QVERIFY2(sim.exitCode == 0, qPrintable(sim.describe()));
+    const QJsonObject r = QJsonDocument::fromJson(sim.out.toUtf8()).object();
+    QVERIFY2(r.value("finite").toBool(), qPrintable(sim.out));
+    QVERIFY2(r.value("settled_frame").toInt(-1) >= 0, qPrintable(sim.out));
+    QVERIFY2(r.value("min_height").toDouble(-1.0) > -0.01, qPrintable(sim.out));
+    QVERIFY2(r.value("max_penetration").toDouble(1.0) < 0.05, qPrintable(sim.out));
+}
+
+void TestSampleCharacters::mannequinMesh_isWhatItsGeneratorWrites()
+{
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString out = dir.filePath(QStringLiteral("mannequin.glb"));
+    const Run make = run(QStringLiteral(MAKE_MANNEQUIN), {out});
+    QVERIFY2(make.exitCode == 0, qPrintable(make.describe()));
+    const QByteArray committed = readBytes(QStringLiteral(MARIONETTE_SAMPLES_DIR "/characters/mannequin/mannequin.glb"));
+    QVERIFY(!committed.isEmpty());
+    QVERIFY2(readBytes(out) == committed, "make_mannequin no longer writes the committed mannequin.glb: regenerate "
+                                          "it and re-import mannequin.mproj (samples/characters/README.md)");
+}
+
+QTEST_GUILESS_MAIN(TestSampleCharacters)
+#include "tst_samplecharacters.moc"
