@@ -21,11 +21,12 @@ const Command kCommands[] = {
     {"validate", "check a .mrig rig or a .mproj project; exit 1 with the first problem", validateCommand},
     {"info", "describe a rig: format version, element counts, bones, settings", infoCommand},
     {"import", "import a skinned mesh and auto-rig it into a .mproj project", importCommand},
-    {"export", "write a project's rig as a .mrig binary rig (atomically)", exportCommand},
+    {"export", "write a project's rig as a .mrig binary rig or another format (--format)", exportCommand},
     {"build", "import, auto-rig and export a mesh straight to a .mrig", buildCommand},
     {"simulate", "drop a rig onto a scene headless, apply hits, report settling and errors", simulateCommand},
     {"render", "draw a rig (and a project's skinned mesh) at a frame of a drop into a PNG, headless", renderCommand},
     {"bench", "time World::step() on many ragdolls of a rig (piles or spread)", benchCommand},
+    {"plugins", "list the exporters, importers and rig templates, and the plugins that did not load", pluginsCommand},
 };
 
 void printUsage(QTextStream& s)

@@ -6,6 +6,8 @@
 #include <QStringList>
 #include <QTextStream>
 
+namespace marionette::editor { class PluginHost; }
+
 namespace marionette::cli {
 
 /// Exit codes of every command.
@@ -33,6 +35,11 @@ int buildCommand(const QStringList& arguments, Io& io);
 int renderCommand(const QStringList& arguments, Io& io);
 int simulateCommand(const QStringList& arguments, Io& io);
 int benchCommand(const QStringList& arguments, Io& io);
+int pluginsCommand(const QStringList& arguments, Io& io);
+
+/// The plugin host the commands share: built-ins registered, the default plugin folders loaded on the first
+/// call (commands that need no extension never load a plugin).
+editor::PluginHost& pluginHost();
 
 /// Parses a command's arguments (arguments[0] is the command) into `parser`, whose options the caller added;
 /// adds -h/--help and expects exactly one positional argument called `positional` in messages. Returns -1 to

@@ -3,11 +3,10 @@
 #include "Cli.h"
 
 #include "marionette/editor/AutoRig.h"
+#include "marionette/editor/PluginHost.h"
 #include "marionette/editor/SceneInput.h"
 #include "marionette/import/Import.h"
 #include "marionette/project/ProjectFile.h"
-#include "marionette/rig/Mrig.h"
-#include "marionette/runtime/Rig.h"
 
 #include <QCommandLineParser>
 #include <QFileInfo>
@@ -24,7 +23,7 @@ namespace {
 
 struct PipelineOptions {
     QCommandLineOption output{{QStringLiteral("o"), QStringLiteral("output")}, {}, QStringLiteral("FILE")};
-    QCommandLineOption rigTemplate{QStringLiteral("template"), {}, QStringLiteral("auto|humanoid|generic")};
+    QCommandLineOption rigTemplate{QStringLiteral("template"), {}, QStringLiteral("NAME")};
     QCommandLineOption scale{QStringLiteral("scale"), {}, QStringLiteral("S")};
     QCommandLineOption up{QStringLiteral("up"), {}, QStringLiteral("y|z")};
     QCommandLineOption mass{QStringLiteral("mass"), {}, QStringLiteral("KG")};
@@ -67,15 +66,18 @@ int importAndRig(const QStringList& arguments, QCommandLineParser& parser, Pipel
         else
             return usageError(io, command, QStringLiteral("--up must be y or z, not '%1'").arg(parser.value(o.up)));
     }
-    editor::RigTemplate requested = editor::RigTemplate::Auto;
-    if (parser.isSet(o.rigTemplate)) {
-        const QString t = parser.value(o.rigTemplate);
-        if (t == QLatin1String("humanoid"))
-            requested = editor::RigTemplate::Humanoid;
-        else if (t == QLatin1String("generic"))
-            requested = editor::RigTemplate::Generic;
-        else if (t != QLatin1String("auto"))
-            return usageError(io, command, QStringLiteral("--template must be auto, humanoid or generic, not '%1'").arg(t));
+    editor::PluginHost& host = pluginHost();
+    const QString templateName = parser.isSet(o.rigTemplate) ? parser.value(o.rigTemplate) : QStringLiteral("auto");
+    const plugin::RigTemplate* rigTemplate = host.rigTemplate(templateName);
+    if (!rigTemplate) {
+        QStringList fromPlugins;
+        for (const editor::PluginRecord& r : host.records())
+            if (r.kind == editor::PluginKind::Template && r.status == editor::PluginStatus::Loaded && !r.builtIn)
+                fromPlugins << r.name;
+        QString message = QStringLiteral("--template must be auto, humanoid or generic, not '%1'").arg(templateName);
+        if (!fromPlugins.isEmpty())
+            message += QStringLiteral(" (plugin templates: %1)").arg(fromPlugins.join(QStringLiteral(", ")));
+        return usageError(io, command, message);
     }
     float totalMass = 75.f;
     if (parser.isSet(o.mass)) {
@@ -87,21 +89,23 @@ int importAndRig(const QStringList& arguments, QCommandLineParser& parser, Pipel
 
     const QString mesh = parser.positionalArguments().first();
     const bool progress = isatty(STDERR_FILENO) != 0;
-    import::ProgressCallback report;
+    plugin::ImportSettings settings;
+    settings.scale = options.scale;
+    settings.upAxis = options.upAxis;
     if (progress)
-        report = [&io](float fraction, std::string_view stage) {
-            io.err << "\rimporting: " << QString::fromUtf8(stage.data(), qsizetype(stage.size())).leftJustified(18) << ' '
-                   << int(fraction * 100.f) << " %" << Qt::flush;
+        settings.progress = [&io](float fraction, const QString& stage) {
+            io.err << "\rimporting: " << stage.leftJustified(18) << ' ' << int(fraction * 100.f) << " %" << Qt::flush;
         };
-    import::ImportResult imported = import::importScene(mesh.toStdString(), options, report);
+    plugin::MeshImporter* importer = host.importerFor(mesh);
+    QString error;
+    const bool imported = importer && editor::PluginHost::importScene(*importer, mesh, settings, out.scene, &error);
     if (progress)
         io.err << "\r" << QString(40, QLatin1Char(' ')) << "\r" << Qt::flush;
-    if (!imported.ok())
-        return fail(io, QString::fromStdString(imported.error));
-    out.rig = editor::autoRig(editor::autoRigInputFromScene(imported.scene, requested, totalMass));
+    if (!imported)
+        return fail(io, importer ? error : QStringLiteral("%1: no importer reads this file").arg(mesh));
+    out.rig = editor::PluginHost::buildRig(*rigTemplate, editor::autoRigInputFromScene(out.scene, editor::RigTemplate::Auto, totalMass));
     if (!out.rig.ok)
         return fail(io, QStringLiteral("%1: %2").arg(mesh, QString::fromStdString(out.rig.error)));
-    out.scene = std::move(imported.scene);
     return -1;
 }
 
@@ -117,12 +121,14 @@ QString summary(const rig::RigDescription& d, const std::string& templateUsed)
 }
 
 const char* kImportHelp =
-    "Usage: marionette import MESH -o PROJECT.mproj [--template auto|humanoid|generic] [--scale S] [--up y|z]\n\n"
-    "Imports a skinned mesh (any format Assimp reads) in metres and +Y up, builds a ragdoll on its skeleton\n"
-    "with the auto-rig, and saves a project referring to the mesh (relative path and SHA-256).\n\n"
+    "Usage: marionette import MESH -o PROJECT.mproj [--template NAME] [--scale S] [--up y|z]\n\n"
+    "Imports a skinned mesh (any format Assimp or an importer plugin reads) in metres and +Y up, builds a\n"
+    "ragdoll on its skeleton with the auto-rig or another template, and saves a project referring to the\n"
+    "mesh (relative path and SHA-256).\n\n"
     "Options:\n"
     "  -o, --output PROJECT.mproj  the project to write (atomically; required)\n"
-    "  --template NAME             auto (humanoid when the bone names map, else generic), humanoid, generic\n"
+    "  --template NAME             auto (humanoid when the bone names map, else generic), humanoid, generic,\n"
+    "                              or a plugin's template ('marionette plugins' lists them)\n"
     "  --scale S                   metres per unit of the file, replacing what it declares\n"
     "  --up y|z                    the file's up axis, replacing what it declares\n"
     "  --mass KG                   total mass of the ragdoll (default 75)\n"
@@ -130,11 +136,12 @@ const char* kImportHelp =
     "Exit codes: 0 written; 1 unreadable mesh, no skeleton or a refused template, with 'error: ...'; 2 usage.\n";
 
 const char* kBuildHelp =
-    "Usage: marionette build MESH -o RIG.mrig [--template auto|humanoid|generic] [--scale S] [--up y|z] [--json]\n\n"
+    "Usage: marionette build MESH -o RIG.mrig [--template NAME] [--scale S] [--up y|z] [--json]\n\n"
     "import, auto-rig and export in one go: the .mrig a game loads, straight from a skinned mesh.\n\n"
     "Options:\n"
     "  -o, --output RIG.mrig  the rig to write (atomically; required)\n"
-    "  --template NAME        auto (humanoid when the bone names map, else generic), humanoid, generic\n"
+    "  --template NAME        auto (humanoid when the bone names map, else generic), humanoid, generic,\n"
+    "                         or a plugin's template ('marionette plugins' lists them)\n"
     "  --scale S              metres per unit of the file, replacing what it declares\n"
     "  --up y|z               the file's up axis, replacing what it declares\n"
     "  --mass KG              total mass of the ragdoll (default 75)\n"
@@ -192,9 +199,10 @@ int buildCommand(const QStringList& arguments, Io& io)
         return code;
     const QString target = parser.value(o.output);
     const rig::RigDescription& d = rigged.rig.rig;
-    std::string error;
-    if (!rig::saveMrig(target.toStdString(), d, &error))
-        return fail(io, QString::fromStdString(error));
+    QString error;
+    const plugin::ExportContext context{target, parser.positionalArguments().first(), {}};
+    if (!editor::PluginHost::exportRig(*pluginHost().exporter(QStringLiteral("mrig")), d, context, &error))
+        return fail(io, error);
     if (parser.isSet(o.json)) {
         const QJsonObject j{{QStringLiteral("particles"), qint64(d.particles.size())},
                             {QStringLiteral("sticks"), qint64(d.sticks.size())},

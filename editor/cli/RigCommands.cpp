@@ -2,10 +2,12 @@
 #include "Cli.h"
 #include "RigFiles.h"
 
+#include "marionette/editor/PluginHost.h"
 #include "marionette/project/ProjectFile.h"
 #include "marionette/rig/Mrig.h"
 #include "marionette/runtime/Rig.h"
 
+#include <QCoreApplication>
 #include <QFileInfo>
 
 #include <QCommandLineParser>
@@ -100,14 +102,17 @@ const char* kInfoHelp =
     "Exit codes: 0 success; 1 unreadable or invalid file, with 'error: ...' on stderr; 2 usage error.\n";
 
 const char* kExportHelp =
-    "Usage: marionette export PROJECT.mproj -o RIG.mrig\n\n"
-    "Writes the rig of a project as a .mrig binary rig, the file a game loads. The project must load and its\n"
-    "rig must be valid and build in the runtime. The file is replaced atomically: on any failure an existing\n"
-    "RIG.mrig is left as it was.\n\n"
+    "Usage: marionette export PROJECT.mproj -o FILE [--format NAME]\n\n"
+    "Writes the rig of a project in a file format: the .mrig binary rig a game loads (the default), or the\n"
+    "format of an exporter plugin ('marionette plugins' lists them, e.g. json). The project must load and\n"
+    "its rig must be valid and build in the runtime. The file is replaced atomically: on any failure an\n"
+    "existing FILE is left as it was.\n\n"
     "Options:\n"
-    "  -o, --output RIG.mrig  the file to write (required)\n"
-    "  -h, --help             show this help\n\n"
-    "Exit codes: 0 written; 1 bad project or write failure, with 'error: ...' on stderr; 2 usage error.\n";
+    "  -o, --output FILE  the file to write (required)\n"
+    "  --format NAME      the exporter: mrig (default) or a plugin's short name\n"
+    "  -h, --help         show this help\n\n"
+    "Exit codes: 0 written; 1 bad project or write failure, with 'error: ...' on stderr; 2 usage error\n"
+    "(including an unknown format, with the list of available ones).\n";
 
 } // namespace
 
@@ -115,23 +120,30 @@ int exportCommand(const QStringList& arguments, Io& io)
 {
     QCommandLineParser parser;
     const QCommandLineOption output({QStringLiteral("o"), QStringLiteral("output")}, QStringLiteral("Output file."),
-                                    QStringLiteral("RIG.mrig"));
-    parser.addOption(output);
+                                    QStringLiteral("FILE"));
+    const QCommandLineOption format(QStringLiteral("format"), QStringLiteral("Exporter."), QStringLiteral("NAME"));
+    parser.addOptions({output, format});
     if (const int code = parseCommand(arguments, parser, io, kExportHelp, "PROJECT.mproj"); code >= 0)
         return code;
+    const QString formatName = parser.isSet(format) ? parser.value(format) : QStringLiteral("mrig");
+    const editor::PluginHost& host = pluginHost();
+    const plugin::RigExporter* exporter = host.exporter(formatName);
+    if (!exporter)
+        return usageError(io, arguments[0], QStringLiteral("unknown format '%1' (available: %2)")
+                                                .arg(formatName, host.names(editor::PluginKind::Exporter).join(QStringLiteral(", "))));
     if (!parser.isSet(output) || parser.value(output).isEmpty())
-        return usageError(io, arguments[0], QStringLiteral("missing -o RIG.mrig"));
+        return usageError(io, arguments[0], formatName == QLatin1String("mrig") ? QStringLiteral("missing -o RIG.mrig")
+                                                                                : QStringLiteral("missing -o FILE.%1").arg(exporter->fileExtension()));
     const QString path = parser.positionalArguments().first();
     const QString target = parser.value(output);
     project::Project proj;
     const project::LoadResult loaded = project::loadProject(path, proj);
     if (!loaded.ok())
         return fail(io, loaded.error);
-    std::string error;
-    if (!runtime::Rig::build(proj.rig, &error))
-        return fail(io, QStringLiteral("%1: the runtime cannot build the rig: %2").arg(path, str(error)));
-    if (!rig::saveMrig(target.toStdString(), proj.rig, &error))
-        return fail(io, str(error));
+    QString error;
+    const plugin::ExportContext context{target, path, QStringLiteral("marionette %1").arg(QCoreApplication::applicationVersion())};
+    if (!editor::PluginHost::exportRig(*exporter, proj.rig, context, &error))
+        return fail(io, error);
     const rig::RigDescription& d = proj.rig;
     io.out << "wrote " << target << " (" << QFileInfo(target).size() << " bytes): " << d.particles.size()
            << " particles, " << d.sticks.size() << " sticks, " << d.triangles.size() << " triangles, "
