@@ -1,0 +1,25 @@
+// Marionette viewport — camera-dependent geometry rebuilt every frame: the grid and ground at y = 0 (sized
+// and spaced from the camera's distance so they look infinite), the move gizmo (constant screen size) and
+// the rubber band (in pixels). Plain C++.
+#pragma once
+
+#include "viewport/Camera.h"
+#include "viewport/DrawList.h"
+#include "viewport/MoveGizmo.h"
+
+#include <QRectF>
+
+namespace marionette::viewport {
+
+class OverlayBuilder {
+public:
+    /// Minor grid spacing: the power of ten at most a tenth of the camera distance (major lines every 10).
+    static float gridSpacing(const Camera& camera);
+    static void grid(DrawList& out, const Camera& camera);
+    static void ground(DrawList& out, const Camera& camera);
+    static void gizmo(DrawList& out, const MoveGizmo& gizmo, const Camera& camera, QSize viewport);
+    /// The rubber band in pixel coordinates (z = 0).
+    static void rubberBand(DrawList& out, const QRectF& rect);
+};
+
+} // namespace marionette::viewport

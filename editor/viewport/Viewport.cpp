@@ -1,0 +1,482 @@
+#include "viewport/Viewport.h"
+
+#include "viewport/ElementSet.h"
+#include "viewport/GlRenderer.h"
+#include "viewport/MeshRaycaster.h"
+#include "viewport/OverlayBuilder.h"
+#include "viewport/RigDrawBuilder.h"
+#include "viewport/RigPose.h"
+#include "viewport/ViewportColours.h"
+
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QOpenGLContext>
+#include <QOpenGLVersionFunctionsFactory>
+#include <QWheelEvent>
+
+#include <cmath>
+
+namespace marionette::viewport {
+
+Viewport::Viewport(QWidget* parent) : QOpenGLWidget(parent)
+{
+    qRegisterMetaType<marionette::Vec3>();
+    QSurfaceFormat f = format();
+    f.setRenderableType(QSurfaceFormat::OpenGL);
+    f.setVersion(3, 3);
+    f.setProfile(QSurfaceFormat::CoreProfile);
+    f.setDepthBufferSize(24);
+    f.setSamples(4);
+    setFormat(f);
+    setFocusPolicy(Qt::StrongFocus);
+    setMouseTracking(true);
+    setMinimumSize(64, 64);
+    mForceFailure = qEnvironmentVariableIntValue("MARIONETTE_VIEWPORT_FAIL") != 0;
+}
+
+Viewport::~Viewport()
+{
+    releaseGl();
+}
+
+void Viewport::releaseGl()
+{
+    if (!mRenderer)
+        return;
+    makeCurrent();
+    mRenderer.reset();
+    doneCurrent();
+}
+
+void Viewport::fail(const QString& reason)
+{
+    if (!mUsable)
+        return;
+    mUsable = false;
+    mFailureReason = reason;
+    qWarning("Marionette viewport: %s", qPrintable(reason));
+    emit glUnavailable(reason);
+}
+
+void Viewport::initializeGL()
+{
+    if (!mUsable)
+        return;
+    QOpenGLContext* ctx = context();
+    connect(ctx, &QOpenGLContext::aboutToBeDestroyed, this, &Viewport::releaseGl, Qt::UniqueConnection);
+    const QSurfaceFormat f = ctx->format();
+    if (!ctx->isValid() || ctx->isOpenGLES() || f.version() < qMakePair(3, 3)) {
+        fail(tr("OpenGL 3.3 core profile is not available (this system offers OpenGL%1 %2.%3); the 3-D view is "
+                "disabled. Update the graphics driver or use Mesa's software renderer (LIBGL_ALWAYS_SOFTWARE=1).")
+                 .arg(ctx->isOpenGLES() ? QStringLiteral(" ES") : QString())
+                 .arg(f.majorVersion())
+                 .arg(f.minorVersion()));
+        return;
+    }
+    auto* gl = QOpenGLVersionFunctionsFactory::get<QOpenGLFunctions_3_3_Core>(ctx);
+    if (!gl || !gl->initializeOpenGLFunctions()) {
+        fail(tr("OpenGL 3.3 core functions could not be resolved; the 3-D view is disabled."));
+        return;
+    }
+    auto renderer = std::make_unique<GlRenderer>();
+    QString error;
+    if (!renderer->initialize(gl, mForceFailure, &error)) {
+        renderer.reset();
+        fail(error);
+        return;
+    }
+    mRenderer = std::move(renderer);
+    mMeshDirty = mPaletteDirty = mRigDirty = true;
+}
+
+void Viewport::resizeGL(int, int)
+{
+    mCamera.setViewportSize(size());
+}
+
+void Viewport::paintGL()
+{
+    if (!mUsable || !mRenderer)
+        return;
+    mCamera.setViewportSize(size());
+    if (mMeshDirty || mScene.mesh != mUploadedMesh) {
+        mRenderer->setMesh(mScene.mesh);
+        mUploadedMesh = mScene.mesh;
+        mMeshDirty = false;
+        mPaletteDirty = true;
+    }
+    if (mPaletteDirty) {
+        mRenderer->setPalette(mScene.bonePalette);
+        mPaletteDirty = false;
+    }
+    if (mRigDirty) {
+        mRigList.clear();
+        RigDrawBuilder::build(mRigList, mScene, RigPose(mScene), mOptions);
+        mRigDirty = false;
+    }
+    DrawList ground, grid, gizmo, screen;
+    if (mOptions.showGround)
+        OverlayBuilder::ground(ground, mCamera);
+    if (mOptions.showGrid)
+        OverlayBuilder::grid(grid, mCamera);
+    OverlayBuilder::gizmo(gizmo, mGizmo, mCamera, size());
+    if (mDrag == Drag::RubberBand)
+        OverlayBuilder::rubberBand(screen, QRectF(mPressPos, mLastPos));
+
+    GlRenderer::Frame frame;
+    frame.view = mCamera.viewMatrix();
+    frame.projection = mCamera.projectionMatrix(float(width()) / float(std::max(height(), 1)));
+    frame.pixelRatio = float(devicePixelRatioF());
+    frame.devicePixels = QSize(int(std::lround(width() * devicePixelRatioF())), int(std::lround(height() * devicePixelRatioF())));
+    frame.ortho = mCamera.isOrthographic();
+    frame.pixelScale = frame.ortho ? mCamera.worldPerPixel(mCamera.target(), size())
+                                   : 2.f * std::tan(0.5f * radians(mCamera.fieldOfViewDegrees())) / float(std::max(height(), 1));
+    frame.options = mOptions;
+    frame.background = colours::kBackground;
+    GlRenderer::Lists lists;
+    lists.ground = &ground;
+    lists.grid = &grid;
+    lists.rig = &mRigList;
+    lists.gizmo = &gizmo;
+    lists.screen = &screen;
+    mRenderer->render(frame, lists);
+}
+
+void Viewport::setScene(ViewportScene scene)
+{
+    if (scene.bonePalette != mScene.bonePalette) {
+        mPaletteDirty = true;
+        mRaycasterDirty = true;
+    }
+    if (scene.mesh != mScene.mesh)
+        mRaycasterDirty = true;
+    mScene = std::move(scene);
+    mRigDirty = true;
+    update();
+}
+
+void Viewport::meshChanged()
+{
+    mMeshDirty = true;
+    mRaycasterDirty = true;
+    update();
+}
+
+void Viewport::setDisplayOptions(const DisplayOptions& options)
+{
+    if (options == mOptions)
+        return;
+    mOptions = options;
+    mOptions.meshOpacity = std::isfinite(options.meshOpacity) ? std::clamp(options.meshOpacity, 0.f, 1.f) : 1.f;
+    mRigDirty = true;
+    update();
+}
+
+void Viewport::setCamera(const Camera& camera)
+{
+    const QSize s = mCamera.viewportSize();
+    mCamera = camera;
+    mCamera.setViewportSize(s);
+    cameraMoved();
+}
+
+void Viewport::cameraMoved()
+{
+    emit cameraChanged();
+    update();
+}
+
+Bounds Viewport::selectionBounds() const
+{
+    Bounds b;
+    if (!mScene.rig || mScene.selection.empty())
+        return b;
+    using project::ElementKind;
+    const rig::RigDescription& r = *mScene.rig;
+    const RigPose pose(mScene);
+    const ElementSet selected(mScene.selection);
+    const std::size_t n = pose.positions().size();
+    auto addParticle = [&](std::int32_t i) {
+        if (i >= 0 && std::size_t(i) < n)
+            b.add(pose.particle(std::size_t(i)), r.particles[std::size_t(i)].radius);
+    };
+    for (std::size_t i = 0; i < r.particles.size(); ++i)
+        if (selected.contains(ElementKind::Particle, r.particles[i].id))
+            addParticle(std::int32_t(i));
+    for (const rig::Stick& s : r.sticks)
+        if (selected.contains(ElementKind::Stick, s.id)) {
+            addParticle(s.a);
+            addParticle(s.b);
+        }
+    for (const rig::Triangle& t : r.triangles)
+        if (selected.contains(ElementKind::Triangle, t.id))
+            for (std::int32_t p : t.p)
+                addParticle(p);
+    for (std::size_t i = 0; i < r.angular.size(); ++i)
+        if (selected.contains(ElementKind::Angular, r.angular[i].id) && pose.angular()[i].valid)
+            b.add(pose.angular()[i].point, pose.angular()[i].length);
+    for (std::size_t i = 0; i < r.shapes.size(); ++i)
+        if (selected.contains(ElementKind::Shape, r.shapes[i].id) && pose.shapes()[i].valid)
+            b.add(pose.shapes()[i].origin, length(r.shapes[i].halfExtents));
+    for (std::size_t i = 0; i < r.bones.size(); ++i)
+        if (selected.contains(ElementKind::Bone, r.bones[i].id)) {
+            b.add(pose.bones()[i].head);
+            b.add(pose.bones()[i].tail);
+        }
+    return b;
+}
+
+void Viewport::frameSelection()
+{
+    Bounds b = selectionBounds();
+    if (!b.isValid()) {
+        b.add(RigPose(mScene).bounds());
+        if (mScene.mesh && mScene.mesh->vertexCount() > 0) {
+            const std::array<Vec3, 2> m = mScene.mesh->bounds();
+            b.add(m[0]);
+            b.add(m[1]);
+        }
+    }
+    if (!b.isValid())
+        return;
+    mCamera.setViewportSize(size());
+    mCamera.frame(b);
+    cameraMoved();
+}
+
+void Viewport::setGizmo(std::optional<Vec3> origin)
+{
+    mGizmo.setOrigin(origin);
+    if (!origin && mGizmo.isDragging()) {
+        mGizmo.end();
+        mDrag = Drag::None;
+    }
+    update();
+}
+
+std::optional<Pick> Viewport::pickAt(QPointF pixel) const
+{
+    return viewport::pickAt(mScene, mCamera, size(), pixel, mOptions);
+}
+
+std::vector<project::ElementRef> Viewport::pickInRect(const QRectF& rect) const
+{
+    return viewport::pickInRect(mScene, mCamera, size(), rect, mOptions);
+}
+
+std::optional<SurfacePoint> Viewport::surfacePoint(QPointF pixel) const
+{
+    if (!mScene.mesh)
+        return std::nullopt;
+    if (!mRaycaster || mRaycasterDirty) {
+        mRaycaster = std::make_unique<MeshRaycaster>(*mScene.mesh, mScene.bonePalette);
+        mRaycasterDirty = false;
+    }
+    return viewport::surfacePoint(mScene, mCamera, size(), pixel, mRaycaster.get());
+}
+
+std::optional<int> Viewport::nearestJoint(QPointF pixel, float maxPixels) const
+{
+    return viewport::nearestJoint(mScene, mCamera, size(), pixel, maxPixels);
+}
+
+void Viewport::cancelMove()
+{
+    if (!mGizmo.isDragging())
+        return;
+    mGizmo.end();
+    mDrag = Drag::None;
+    emit moveCancelled();
+    update();
+}
+
+void Viewport::mousePressEvent(QMouseEvent* event)
+{
+    const QPointF pos = event->position();
+    if (mDrag == Drag::Gizmo) {
+        if (event->button() == Qt::RightButton)
+            cancelMove();
+        return;
+    }
+    if (mDrag != Drag::None)
+        return; // a second button during a drag is ignored
+    mPressPos = mLastPos = pos;
+    mPressModifiers = event->modifiers();
+    mCamera.setViewportSize(size());
+    const bool alt = event->modifiers() & Qt::AltModifier;
+    const bool shift = event->modifiers() & Qt::ShiftModifier;
+    switch (event->button()) {
+    case Qt::LeftButton:
+        if (alt) {
+            mDrag = Drag::Orbit;
+        } else if (const MoveGizmo::Handle h = mGizmo.hitTest(mCamera, size(), pos);
+                   h != MoveGizmo::Handle::None && mGizmo.begin(h, mCamera, size(), pos)) {
+            mDrag = Drag::Gizmo;
+            emit moveStarted();
+            update();
+        } else {
+            mDrag = Drag::Pending;
+        }
+        break;
+    case Qt::MiddleButton: mDrag = alt || shift ? Drag::Pan : Drag::Orbit; break;
+    case Qt::RightButton:
+        if (alt)
+            mDrag = Drag::Zoom;
+        break;
+    default: break;
+    }
+    event->accept();
+}
+
+void Viewport::mouseMoveEvent(QMouseEvent* event)
+{
+    const QPointF pos = event->position();
+    const QPointF d = pos - mLastPos;
+    mLastPos = pos;
+    switch (mDrag) {
+    case Drag::Orbit:
+        mCamera.orbit(float(d.x()), float(d.y()));
+        cameraMoved();
+        break;
+    case Drag::Pan:
+        mCamera.pan(float(d.x()), float(d.y()));
+        cameraMoved();
+        break;
+    case Drag::Zoom:
+        mCamera.zoom(float(d.x() - d.y()) / 40.f);
+        cameraMoved();
+        break;
+    case Drag::Gizmo:
+        emit moveUpdated(mGizmo.drag(mCamera, size(), pos));
+        update();
+        break;
+    case Drag::Pending:
+        if (std::hypot(pos.x() - mPressPos.x(), pos.y() - mPressPos.y()) > kClickPixels) {
+            mDrag = Drag::RubberBand;
+            update();
+        }
+        break;
+    case Drag::RubberBand: update(); break;
+    case Drag::None: {
+        const MoveGizmo::Handle h = mGizmo.hitTest(mCamera, size(), pos);
+        if (h != mGizmo.hovered()) {
+            mGizmo.setHovered(h);
+            update();
+        }
+        emit hoverMoved(pos);
+        break;
+    }
+    }
+    event->accept();
+}
+
+void Viewport::mouseReleaseEvent(QMouseEvent* event)
+{
+    const QPointF pos = event->position();
+    const Drag drag = mDrag;
+    const bool left = event->button() == Qt::LeftButton;
+    const bool middle = event->button() == Qt::MiddleButton;
+    const bool right = event->button() == Qt::RightButton;
+    switch (drag) {
+    case Drag::Pending:
+        if (!left)
+            return;
+        mDrag = Drag::None;
+        emit clicked(mPressPos, mPressModifiers);
+        break;
+    case Drag::RubberBand:
+        if (!left)
+            return;
+        mDrag = Drag::None;
+        emit boxSelected(QRectF(mPressPos, pos).normalized(), mPressModifiers);
+        update();
+        break;
+    case Drag::Gizmo:
+        if (!left)
+            return;
+        mDrag = Drag::None;
+        emit moveFinished(mGizmo.end());
+        update();
+        break;
+    case Drag::Orbit:
+    case Drag::Pan:
+    case Drag::Zoom:
+        if ((drag == Drag::Orbit && (left || middle)) || (drag == Drag::Pan && middle) || (drag == Drag::Zoom && right))
+            mDrag = Drag::None;
+        break;
+    case Drag::None: break;
+    }
+    event->accept();
+}
+
+void Viewport::wheelEvent(QWheelEvent* event)
+{
+    const float steps = float(event->angleDelta().y()) / 120.f;
+    if (steps != 0.f) {
+        mCamera.zoom(steps);
+        cameraMoved();
+    }
+    event->accept();
+}
+
+void Viewport::keyPressEvent(QKeyEvent* event)
+{
+    const bool ctrl = event->modifiers() & Qt::ControlModifier;
+    switch (event->key()) {
+    case Qt::Key_F: frameSelection(); break;
+    case Qt::Key_1:
+        mCamera.setView(ctrl ? Camera::View::Back : Camera::View::Front);
+        cameraMoved();
+        break;
+    case Qt::Key_3:
+        mCamera.setView(ctrl ? Camera::View::Left : Camera::View::Right);
+        cameraMoved();
+        break;
+    case Qt::Key_7:
+        mCamera.setView(ctrl ? Camera::View::Bottom : Camera::View::Top);
+        cameraMoved();
+        break;
+    case Qt::Key_5:
+        mCamera.setOrthographic(!mCamera.isOrthographic());
+        cameraMoved();
+        break;
+    case Qt::Key_X:
+    case Qt::Key_Y:
+    case Qt::Key_Z: {
+        if (!mGizmo.isDragging()) {
+            QOpenGLWidget::keyPressEvent(event);
+            return;
+        }
+        const MoveGizmo::Handle axis = event->key() == Qt::Key_X   ? MoveGizmo::Handle::X
+                                       : event->key() == Qt::Key_Y ? MoveGizmo::Handle::Y
+                                                                   : MoveGizmo::Handle::Z;
+        emit moveUpdated(mGizmo.toggleAxisLock(axis, mCamera, size()));
+        update();
+        break;
+    }
+    case Qt::Key_Escape:
+        if (mGizmo.isDragging()) {
+            cancelMove();
+        } else if (mDrag == Drag::RubberBand || mDrag == Drag::Pending) {
+            mDrag = Drag::None;
+            update();
+        } else {
+            QOpenGLWidget::keyPressEvent(event);
+            return;
+        }
+        break;
+    default: QOpenGLWidget::keyPressEvent(event); return;
+    }
+    event->accept();
+}
+
+void Viewport::leaveEvent(QEvent* event)
+{
+    if (mGizmo.hovered() != MoveGizmo::Handle::None) {
+        mGizmo.setHovered(MoveGizmo::Handle::None);
+        update();
+    }
+    QOpenGLWidget::leaveEvent(event);
+}
+
+} // namespace marionette::viewport

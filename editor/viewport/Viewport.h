@@ -1,0 +1,130 @@
+// Marionette viewport — the editor's 3-D view (DESIGN.md §9, docs/viewport.md): a QOpenGLWidget on an
+// OpenGL 3.3 core context that draws a ViewportScene (mesh, skeleton, particles, sticks, triangles,
+// angular limits, shapes, grid, ground, the move gizmo), navigates like Maya/Blender and reports clicks,
+// rubber bands, hovering and gizmo drags as signals. It never edits the document: the application reacts
+// to the signals and calls setScene() again.
+//
+// When OpenGL 3.3 is unavailable or a shader fails to build, the widget does not crash: isUsable() turns
+// false, failureReason() says why, glUnavailable() is emitted once and nothing is drawn afterwards.
+// Test hook: setForceGlFailure(true) before the widget is first shown, or the environment variable
+// MARIONETTE_VIEWPORT_FAIL=1, makes a shader fail on purpose.
+#pragma once
+
+#include "viewport/Camera.h"
+#include "viewport/DisplayOptions.h"
+#include "viewport/DrawList.h"
+#include "viewport/MoveGizmo.h"
+#include "viewport/Picking.h"
+#include "viewport/ViewportScene.h"
+
+#include <QOpenGLWidget>
+
+#include <memory>
+#include <optional>
+
+namespace marionette::viewport {
+
+class GlRenderer;
+class MeshRaycaster;
+
+class Viewport : public QOpenGLWidget {
+    Q_OBJECT
+
+public:
+    explicit Viewport(QWidget* parent = nullptr);
+    ~Viewport() override;
+
+    /// The scene to draw; the pointers inside must stay valid until the next call. Cheap: the mesh is
+    /// uploaded again only after meshChanged() (or when the mesh pointer changes).
+    void setScene(ViewportScene scene);
+    const ViewportScene& scene() const { return mScene; }
+    /// The mesh pointer or its contents changed: upload it again on the next paint.
+    void meshChanged();
+
+    void setDisplayOptions(const DisplayOptions& options);
+    const DisplayOptions& displayOptions() const { return mOptions; }
+
+    Camera& camera() { return mCamera; }
+    const Camera& camera() const { return mCamera; }
+    /// Replaces the camera (its viewport size is kept); emits cameraChanged().
+    void setCamera(const Camera& camera);
+    /// F: frames the selection, or everything when nothing is selected. Emits cameraChanged().
+    void frameSelection();
+
+    /// Shows the move gizmo at `origin` (nullopt hides it). During a drag the gizmo stays where the drag
+    /// put it (origin at the start + delta) whatever is set here.
+    void setGizmo(std::optional<Vec3> origin);
+    std::optional<Vec3> gizmo() const { return mGizmo.origin(); }
+    bool isMoving() const { return mGizmo.isDragging(); }
+
+    /// The plain picking functions (Picking.h) on the current scene, camera, size and display layers.
+    std::optional<Pick> pickAt(QPointF pixel) const;
+    std::vector<project::ElementRef> pickInRect(const QRectF& rect) const;
+    std::optional<SurfacePoint> surfacePoint(QPointF pixel) const;
+    std::optional<int> nearestJoint(QPointF pixel, float maxPixels = 12.f) const;
+
+    bool isUsable() const { return mUsable; }
+    QString failureReason() const { return mFailureReason; }
+    /// Test hook: make a shader fail when GL initialises. Call before the widget is first shown.
+    void setForceGlFailure(bool on) { mForceFailure = on; }
+
+    /// Press-release distance (pixels) under which a left press is a click rather than a rubber band.
+    static constexpr double kClickPixels = 4.;
+
+signals:
+    void glUnavailable(const QString& reason);
+    void cameraChanged();
+    void clicked(QPointF pixel, Qt::KeyboardModifiers modifiers);
+    void boxSelected(QRectF rect, Qt::KeyboardModifiers modifiers);
+    void hoverMoved(QPointF pixel);
+    void moveStarted();
+    void moveUpdated(marionette::Vec3 totalDelta);
+    void moveFinished(marionette::Vec3 totalDelta);
+    void moveCancelled();
+
+protected:
+    void initializeGL() override;
+    void paintGL() override;
+    void resizeGL(int w, int h) override;
+    void mousePressEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void wheelEvent(QWheelEvent* event) override;
+    void keyPressEvent(QKeyEvent* event) override;
+    void leaveEvent(QEvent* event) override;
+
+private:
+    enum class Drag { None, Pending, RubberBand, Orbit, Pan, Zoom, Gizmo };
+
+    void fail(const QString& reason);
+    void releaseGl();
+    void cancelMove();
+    Bounds selectionBounds() const;
+    void cameraMoved();
+
+    ViewportScene mScene;
+    DisplayOptions mOptions;
+    Camera mCamera;
+    MoveGizmo mGizmo;
+
+    std::unique_ptr<GlRenderer> mRenderer;
+    bool mUsable = true;
+    bool mForceFailure = false;
+    QString mFailureReason;
+    bool mMeshDirty = true;
+    bool mPaletteDirty = true;
+    bool mRigDirty = true;
+    const import::ImportedScene* mUploadedMesh = nullptr;
+    DrawList mRigList;
+
+    mutable std::unique_ptr<MeshRaycaster> mRaycaster;
+    mutable bool mRaycasterDirty = true;
+
+    Drag mDrag = Drag::None;
+    QPointF mPressPos, mLastPos;
+    Qt::KeyboardModifiers mPressModifiers;
+};
+
+} // namespace marionette::viewport
+
+Q_DECLARE_METATYPE(marionette::Vec3)
