@@ -356,6 +356,16 @@ QString checkNumber(const PropertyDef& d, double v)
     return {};
 }
 
+// The value as a whole number (any numeric or numeric-text variant), or nullopt when it is not one.
+std::optional<double> wholeNumber(const QVariant& value)
+{
+    bool ok = false;
+    const double v = value.toDouble(&ok);
+    if (!ok || !std::isfinite(v) || v != std::floor(v))
+        return std::nullopt;
+    return v;
+}
+
 } // namespace
 
 QVariant toVariant(Vec3 v) { return QVariantList{double(v.x), double(v.y), double(v.z)}; }
@@ -426,14 +436,13 @@ QString checkValue(const PropertyDef& d, const QVariant& value)
         return ok ? checkNumber(d, v) : QStringLiteral("%1: not a number").arg(d.label);
     }
     case PropertyType::UInt: {
-        bool ok = false;
-        const qulonglong v = value.toULongLong(&ok);
-        return ok ? checkNumber(d, double(v)) : QStringLiteral("%1: not a whole number").arg(d.label);
+        // Through double: toULongLong() would pass NaN as 0, 2.5 as 2 and -1 as 2^64 - 1.
+        const std::optional<double> v = wholeNumber(value);
+        return v ? checkNumber(d, *v) : QStringLiteral("%1: not a whole number").arg(d.label);
     }
     case PropertyType::Enum: {
-        bool ok = false;
-        const int v = value.toInt(&ok);
-        return ok && v >= 0 && v < d.enumNames.size() ? QString() : QStringLiteral("%1: no such choice").arg(d.label);
+        const std::optional<double> v = wholeNumber(value);
+        return v && *v >= 0 && *v < double(d.enumNames.size()) ? QString() : QStringLiteral("%1: no such choice").arg(d.label);
     }
     case PropertyType::Vec3: {
         const auto v = vec3FromVariant(value);

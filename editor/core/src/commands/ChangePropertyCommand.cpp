@@ -26,6 +26,9 @@ ChangePropertyCommand::ChangePropertyCommand(Document* document, std::vector<Ele
     }
     const QString label = mTargets.empty() ? mKey : labelOf(propertiesOf(mTargets.front().kind), mKey);
     setText(QCoreApplication::translate("Commands", "Change %1").arg(label));
+    // No targets (an empty multi-selection): nothing to do. Empty mTargets also means "the settings" to
+    // apply(), so the command must never run; an obsolete command is dropped by QUndoStack::push().
+    setObsolete(mTargets.empty());
 }
 
 ChangePropertyCommand::ChangePropertyCommand(Document* document, QString settingKey, QVariant value)
@@ -37,6 +40,8 @@ ChangePropertyCommand::ChangePropertyCommand(Document* document, QString setting
 
 void ChangePropertyCommand::apply(bool forward)
 {
+    if (mTargets.empty() && mOldValues.empty()) // element command without targets (obsolete, see above)
+        return;
     if (mTargets.empty()) {
         rig::Settings settings = mDocument->rig().settings;
         if (writeSetting(settings, mKey, forward ? mValue : mOldValues.front()))
@@ -66,7 +71,7 @@ int ChangePropertyCommand::id() const { return kChangePropertyCommandId; }
 bool ChangePropertyCommand::mergeWith(const QUndoCommand* other)
 {
     const auto* next = static_cast<const ChangePropertyCommand*>(other);
-    if (next->mTargets != mTargets || next->mKey != mKey)
+    if (next->mTargets != mTargets || next->mKey != mKey || next->mOldValues.size() != mOldValues.size())
         return false;
     mValue = next->mValue;
     return true;
