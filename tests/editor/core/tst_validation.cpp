@@ -1,0 +1,271 @@
+// editor/core Validation: each check fires on a small hand-made rig, once, naming exactly the culprit; a clean
+// rig and the procedural humanoid give no errors.
+#include "RigEditTestSupport.h"
+
+#include "marionette/editor/Validation.h"
+#include "marionette/import/ImportedScene.h"
+#include "marionette/runtime/Procedural.h"
+
+#include <QtTest>
+
+using namespace marionette;
+using namespace marionette::test;
+using editor::Severity;
+using editor::ValidationIssue;
+
+namespace {
+
+// A tetrahedron corner: particles p0 (0,0,0), p1 (0,1,0), p2 (1,0,0), p3 (0,0,1); rigid sticks s0 p0-p1,
+// s1 p1-p2, s2 p0-p2, s3 p0-p3, s4 p1-p3; triangles t0 (p0,p1,p2) and t1 (p0,p1,p3) sharing the edge p0-p1;
+// a cone g0 between them; two root bones b0, b1 driven by t0 and t1 (d0, d1).
+rig::RigDescription cleanRig()
+{
+    rig::RigDescription r;
+    r.name = "clean";
+    r.particles = {P(0, {0, 0, 0}, kNone), P(1, {0, 1, 0}, kNone), P(2, {1, 0, 0}, kNone), P(3, {0, 0, 1}, kNone)};
+    r.sticks = {S(0, 0, 1), S(1, 1, 2), S(2, 0, 2), S(3, 0, 3), S(4, 1, 3)};
+    r.triangles = {T(0, 0, 1, 2), T(1, 0, 1, 3)};
+    r.angular = {G(0, 0, 1)};
+    r.bones = {B(0, kNone), B(1, kNone)};
+    r.bindings = {D(0, 0, kByTriangle, 0), D(1, 1, kByTriangle, 1)};
+    return r;
+}
+
+rig::Stick link(int i, std::int32_t a, std::int32_t b, rig::StickKind kind, float minLength, float maxLength)
+{
+    rig::Stick s = S(i, a, b);
+    s.kind = kind;
+    s.minLength = minLength;
+    s.maxLength = maxLength;
+    return s;
+}
+
+// A skinned mesh over cleanRig()'s two bones: one triangle weighted to each bone as `weights` says
+// (bone index per vertex, kNone = unweighted), or a rigid mesh hanging under `rigidBone`.
+import::ImportedScene meshOver(const rig::RigDescription& r, std::vector<std::int32_t> weights, std::int32_t rigidBone = kNone)
+{
+    import::ImportedScene scene;
+    scene.skeleton = r.bones;
+    scene.boneInfo.resize(r.bones.size());
+    for (std::size_t i = 0; i < r.bones.size(); ++i)
+        scene.boneInfo[i].sourceName = r.bones[i].name;
+    import::ImportedMesh mesh;
+    mesh.name = "body";
+    mesh.positions = {{0, 0, 0}, {0, 1, 0}, {1, 0, 0}};
+    mesh.normals = {{0, 0, 1}, {0, 0, 1}, {0, 0, 1}};
+    mesh.indices = {0, 2, 1};
+    if (rigidBone != kNone)
+        mesh.rigidBone = rigidBone;
+    else
+        for (std::int32_t bone : weights) {
+            import::VertexInfluences v;
+            if (bone != kNone) {
+                v.bone[0] = bone;
+                v.weight[0] = 1.f;
+            }
+            mesh.influences.push_back(v);
+        }
+    scene.meshes.push_back(mesh);
+    return scene;
+}
+
+QString describe(const std::vector<ValidationIssue>& issues)
+{
+    QStringList out;
+    for (const auto& i : issues)
+        out << (i.severity == Severity::Error ? QStringLiteral("error: ") : QStringLiteral("warning: ")) + i.message;
+    return out.join(QStringLiteral("\n"));
+}
+
+enum Case {
+    IsolatedParticle, DegenerateTriangle, AngularWithoutSharedParticle, RangeBelowBind, RangeAboveBind,
+    MinOnlyBelowBind, MaxOnlyAboveBind, MinAboveMax, DuplicateStick, ReversedDuplicate, ZeroLengthStick,
+    BoneBoundTwice, WeightedBoneUnbound, RigidMeshBoneUnbound, AngleOutsideLimits, TwistExcludesRest,
+    TwistMinAboveMax, IndexOutOfRange,
+};
+
+rig::RigDescription broken(int which)
+{
+    rig::RigDescription r = cleanRig();
+    using K = rig::StickKind;
+    switch (Case(which)) {
+    case IsolatedParticle: r.particles.push_back(P(4, {2, 2, 2}, kNone)); break;
+    case DegenerateTriangle: // p4 on the line p0-p1
+        r.particles.push_back(P(4, {0, 2, 0}, kNone));
+        r.triangles.push_back(T(2, 0, 1, 4));
+        break;
+    case AngularWithoutSharedParticle:
+        r.particles.push_back(P(4, {3, 0, 0}, kNone));
+        r.particles.push_back(P(5, {3, 1, 0}, kNone));
+        r.particles.push_back(P(6, {4, 0, 0}, kNone));
+        r.triangles.push_back(T(2, 4, 5, 6));
+        r.angular.push_back(G(1, 0, 2));
+        break;
+    case RangeBelowBind: r.sticks.push_back(link(5, 0, 1, K::Range, 1.2f, 1.5f)); break;   // bind distance 1
+    case RangeAboveBind: r.sticks.push_back(link(5, 0, 1, K::Range, 0.5f, 0.8f)); break;
+    case MinOnlyBelowBind: r.sticks.push_back(link(5, 0, 1, K::MinOnly, 1.5f, 0.f)); break;
+    case MaxOnlyAboveBind: r.sticks.push_back(link(5, 0, 1, K::MaxOnly, 0.f, 0.5f)); break;
+    case MinAboveMax: r.sticks.push_back(link(5, 0, 1, K::Range, 1.5f, 1.2f)); break;
+    case DuplicateStick: r.sticks.push_back(S(5, 0, 1)); break;
+    case ReversedDuplicate: r.sticks.push_back(S(5, 3, 1)); break;
+    case ZeroLengthStick: // p4 on top of p0
+        r.particles.push_back(P(4, {0, 0, 0}, kNone));
+        r.sticks.push_back(S(5, 0, 4));
+        break;
+    case BoneBoundTwice: r.bindings.push_back(D(2, 0, kByTriangle, 1)); break;
+    case WeightedBoneUnbound:
+    case RigidMeshBoneUnbound: r.bindings.pop_back(); break; // b1, weighted by the mesh, is driven by nothing
+    case AngleOutsideLimits: // 90° at p0 between p1 and p2, limits [0°, 57°]
+        r.angles.push_back(A(0, 0, 1, 2));
+        r.angles.back().maxAngle = 1.f;
+        break;
+    case TwistExcludesRest:
+        r.angular[0].limit = rig::AngularLimit::SwingTwist;
+        r.angular[0].twistMin = 0.2f;
+        r.angular[0].twistMax = 0.5f;
+        break;
+    case TwistMinAboveMax:
+        r.angular[0].limit = rig::AngularLimit::SwingTwist;
+        r.angular[0].twistMin = 0.5f;
+        r.angular[0].twistMax = 0.2f;
+        break;
+    case IndexOutOfRange: r.sticks[4].b = 9; break;
+    }
+    return r;
+}
+
+} // namespace
+
+class TestValidation : public QObject {
+    Q_OBJECT
+  private slots:
+    void cleanRig_hasNoIssues()
+    {
+        const rig::RigDescription r = cleanRig();
+        const import::ImportedScene mesh = meshOver(r, {0, 1, 1});
+        QCOMPARE(QString::fromStdString(mesh.validate()), QString());
+        const auto issues = editor::validateRig(r, &mesh);
+        QVERIFY2(issues.empty(), qPrintable(describe(issues)));
+    }
+
+    void check_firesOnceWithTheCulprit_data()
+    {
+        QTest::addColumn<int>("which");
+        QTest::addColumn<bool>("error");
+        QTest::addColumn<QStringList>("culprits");
+        QTest::addColumn<QString>("says");
+        const bool E = true, W = false;
+        QTest::newRow("isolated particle") << int(IsolatedParticle) << W << QStringList{"p4"} << "isolated";
+        QTest::newRow("degenerate triangle") << int(DegenerateTriangle) << E << QStringList{"t2"} << "degenerate";
+        QTest::newRow("angular constraint without shared particle")
+            << int(AngularWithoutSharedParticle) << W << QStringList{"g1", "t0", "t2"} << "share no particle";
+        QTest::newRow("bind distance below a range's min") << int(RangeBelowBind) << W << QStringList{"s5"} << "below the limit 1.2 m";
+        QTest::newRow("bind distance above a range's max") << int(RangeAboveBind) << W << QStringList{"s5"} << "above the limit 0.8 m";
+        QTest::newRow("bind distance below a min-only limit") << int(MinOnlyBelowBind) << W << QStringList{"s5"} << "below the limit 1.5 m";
+        QTest::newRow("bind distance above a max-only limit") << int(MaxOnlyAboveBind) << W << QStringList{"s5"} << "above the limit 0.5 m";
+        QTest::newRow("min above max") << int(MinAboveMax) << E << QStringList{"s5"} << "maxLength is below minLength";
+        QTest::newRow("duplicate stick") << int(DuplicateStick) << W << QStringList{"s5"} << "duplicates another link";
+        QTest::newRow("duplicate stick, ends swapped") << int(ReversedDuplicate) << W << QStringList{"s5"} << "duplicates another link";
+        QTest::newRow("zero-length stick") << int(ZeroLengthStick) << E << QStringList{"s5"} << "zero length";
+        QTest::newRow("bone bound twice") << int(BoneBoundTwice) << E << QStringList{"d2"} << "bound twice";
+        QTest::newRow("weighted bone driven by nothing") << int(WeightedBoneUnbound) << W << QStringList{"b1"} << "carries skin weight";
+        QTest::newRow("rigid mesh on a bone driven by nothing") << int(RigidMeshBoneUnbound) << W << QStringList{"b1"} << "carries skin weight";
+        QTest::newRow("angle constraint broken at bind") << int(AngleOutsideLimits) << W << QStringList{"a0"} << "bind angle 90.0°";
+        QTest::newRow("twist range excludes the rest") << int(TwistExcludesRest) << W << QStringList{"g0"} << "excludes the rest";
+        QTest::newRow("twist min above max") << int(TwistMinAboveMax) << E << QStringList{"g0"} << "twistMax is below twistMin";
+        QTest::newRow("index out of range") << int(IndexOutOfRange) << E << QStringList{"s4"} << "particle b index 9 out of range";
+    }
+    void check_firesOnceWithTheCulprit()
+    {
+        QFETCH(int, which);
+        QFETCH(bool, error);
+        QFETCH(QStringList, culprits);
+        QFETCH(QString, says);
+        const rig::RigDescription r = broken(which);
+        const import::ImportedScene mesh = meshOver(r, {0, 1, 1}, which == RigidMeshBoneUnbound ? 1 : kNone);
+        const auto issues = editor::validateRig(r, &mesh);
+        QVERIFY2(issues.size() == 1, qPrintable(describe(issues)));
+        QCOMPARE(issues[0].severity == Severity::Error, error);
+        QCOMPARE(namesOf(r, issues[0].elements), culprits);
+        QVERIFY2(issues[0].message.contains(says), qPrintable(issues[0].message));
+        QCOMPARE(editor::hasErrors(issues), error);
+    }
+
+    void unboundBone_isFine_data()
+    {
+        QTest::addColumn<int>("parentOfB1");
+        QTest::addColumn<QList<int>>("weights");
+        QTest::addColumn<bool>("withMesh");
+        QTest::newRow("no mesh: nothing to say") << int(kNone) << QList<int>{0, 1, 1} << false;
+        QTest::newRow("no skin weight") << int(kNone) << QList<int>{0, 0, kNone} << true;
+        QTest::newRow("follows its bound parent") << 0 << QList<int>{0, 1, 1} << true;
+    }
+    void unboundBone_isFine()
+    {
+        QFETCH(int, parentOfB1);
+        QFETCH(QList<int>, weights);
+        QFETCH(bool, withMesh);
+        rig::RigDescription r = broken(WeightedBoneUnbound);
+        r.bones[1].parent = parentOfB1;
+        const import::ImportedScene mesh = meshOver(r, std::vector<std::int32_t>(weights.begin(), weights.end()));
+        const auto issues = editor::validateRig(r, withMesh ? &mesh : nullptr);
+        QVERIFY2(issues.empty(), qPrintable(describe(issues)));
+    }
+
+    void unboundRoot_withBoundDescendant_isFine()
+    {
+        // b1 unbound, its child b2 bound to t1: the runtime makes the root copy its descendant.
+        rig::RigDescription r = cleanRig();
+        r.bones.push_back(B(2, 1));
+        r.bindings[1].bone = 2;
+        const import::ImportedScene mesh = meshOver(r, {0, 1, 2});
+        const auto issues = editor::validateRig(r, &mesh);
+        QVERIFY2(issues.empty(), qPrintable(describe(issues)));
+    }
+
+    void meshOfAnotherSkeleton_isNotChecked()
+    {
+        rig::RigDescription r = broken(WeightedBoneUnbound);
+        import::ImportedScene mesh = meshOver(r, {0, 1, 1});
+        mesh.skeleton.push_back(B(2, kNone)); // three bones against the rig's two
+        mesh.boneInfo.resize(3);
+        QVERIFY(editor::validateRig(r, &mesh).empty());
+    }
+
+    void errors_comeFirst()
+    {
+        rig::RigDescription r = broken(ZeroLengthStick);
+        r.particles.push_back(P(5, {2, 2, 2}, kNone)); // isolated: a warning listed before the stick's error
+        const auto issues = editor::validateRig(r);
+        QCOMPARE(issues.size(), std::size_t(2));
+        QCOMPARE(issues[0].severity, Severity::Error);
+        QCOMPARE(namesOf(r, issues[0].elements), QStringList{"s5"});
+        QCOMPARE(issues[1].severity, Severity::Warning);
+        QCOMPARE(namesOf(r, issues[1].elements), QStringList{"p5"});
+    }
+
+    void emptyRig_isOneError()
+    {
+        const auto issues = editor::validateRig(rig::RigDescription{});
+        QCOMPARE(issues.size(), std::size_t(1));
+        QVERIFY(editor::hasErrors(issues));
+        QVERIFY(issues[0].elements.empty());
+    }
+
+    void humanoid_hasNoErrors()
+    {
+        rig::RigDescription r = runtime::makeHumanoid();
+        project::assignMissingIds(r);
+        const auto issues = editor::validateRig(r);
+        QVERIFY2(!editor::hasErrors(issues), qPrintable(describe(issues)));
+        for (const auto& issue : issues) {
+            qInfo("humanoid: %s", qPrintable(issue.message));
+            QVERIFY(!issue.elements.empty());
+            for (const ElementRef& ref : issue.elements)
+                QVERIFY(editor::indexOf(r, ref) != kNone);
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestValidation)
+#include "tst_validation.moc"
