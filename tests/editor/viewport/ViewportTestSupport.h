@@ -4,7 +4,10 @@
 #include "marionette/import/ImportedScene.h"
 #include "marionette/rig/RigDescription.h"
 
+#include <cmath>
+#include <cstdint>
 #include <initializer_list>
+#include <string>
 
 namespace marionette::test {
 
@@ -12,7 +15,7 @@ inline rig::Particle particle(rig::ElementId id, Vec3 p, float radius = 0.05f)
 {
     rig::Particle q;
     q.id = id;
-    q.name = "p" + std::to_string(id);
+    q.name = std::to_string(id);
     q.position = p;
     q.radius = radius;
     return q;
