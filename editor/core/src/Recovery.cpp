@@ -12,6 +12,7 @@
 #include <QStandardPaths>
 
 #include <algorithm>
+#include <atomic>
 
 namespace marionette::editor {
 
@@ -44,10 +45,14 @@ QString RecoverySession::defaultFolder()
 RecoverySession::RecoverySession(QString folder) : mFolder(folder.isEmpty() ? defaultFolder() : std::move(folder))
 {
     QDir().mkpath(mFolder);
-    mBase = QStringLiteral("%1/session-%2-%3")
+    // pid and time alone collide for two sessions of one process started within a millisecond (they would
+    // share one autosave file and the second could never take the lock): a per-process counter separates them.
+    static std::atomic<int> sessionCount{0};
+    mBase = QStringLiteral("%1/session-%2-%3-%4")
                 .arg(mFolder)
                 .arg(QCoreApplication::applicationPid())
-                .arg(QDateTime::currentMSecsSinceEpoch());
+                .arg(QDateTime::currentMSecsSinceEpoch())
+                .arg(++sessionCount);
     mLock = std::make_unique<QLockFile>(lockOf(mBase));
     mLock->setStaleLockTime(0); // only a dead owner makes the lock stale, never its age
     mLock->tryLock(0);
