@@ -400,55 +400,6 @@ class TestCommands : public QObject {
         QCOMPARE(modified.count(), 3);
     }
 
-    void save_makesClean_thenEditMakesModified()
-    {
-        QTemporaryDir dir;
-        QVERIFY(dir.isValid());
-        auto doc = documentWith(sampleRig());
-        QSignalSpy modified(doc.get(), &Document::modifiedChanged);
-        QSignalSpy pathChanged(doc.get(), &Document::filePathChanged);
-        QUndoStack* stack = doc->undoStack();
-        stack->push(new editor::ChangePropertyCommand(doc.get(), refs(*doc, {"p0"}), "radius", 0.125));
-        QString error;
-        QVERIFY2(doc->save(dir.filePath("hero.mproj"), error), qPrintable(error));
-        QVERIFY(!doc->isModified());
-        QCOMPARE(doc->displayName(), QStringLiteral("hero.mproj"));
-        QCOMPARE(pathChanged.count(), 1);
-        // The same property again: it must not merge into the saved step, or undo could not reach the save.
-        stack->push(new editor::ChangePropertyCommand(doc.get(), refs(*doc, {"p0"}), "radius", 0.25));
-        QVERIFY(doc->isModified());
-        QCOMPARE(stack->count(), 2);
-        stack->undo();
-        QVERIFY(!doc->isModified());
-        QCOMPARE(doc->rig().particles[0].radius, 0.125f);
-        stack->undo();
-        QVERIFY(doc->isModified());
-        QCOMPARE(modified.count(), 5); // edit, save, edit, undo to the save, undo past it
-        // What was saved loads back as the rig at the save.
-        Document reopened;
-        QVERIFY2(reopened.load(dir.filePath("hero.mproj"), error), qPrintable(error));
-        stack->redo();
-        QCOMPARE(dumpRig(reopened.rig()), dumpRig(doc->rig()));
-        QVERIFY(!reopened.isModified());
-    }
-
-    void adopt_modified_isModifiedUntilSaved()
-    {
-        QTemporaryDir dir;
-        Document doc;
-        project::Project p;
-        p.rig = sampleRig();
-        doc.adopt(p, QString(), true);
-        QVERIFY(doc.isModified());
-        QCOMPARE(doc.displayName(), QStringLiteral("Untitled"));
-        QCOMPARE(doc.undoStack()->count(), 0);
-        QString error;
-        QVERIFY2(doc.save(dir.filePath("r.mproj"), error), qPrintable(error));
-        QVERIFY(!doc.isModified());
-        QVERIFY(!doc.save(dir.filePath("missing/folder/r.mproj"), error));
-        QVERIFY(!error.isEmpty());
-    }
-
     void signals_fireForEachKindOfChange()
     {
         auto doc = documentWith(sampleRig());
