@@ -1,5 +1,6 @@
 #include "viewport/RigDrawBuilder.h"
 
+#include "viewport/AngularGizmo.h"
 #include "viewport/ElementSet.h"
 #include "viewport/ViewportColours.h"
 
@@ -154,7 +155,7 @@ void Builder::cone(const RigPose::AngularAnchor& anchor, const rig::AngularConst
                    Colour twistColour)
 {
     const Vec3 s1 = anchor.axes.c[0], t = anchor.axes.c[1], s2 = anchor.axes.c[2];
-    const float len = 0.6f * anchor.length;
+    const float len = AngularGizmo::coneLength(anchor);
     const int segments = 32;
     Vec3 rim[segments];
     for (int i = 0; i < segments; ++i) {
@@ -177,8 +178,8 @@ void Builder::cone(const RigPose::AngularAnchor& anchor, const rig::AngularConst
     if (a.limit != rig::AngularLimit::SwingTwist)
         return;
     // twist: rotating s1 about t by θ gives s1·cos θ − s2·sin θ
-    const Vec3 centre = anchor.point + t * (0.5f * len);
-    const float radius = 0.35f * len;
+    const Vec3 centre = AngularGizmo::twistCentre(anchor);
+    const float radius = AngularGizmo::twistRadius(anchor);
     mOut.arc(centre, s1, -s2, radius, a.twistMin, a.twistMax, twistColour, 2.f, 24);
     mOut.line(centre, centre + (s1 * std::cos(a.twistMin) - s2 * std::sin(a.twistMin)) * radius, twistColour, 1.f);
     mOut.line(centre, centre + (s1 * std::cos(a.twistMax) - s2 * std::sin(a.twistMax)) * radius, twistColour, 1.f);

@@ -10,6 +10,7 @@
 // MARIONETTE_VIEWPORT_FAIL=1, makes a shader fail on purpose.
 #pragma once
 
+#include "viewport/AngularGizmo.h"
 #include "viewport/Camera.h"
 #include "viewport/DisplayOptions.h"
 #include "viewport/DrawList.h"
@@ -57,6 +58,12 @@ public:
     std::optional<Vec3> gizmo() const { return mGizmo.origin(); }
     bool isMoving() const { return mGizmo.isDragging(); }
 
+    /// Shows handles on the limits of the angular constraint with this stable id (nullopt hides them): the
+    /// cone's rim (swing) and the twist arc's ends. Dragging one emits angularLimitDragged() with the new
+    /// value; the document is not changed (the app applies it and calls setScene()).
+    void setAngularGizmo(std::optional<rig::ElementId> id);
+    std::optional<rig::ElementId> angularGizmo() const { return mAngular.constraint(); }
+
     /// The plain picking functions (Picking.h) on the current scene, camera, size and display layers.
     std::optional<Pick> pickAt(QPointF pixel) const;
     std::vector<project::ElementRef> pickInRect(const QRectF& rect) const;
@@ -81,6 +88,11 @@ signals:
     void moveUpdated(marionette::Vec3 totalDelta);
     void moveFinished(marionette::Vec3 totalDelta);
     void moveCancelled();
+    /// An angular limit handle was dragged: `newRadians` is the limit's new value (AngularGizmo.h ranges).
+    void angularLimitDragged(quint32 id, marionette::viewport::AngularLimitHandle which, float newRadians);
+    void angularLimitDragFinished(quint32 id, marionette::viewport::AngularLimitHandle which, float newRadians);
+    /// Esc or a right click during the drag: `originalRadians` is the value before it began.
+    void angularLimitDragCancelled(quint32 id, marionette::viewport::AngularLimitHandle which, float originalRadians);
 
 protected:
     void initializeGL() override;
@@ -94,11 +106,15 @@ protected:
     void leaveEvent(QEvent* event) override;
 
 private:
-    enum class Drag { None, Pending, RubberBand, Orbit, Pan, Zoom, Gizmo };
+    enum class Drag { None, Pending, RubberBand, Orbit, Pan, Zoom, Gizmo, Angular };
 
     void fail(const QString& reason);
     void releaseGl();
     void cancelMove();
+    void cancelAngularDrag();
+    /// Starts a gizmo or angular-handle drag under `pos`; false when there is no handle there.
+    bool beginHandleDrag(QPointF pos);
+    void buildHandles(DrawList& out) const;
     Bounds selectionBounds() const;
     void cameraMoved();
 
@@ -106,6 +122,7 @@ private:
     DisplayOptions mOptions;
     Camera mCamera;
     MoveGizmo mGizmo;
+    AngularGizmo mAngular;
 
     std::unique_ptr<GlRenderer> mRenderer;
     bool mUsable = true;
@@ -128,3 +145,4 @@ private:
 } // namespace marionette::viewport
 
 Q_DECLARE_METATYPE(marionette::Vec3)
+Q_DECLARE_METATYPE(marionette::viewport::AngularLimitHandle)

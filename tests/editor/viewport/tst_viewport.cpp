@@ -91,6 +91,7 @@ private slots:
     void mouse_dragOnEmptySpaceEmitsBoxSelected();
     void gizmo_arrowDragMovesAlongThatAxisOnly();
     void gizmo_axisLockAndCancel();
+    void angularGizmo_dragEmitsTheNewLimit();
     void navigation_altDragOrbitsTheCamera();
     void navigation_keysAndWheel();
     void glFailure_disablesWithoutCrashing();
@@ -353,6 +354,59 @@ void TestViewport::gizmo_axisLockAndCancel()
     QVERIFY(mView->isMoving());
     QTest::mousePress(mView.get(), Qt::RightButton, Qt::NoModifier, o + QPoint(0, -60));
     QCOMPARE(cancelled.count(), 2);
+}
+
+// Two triangles sharing particle (0, 0, 0), limit frame s1 = −X, t = +Y, s2 = −Z (tst_angulargizmo.cpp): the
+// swing-2 handle moves in the plane z = 0 at angle atan2(x, y) from +Y, 0.282843 m from the anchor.
+void TestViewport::angularGizmo_dragEmitsTheNewLimit()
+{
+    rig::RigDescription r;
+    r.particles = {particle(1, {0, 0, 0}), particle(2, {0, 1, 0}), particle(3, {1, 0, 0}), particle(4, {0, -1, 0}),
+                   particle(5, {1, -0.5f, 0})};
+    rig::Triangle a, b;
+    a.id = 1;
+    a.p[0] = 0, a.p[1] = 3, a.p[2] = 4;
+    b.id = 2;
+    b.p[0] = 0, b.p[1] = 1, b.p[2] = 2;
+    r.triangles = {a, b};
+    rig::AngularConstraint c;
+    c.id = 7;
+    c.triangleA = 0;
+    c.triangleB = 1;
+    c.limit = rig::AngularLimit::SwingTwist;
+    r.angular = {c};
+    ViewportScene s;
+    s.rig = &r;
+    mView->setScene(s);
+    Camera cam = frontCamera();
+    cam.setTarget({0, 0.2f, 0});
+    cam.setDistance(2.f);
+    mView->setCamera(cam);
+    mView->setAngularGizmo(7);
+    const float len = 0.282843f, k = std::sqrt(0.5f);
+    const QPoint handle = pixelOf(Vec3{k, k, 0} * len);
+    QSignalSpy dragged(mView.get(), &Viewport::angularLimitDragged);
+    QSignalSpy finished(mView.get(), &Viewport::angularLimitDragFinished);
+    QSignalSpy cancelled(mView.get(), &Viewport::angularLimitDragCancelled);
+    QSignalSpy clicked(mView.get(), &Viewport::clicked);
+    QTest::mousePress(mView.get(), Qt::LeftButton, Qt::NoModifier, handle);
+    QTest::mouseMove(mView.get(), pixelOf({0.3f, 0.02f, 0}));
+    QTest::mouseMove(mView.get(), pixelOf({0.3f, 0.f, 0}));
+    QTest::mouseRelease(mView.get(), Qt::LeftButton, Qt::NoModifier, pixelOf({0.3f, 0.f, 0}));
+    QVERIFY(dragged.count() >= 1);
+    QCOMPARE(dragged.last()[0].toUInt(), 7u);
+    QCOMPARE(dragged.last()[1].value<AngularLimitHandle>(), AngularLimitHandle::Swing2);
+    QCOMPARE(finished.count(), 1);
+    QVERIFY2(std::abs(finished[0][2].toFloat() - radians(90.f)) < 0.02f, qPrintable(QString::number(finished[0][2].toDouble())));
+    QCOMPARE(clicked.count(), 0);
+    // Esc during a drag gives the value back
+    QTest::mousePress(mView.get(), Qt::LeftButton, Qt::NoModifier, handle);
+    QTest::mouseMove(mView.get(), pixelOf({0.3f, 0.f, 0}));
+    QTest::keyClick(mView.get(), Qt::Key_Escape);
+    QCOMPARE(cancelled.count(), 1);
+    QCOMPARE(cancelled[0][2].toFloat(), radians(45.f));
+    QTest::mouseRelease(mView.get(), Qt::LeftButton, Qt::NoModifier, pixelOf({0.3f, 0.f, 0}));
+    QCOMPARE(finished.count(), 1);
 }
 
 void TestViewport::navigation_altDragOrbitsTheCamera()
