@@ -175,6 +175,7 @@ bool PluginHost::importScene(plugin::MeshImporter& importer, const QString& path
     out = import::ImportedScene{};
     QString why;
     if (!importer.read(path, settings, out, why)) {
+        out = import::ImportedScene{};
         if (error)
             *error = why.isEmpty() ? QStringLiteral("%1: the %2 importer failed without saying why").arg(path, importer.shortName()) : why;
         return false;
