@@ -263,6 +263,8 @@ void Viewport::setAngularGizmo(std::optional<rig::ElementId> id)
 
 void Viewport::buildHandles(DrawList& out) const
 {
+    if (!mAngular.constraint())
+        return;
     const RigPose pose(mScene);
     for (const AngularGizmo::HandlePoint& h : mAngular.handles(mScene, pose)) {
         const bool twist = h.handle == AngularLimitHandle::TwistMin || h.handle == AngularLimitHandle::TwistMax;
