@@ -115,6 +115,13 @@ bool Document::save(const QString& path, QString& error)
     return true;
 }
 
+void Document::setViewState(const project::Camera& camera, float meshOpacity, bool xray)
+{
+    mProject.editor.camera = camera;
+    mProject.editor.meshOpacity = meshOpacity;
+    mProject.editor.xray = xray;
+}
+
 void Document::attachMesh(std::shared_ptr<const import::ImportedScene> mesh)
 {
     mMesh = std::move(mesh);

@@ -54,6 +54,9 @@ class Document : public QObject {
     bool save(const QString& path, QString& error);
     /// The project as it would be saved now (with the current selection in its editor state).
     project::Project snapshot() const;
+    /// Records how the viewport looks (camera, mesh opacity, X-ray) for the next save. Not an edit: it does
+    /// not make the document modified.
+    void setViewState(const project::Camera& camera, float meshOpacity, bool xray);
     /// Shows `mesh` (already imported from project().sourceMesh) without changing the project.
     void attachMesh(std::shared_ptr<const import::ImportedScene> mesh);
 

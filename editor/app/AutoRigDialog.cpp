@@ -1,0 +1,62 @@
+#include "AutoRigDialog.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QPushButton>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QLabel>
+#include <QVBoxLayout>
+
+namespace marionette::app {
+
+AutoRigDialog::AutoRigDialog(const std::vector<Choice>& templates, QWidget* parent)
+    : QDialog(parent), mTemplate(new QComboBox), mMass(new QDoubleSpinBox), mDescription(new QLabel), mChoices(templates)
+{
+    setWindowTitle(tr("Auto-Rig"));
+    setObjectName(QStringLiteral("autoRigDialog"));
+    mTemplate->setObjectName(QStringLiteral("template"));
+    for (const Choice& c : templates)
+        mTemplate->addItem(c.name);
+    mMass->setObjectName(QStringLiteral("mass"));
+    mMass->setRange(0.1, 100000.0);
+    mMass->setDecimals(1);
+    mMass->setSuffix(QStringLiteral(" kg"));
+    mMass->setValue(75.0);
+    mDescription->setWordWrap(true);
+    mDescription->setMinimumWidth(360);
+    auto update = [this] {
+        const int i = mTemplate->currentIndex();
+        mDescription->setText(i >= 0 && std::size_t(i) < mChoices.size() ? mChoices[std::size_t(i)].description : QString());
+    };
+    connect(mTemplate, &QComboBox::currentIndexChanged, this, update);
+    update();
+
+    auto* form = new QFormLayout;
+    form->addRow(tr("Template"), mTemplate);
+    form->addRow(QString(), mDescription);
+    form->addRow(tr("Total mass"), mMass);
+    auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
+    buttons->button(QDialogButtonBox::Ok)->setText(tr("Build Rig"));
+    connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(new QLabel(tr("Build a ragdoll on the mesh's skeleton. This replaces the current rig (undoable).")));
+    layout->addLayout(form);
+    layout->addWidget(buttons);
+}
+
+QString AutoRigDialog::templateName() const { return mTemplate->currentText(); }
+
+void AutoRigDialog::setTemplateName(const QString& name)
+{
+    const int i = mTemplate->findText(name);
+    if (i >= 0)
+        mTemplate->setCurrentIndex(i);
+}
+
+float AutoRigDialog::totalMass() const { return float(mMass->value()); }
+
+void AutoRigDialog::setTotalMass(float kg) { mMass->setValue(double(kg)); }
+
+} // namespace marionette::app

@@ -1,0 +1,34 @@
+// Marionette editor — the auto-rig dialog: which template (the built-in auto/humanoid/generic and any
+// template plugin) and the ragdoll's total mass.
+#pragma once
+
+#include <QDialog>
+
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+
+namespace marionette::app {
+
+class AutoRigDialog : public QDialog {
+    Q_OBJECT
+  public:
+    struct Choice {
+        QString name;        ///< template short name
+        QString description; ///< shown under the combo box
+    };
+    AutoRigDialog(const std::vector<Choice>& templates, QWidget* parent = nullptr);
+
+    QString templateName() const;
+    void setTemplateName(const QString& name);
+    float totalMass() const;
+    void setTotalMass(float kg);
+
+  private:
+    QComboBox* mTemplate;
+    QDoubleSpinBox* mMass;
+    QLabel* mDescription;
+    std::vector<Choice> mChoices;
+};
+
+} // namespace marionette::app

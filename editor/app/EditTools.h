@@ -1,0 +1,76 @@
+// Marionette editor — the authoring tools: what a click, a box or a gizmo drag in the viewport does.
+// Tools never change the document except by pushing undo commands.
+//
+//   Select           click picks (Shift adds, Ctrl toggles), a box selects, the gizmo moves selected particles
+//   Add Particle     click on the mesh: a particle at the limb's centre (midway between where the ray enters
+//                    and leaves the body), radius from the limb's thickness; Ctrl+click (or a click off the
+//                    mesh near a joint) snaps to the nearest joint
+//   Add Stick/Range/Min/Max   two particles: the two selected when the tool starts, else click them in turn
+//   Make Triangle    three particles, the same way (origin, up, side)
+//   Add Angular      two triangles, the same way
+#pragma once
+
+#include "marionette/editor/Document.h"
+#include "marionette/Math.h"
+
+#include <QObject>
+#include <QPointF>
+#include <QRectF>
+
+#include <optional>
+#include <vector>
+
+namespace marionette::viewport {
+class Viewport;
+}
+
+namespace marionette::app {
+
+enum class Tool { Select, AddParticle, AddStick, AddRange, AddMinOnly, AddMaxOnly, MakeTriangle, AddAngular };
+
+class EditTools : public QObject {
+    Q_OBJECT
+  public:
+    EditTools(editor::Document* document, viewport::Viewport* viewport, QObject* parent = nullptr);
+
+    Tool tool() const { return mTool; }
+    /// Switches tool. A linking tool whose inputs are already selected applies at once (and stays active
+    /// for the next ones).
+    void setTool(Tool tool);
+
+    /// Particle positions while the gizmo drags (one per rig particle), else empty: the viewport draws them.
+    const std::vector<Vec3>& previewPositions() const { return mPreview; }
+    /// Where the gizmo belongs: the centre of the selected, unlocked, visible particles (Select tool only).
+    std::optional<Vec3> gizmoOrigin() const;
+
+  signals:
+    void toolChanged(marionette::app::Tool tool);
+    /// A hint for the status bar ("Click the second particle").
+    void hint(const QString& text);
+    /// The preview positions changed (redraw).
+    void previewChanged();
+
+  private:
+    void onClicked(QPointF pixel, Qt::KeyboardModifiers modifiers);
+    void onBoxSelected(QRectF rect, Qt::KeyboardModifiers modifiers);
+    void onMoveStarted();
+    void onMoveUpdated(Vec3 delta);
+    void onMoveFinished(Vec3 delta);
+    void onMoveCancelled();
+    void addParticleAt(QPointF pixel, bool snapToJoint);
+    /// Elements of `kind` the current tool needs, and how many.
+    std::optional<std::pair<project::ElementKind, std::size_t>> inputsNeeded() const;
+    /// Applies the linking tool to `inputs` (indices of the needed kind). Returns false if they do not fit.
+    bool applyLink(const std::vector<std::int32_t>& inputs);
+    void updateHint();
+
+    editor::Document* mDocument;
+    viewport::Viewport* mViewport;
+    Tool mTool = Tool::Select;
+    std::vector<project::ElementRef> mPending; ///< inputs clicked so far for a linking tool
+    std::vector<project::ElementRef> mDragged;
+    std::vector<Vec3> mDragStart;
+    std::vector<Vec3> mPreview;
+};
+
+} // namespace marionette::app

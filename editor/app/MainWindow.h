@@ -1,0 +1,127 @@
+// Marionette editor — the main window (DESIGN.md §9): the viewport in the centre, the outliner, properties,
+// validation list and log in docks, menus and toolbars with shortcuts, a status bar. It owns the document,
+// the plugin host and the autosave session. File operations are in MainWindowFiles.cpp.
+//
+// The public functions below are what the menus call after their file dialogs; the GUI tests call them
+// with paths (and drive the viewport with mouse events).
+#pragma once
+
+#include "EditTools.h"
+
+#include "marionette/editor/Document.h"
+#include "marionette/editor/PluginHost.h"
+#include "marionette/editor/Recovery.h"
+#include "viewport/DisplayOptions.h"
+
+#include <QMainWindow>
+#include <QTimer>
+
+#include <map>
+#include <memory>
+
+class QLabel;
+class QStackedWidget;
+
+namespace marionette::viewport {
+class Viewport;
+}
+
+namespace marionette::app {
+
+class LogPanel;
+class OutlinerPanel;
+class PropertiesPanel;
+class ValidationPanel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+  public:
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    editor::Document& document() { return mDocument; }
+    /// Null when OpenGL 3.3 is unavailable (then glProblem() says why and the centre shows it).
+    viewport::Viewport* viewport() const { return mViewport; }
+    QString glProblem() const { return mGlProblem; }
+    EditTools* tools() const { return mTools; }
+    LogPanel* logPanel() const { return mLog; }
+    ValidationPanel* validationPanel() const { return mValidation; }
+    OutlinerPanel* outliner() const { return mOutliner; }
+    PropertiesPanel* properties() const { return mProperties; }
+    editor::PluginHost& plugins() { return mPlugins; }
+    /// The action of a menu entry by object name ("fileSave", "editUndo", "toolAddStick" ...), or null.
+    QAction* action(const QString& name) const;
+
+    /// A .mproj opens as a project; anything else is imported as a mesh. False (after a dialog) on failure.
+    bool openPath(const QString& path);
+    /// Opens a project (after asking to save unsaved changes). On failure a dialog shows the one-line
+    /// message and the current document stays as it was.
+    bool openProject(const QString& path);
+    /// Imports a mesh off the UI thread with a progress dialog, then auto-rigs it with `templateName` (empty:
+    /// ask with the template dialog; "none": keep the current rig). One undo step.
+    bool importMesh(const QString& path, const QString& templateName = {}, float totalMass = 75.f);
+    /// Replaces the rig with the template's (one undo step). Needs a mesh with a skeleton.
+    bool autoRig(const QString& templateName, float totalMass);
+    bool saveTo(const QString& path);
+    /// Validates, then exports with the exporter `format` ("mrig", or a plugin's). Refused, with the
+    /// validation list shown, when the rig has errors.
+    bool exportRig(const QString& path, const QString& format = QStringLiteral("mrig"));
+    /// Asks to save unsaved changes: true when the caller may go on (saved, discarded, or nothing to save).
+    bool maybeSave();
+    /// Offers to recover autosaves left by editor sessions that crashed (called once after start).
+    void offerRecovery();
+    /// Writes the recovery file now if there are changes since the last autosave. Returns true if written.
+    bool autosaveNow();
+    editor::RecoverySession& recovery() { return *mRecovery; }
+
+  protected:
+    void closeEvent(QCloseEvent* event) override;
+
+  private:
+    void createViewport();
+    void createDocks();
+    void createActions();
+    void createMenusAndToolbars();
+    QAction* addAction(QMenu* menu, const QString& name, const QString& text, const QKeySequence& shortcut,
+        std::function<void()> slot);
+    void refreshScene();
+    void refreshTitle();
+    void scheduleValidation();
+    void runValidation();
+    void loadProjectMesh();
+    void addRecentFile(const QString& path);
+    void rebuildRecentMenu();
+    void rebuildExportMenu();
+    void deleteSelection();
+    void setSelectionView(std::optional<bool> visible, std::optional<bool> locked);
+    void frameSelection();
+    void setDisplay(const viewport::DisplayOptions& options);
+    void showError(const QString& title, const QString& message);
+    std::vector<std::pair<QString, QString>> templateChoices() const;
+
+    editor::Document mDocument;
+    editor::PluginHost mPlugins;
+    std::unique_ptr<editor::RecoverySession> mRecovery;
+    viewport::Viewport* mViewport = nullptr;
+    QString mGlProblem;
+    QStackedWidget* mCentre = nullptr;
+    QLabel* mGlMessage = nullptr;
+    EditTools* mTools = nullptr;
+    OutlinerPanel* mOutliner = nullptr;
+    PropertiesPanel* mProperties = nullptr;
+    ValidationPanel* mValidation = nullptr;
+    LogPanel* mLog = nullptr;
+    QLabel* mStatusCounts = nullptr;
+    QMenu* mRecentMenu = nullptr;
+    QMenu* mExportMenu = nullptr;
+    QMenu* mViewMenu = nullptr;
+    QMenu* mPanelsMenu = nullptr;
+    std::map<QString, QAction*> mActions;
+    viewport::DisplayOptions mDisplay;
+    QTimer mAutosaveTimer;
+    QTimer mValidationTimer;
+    int mEditCounter = 0;     ///< bumped on every change of the undo stack's index
+    int mAutosavedAt = -1;    ///< mEditCounter when the recovery file was last written
+};
+
+} // namespace marionette::app

@@ -1,0 +1,324 @@
+// MainWindow: the file operations (open, import, auto-rig, save, export, recent files, prompts).
+#include "AutoRigDialog.h"
+#include "LogPanel.h"
+#include "MainWindow.h"
+#include "TaskRunner.h"
+#include "ValidationPanel.h"
+#include "viewport/Viewport.h"
+
+#include "marionette/editor/MeshSource.h"
+#include "marionette/editor/SceneInput.h"
+#include "marionette/editor/Validation.h"
+#include "marionette/editor/commands/ApplyAutoRigCommand.h"
+#include "marionette/editor/commands/ReplaceMeshCommand.h"
+
+#include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QSettings>
+#include <QStatusBar>
+
+namespace marionette::app {
+
+namespace {
+constexpr int kMaxRecentFiles = 8;
+const char* kRecentKey = "recentFiles";
+} // namespace
+
+bool MainWindow::maybeSave()
+{
+    if (!mDocument.isModified())
+        return true;
+    QMessageBox box(QMessageBox::Warning, tr("Unsaved changes"),
+        tr("%1 has unsaved changes. Save them?").arg(mDocument.displayName()),
+        QMessageBox::Save | QMessageBox::Discard | QMessageBox::Cancel, this);
+    box.setObjectName(QStringLiteral("unsavedDialog"));
+    box.setDefaultButton(QMessageBox::Save);
+    switch (box.exec()) {
+    case QMessageBox::Save: return saveTo(mDocument.filePath());
+    case QMessageBox::Discard: return true;
+    default: return false;
+    }
+}
+
+bool MainWindow::openPath(const QString& given)
+{
+    QString path = given;
+    if (path.isEmpty()) {
+        path = QFileDialog::getOpenFileName(this, tr("Open"), QString(),
+            tr("Marionette projects (*.mproj);;Meshes (*.fbx *.dae *.gltf *.glb *.obj *.x *.blend *.smd *.md5mesh *.ms3d);;All files (*)"));
+        if (path.isEmpty())
+            return false;
+    }
+    if (QFileInfo(path).suffix().compare(QLatin1String("mproj"), Qt::CaseInsensitive) == 0)
+        return openProject(path);
+    return importMesh(path);
+}
+
+bool MainWindow::openProject(const QString& path)
+{
+    if (!maybeSave())
+        return false;
+    QString error;
+    if (!mDocument.load(path, error)) {
+        showError(tr("Cannot open project"), error);
+        return false;
+    }
+    mRecovery->discard();
+    mAutosavedAt = mEditCounter;
+    addRecentFile(mDocument.filePath());
+    mLog->info(tr("Opened %1").arg(mDocument.filePath()));
+    const auto& editorState = mDocument.project().editor;
+    viewport::DisplayOptions display = mDisplay;
+    display.meshOpacity = editorState.meshOpacity;
+    display.xray = editorState.xray;
+    if (auto* xray = action(QStringLiteral("viewXray")))
+        xray->setChecked(display.xray);
+    setDisplay(display);
+    if (mViewport)
+        mViewport->setCamera(viewport::Camera(editorState.camera));
+    loadProjectMesh();
+    runValidation();
+    return true;
+}
+
+void MainWindow::loadProjectMesh()
+{
+    const project::SourceMesh& source = mDocument.project().sourceMesh;
+    const QString meshPath = source.resolve(mDocument.filePath().isEmpty() ? source.path : mDocument.filePath());
+    if (meshPath.isEmpty())
+        return;
+    if (!QFileInfo::exists(meshPath)) {
+        mLog->warning(tr("%1: the project's mesh is missing; the rig is shown without it").arg(meshPath));
+        return;
+    }
+    const QString hash = project::SourceMesh::hashFile(meshPath);
+    if (!source.sha256.isEmpty() && hash != source.sha256)
+        mLog->warning(tr("%1: the mesh changed since the rig was built (SHA-256 differs); check the rig still fits").arg(meshPath));
+    import::ImportResult result = importWithProgress(this, meshPath, editor::importOptionsFor(mDocument.project().import));
+    if (result.status != import::ImportStatus::Success) {
+        mLog->warning(tr("The mesh could not be loaded: %1").arg(QString::fromStdString(result.error)));
+        return;
+    }
+    mDocument.attachMesh(std::make_shared<const import::ImportedScene>(std::move(result.scene)));
+    if (mDocument.project().editor.camera.distance == project::Camera{}.distance)
+        frameSelection();
+}
+
+bool MainWindow::importMesh(const QString& given, const QString& templateName, float totalMass)
+{
+    QString path = given;
+    if (path.isEmpty()) {
+        path = QFileDialog::getOpenFileName(this, tr("Import Mesh"), QString(),
+            tr("Meshes (*.fbx *.dae *.gltf *.glb *.obj *.x *.blend *.smd *.md5mesh *.ms3d *.3ds *.b3d);;All files (*)"));
+        if (path.isEmpty())
+            return false;
+    }
+    mLog->info(tr("Importing %1…").arg(path));
+    import::ImportResult result = importWithProgress(this, path, {});
+    if (result.status == import::ImportStatus::Cancelled) {
+        mLog->info(tr("Import cancelled"));
+        return false;
+    }
+    if (result.status != import::ImportStatus::Success) {
+        showError(tr("Import failed"), QString::fromStdString(result.error));
+        return false;
+    }
+    for (const std::string& w : result.scene.warnings)
+        mLog->warning(QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(w)));
+    auto scene = std::make_shared<const import::ImportedScene>(std::move(result.scene));
+
+    QString chosen = templateName;
+    float mass = totalMass;
+    if (chosen.isEmpty() && !scene->skeleton.empty()) {
+        std::vector<AutoRigDialog::Choice> choices;
+        for (const auto& [name, description] : templateChoices())
+            choices.push_back({name, description});
+        choices.push_back({QStringLiteral("none"), tr("Keep the current rig; only show the new mesh.")});
+        AutoRigDialog dialog(choices, this);
+        if (dialog.exec() != QDialog::Accepted)
+            chosen = QStringLiteral("none");
+        else {
+            chosen = dialog.templateName();
+            mass = dialog.totalMass();
+        }
+    }
+    project::SourceMesh source;
+    const QString absolute = QFileInfo(path).absoluteFilePath();
+    source.path = mDocument.filePath().isEmpty() ? absolute : project::SourceMesh::relativePath(absolute, mDocument.filePath());
+    source.sha256 = project::SourceMesh::hashFile(absolute);
+
+    QUndoStack* stack = mDocument.undoStack();
+    stack->beginMacro(tr("Import %1").arg(QFileInfo(path).fileName()));
+    stack->push(new editor::ReplaceMeshCommand(&mDocument, source, editor::importSettingsFrom(scene->conversion), scene));
+    if (mDocument.project().name.isEmpty())
+        mDocument.setProjectName(QFileInfo(path).completeBaseName());
+    bool rigged = true;
+    if (!scene->skeleton.empty() && chosen != QLatin1String("none"))
+        rigged = autoRig(chosen, mass);
+    stack->endMacro();
+    mLog->info(tr("Imported %1: %2 mesh(es), %3 bones").arg(QFileInfo(path).fileName()).arg(scene->meshes.size()).arg(scene->skeleton.size()));
+    if (scene->skeleton.empty())
+        mLog->warning(tr("%1 has no skeleton: place particles by hand, or import a skinned mesh to auto-rig").arg(QFileInfo(path).fileName()));
+    frameSelection();
+    return rigged;
+}
+
+std::vector<std::pair<QString, QString>> MainWindow::templateChoices() const
+{
+    std::vector<std::pair<QString, QString>> out;
+    for (plugin::RigTemplate* t : mPlugins.templates())
+        out.emplace_back(t->shortName(), t->description());
+    return out;
+}
+
+bool MainWindow::autoRig(const QString& given, float totalMass)
+{
+    const auto mesh = mDocument.mesh();
+    if (!mesh || mesh->skeleton.empty()) {
+        showError(tr("Auto-Rig"), tr("The auto-rig needs an imported mesh with a skeleton (File ▸ Import Mesh)."));
+        return false;
+    }
+    QString name = given;
+    float mass = totalMass;
+    if (name.isEmpty()) {
+        std::vector<AutoRigDialog::Choice> choices;
+        for (const auto& [n, description] : templateChoices())
+            choices.push_back({n, description});
+        AutoRigDialog dialog(choices, this);
+        if (dialog.exec() != QDialog::Accepted)
+            return false;
+        name = dialog.templateName();
+        mass = dialog.totalMass();
+    }
+    plugin::RigTemplate* tmpl = mPlugins.rigTemplate(name);
+    if (!tmpl) {
+        showError(tr("Auto-Rig"), tr("No rig template named '%1' (available: %2)").arg(name, mPlugins.names(editor::PluginKind::Template).join(QStringLiteral(", "))));
+        return false;
+    }
+    editor::AutoRigInput input = editor::autoRigInputFromScene(*mesh, editor::RigTemplate::Auto, mass);
+    input.name = mDocument.project().name.toStdString();
+    const editor::AutoRigResult result = runWithProgress(this, tr("Building the rig…"),
+        [tmpl, input] { return editor::PluginHost::buildRig(*tmpl, input); });
+    if (!result.ok) {
+        showError(tr("Auto-Rig failed"), QString::fromStdString(result.error));
+        return false;
+    }
+    mDocument.undoStack()->push(new editor::ApplyAutoRigCommand(&mDocument, result.rig, QString::fromStdString(result.templateUsed)));
+    mLog->info(tr("Auto-rig (%1): %2 particles, %3 sticks, %4 triangles, %5 angular constraints")
+                   .arg(QString::fromStdString(result.templateUsed)).arg(result.rig.particles.size())
+                   .arg(result.rig.sticks.size()).arg(result.rig.triangles.size()).arg(result.rig.angular.size()));
+    for (const std::string& note : result.notes)
+        mLog->info(QStringLiteral("  %1").arg(QString::fromStdString(note)));
+    return true;
+}
+
+bool MainWindow::saveTo(const QString& given)
+{
+    QString path = given;
+    if (path.isEmpty()) {
+        path = QFileDialog::getSaveFileName(this, tr("Save Project"), mDocument.filePath(), tr("Marionette projects (*.mproj)"));
+        if (path.isEmpty())
+            return false;
+        if (QFileInfo(path).suffix().isEmpty())
+            path += QStringLiteral(".mproj");
+    }
+    if (mViewport)
+        mDocument.setViewState(mViewport->camera().state(), mDisplay.meshOpacity, mDisplay.xray);
+    QString error;
+    if (!mDocument.save(path, error)) {
+        showError(tr("Save failed"), error);
+        return false;
+    }
+    mRecovery->discard();
+    mAutosavedAt = mEditCounter;
+    addRecentFile(mDocument.filePath());
+    statusBar()->showMessage(tr("Saved %1").arg(mDocument.filePath()), 4000);
+    mLog->info(tr("Saved %1").arg(mDocument.filePath()));
+    return true;
+}
+
+bool MainWindow::exportRig(const QString& given, const QString& format)
+{
+    plugin::RigExporter* exporter = mPlugins.exporter(format);
+    if (!exporter) {
+        showError(tr("Export"), tr("No exporter named '%1'").arg(format));
+        return false;
+    }
+    auto issues = editor::validateRig(mDocument.rig(), mDocument.mesh().get());
+    mValidation->setIssues(issues);
+    if (editor::hasErrors(issues)) {
+        if (auto* dock = findChild<QDockWidget*>(QStringLiteral("validationDock"))) {
+            dock->show();
+            dock->raise();
+        }
+        const auto errors = std::count_if(issues.begin(), issues.end(), [](const auto& i) { return i.severity == editor::Severity::Error; });
+        showError(tr("Export refused"), tr("The rig has %n error(s); fix them first (see the Validation list). First: %1", nullptr, int(errors))
+                                            .arg(issues.front().message));
+        return false;
+    }
+    QString path = given;
+    if (path.isEmpty()) {
+        const QString base = mDocument.filePath().isEmpty() ? QStringLiteral("rig")
+                                                           : QFileInfo(mDocument.filePath()).completeBaseName();
+        path = QFileDialog::getSaveFileName(this, tr("Export Rig (%1)").arg(exporter->displayName()),
+            base + QLatin1Char('.') + exporter->fileExtension(), exporter->nameFilter());
+        if (path.isEmpty())
+            return false;
+    }
+    plugin::ExportContext context;
+    context.targetPath = path;
+    context.sourcePath = mDocument.filePath();
+    context.generator = QStringLiteral("Marionette %1").arg(QStringLiteral(MARIONETTE_VERSION));
+    QString error;
+    if (!editor::PluginHost::exportRig(*exporter, mDocument.rig(), context, &error)) {
+        showError(tr("Export failed"), error);
+        return false;
+    }
+    const auto warnings = std::count_if(issues.begin(), issues.end(), [](const auto& i) { return i.severity == editor::Severity::Warning; });
+    mLog->info(tr("Exported %1 (%2)%3").arg(path, exporter->displayName(),
+        warnings ? tr(" with %1 warning(s) in the Validation list").arg(warnings) : QString()));
+    statusBar()->showMessage(tr("Exported %1").arg(path), 4000);
+    return true;
+}
+
+void MainWindow::addRecentFile(const QString& path)
+{
+    QSettings settings;
+    QStringList files = settings.value(QLatin1String(kRecentKey)).toStringList();
+    files.removeAll(path);
+    files.prepend(path);
+    while (files.size() > kMaxRecentFiles)
+        files.removeLast();
+    settings.setValue(QLatin1String(kRecentKey), files);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    mRecentMenu->clear();
+    const QStringList files = QSettings().value(QLatin1String(kRecentKey)).toStringList();
+    for (const QString& f : files) {
+        QAction* a = mRecentMenu->addAction(QFileInfo(f).fileName(), this, [this, f] { openProject(f); });
+        a->setToolTip(f);
+        a->setStatusTip(f);
+    }
+    mRecentMenu->setEnabled(!files.isEmpty());
+}
+
+void MainWindow::rebuildExportMenu()
+{
+    mExportMenu->clear();
+    for (plugin::RigExporter* e : mPlugins.exporters()) {
+        const QString name = e->shortName();
+        QAction* a = mExportMenu->addAction(tr("%1 (*.%2)…").arg(e->displayName(), e->fileExtension()), this,
+            [this, name] { exportRig(QString(), name); });
+        a->setObjectName(QStringLiteral("exportAs_") + name);
+        mActions[a->objectName()] = a;
+    }
+}
+
+} // namespace marionette::app

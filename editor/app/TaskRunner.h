@@ -1,0 +1,43 @@
+// Marionette editor — long work (import, auto-rig) off the UI thread, behind a progress dialog with a
+// Cancel button. The calls return when the work is done; meanwhile the UI keeps painting and answering
+// (a nested event loop under a modal dialog, the standard QProgressDialog pattern).
+#pragma once
+
+#include "marionette/import/Import.h"
+
+#include <QApplication>
+#include <QEventLoop>
+#include <QFutureWatcher>
+#include <QProgressDialog>
+#include <QString>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <functional>
+
+class QWidget;
+
+namespace marionette::app {
+
+/// Imports `path` on a thread of its own (the importer reads in a child process: a crashing file is a
+/// message). The dialog shows the importer's stages; Cancel stops it (status Cancelled).
+import::ImportResult importWithProgress(QWidget* parent, const QString& path, const import::ImportOptions& options);
+
+/// Runs `work` on the thread pool with a busy dialog saying `label`; returns its result. The work cannot be
+/// cancelled half-way (the auto-rig takes well under a second), so the dialog has no Cancel button.
+template <typename F>
+auto runWithProgress(QWidget* parent, const QString& label, F work) -> decltype(work())
+{
+    QProgressDialog dialog(label, QString(), 0, 0, parent);
+    dialog.setWindowModality(Qt::WindowModal);
+    dialog.setMinimumDuration(400);
+    dialog.setCancelButton(nullptr);
+    QFutureWatcher<decltype(work())> watcher;
+    QEventLoop loop;
+    QObject::connect(&watcher, &QFutureWatcherBase::finished, &loop, &QEventLoop::quit);
+    watcher.setFuture(QtConcurrent::run(std::move(work)));
+    if (!watcher.isFinished())
+        loop.exec(QEventLoop::ExcludeUserInputEvents);
+    return watcher.result();
+}
+
+} // namespace marionette::app
