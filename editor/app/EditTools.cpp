@@ -6,7 +6,10 @@
 #include "marionette/editor/commands/AddParticleCommand.h"
 #include "marionette/editor/commands/AddStickCommand.h"
 #include "marionette/editor/commands/AddTriangleCommand.h"
+#include "marionette/editor/commands/ChangePropertyCommand.h"
 #include "marionette/editor/commands/MoveParticlesCommand.h"
+
+#include "marionette/editor/Properties.h"
 
 #include <algorithm>
 
@@ -25,6 +28,15 @@ EditTools::EditTools(editor::Document* document, viewport::Viewport* viewport, Q
         connect(viewport, &viewport::Viewport::moveUpdated, this, &EditTools::onMoveUpdated);
         connect(viewport, &viewport::Viewport::moveFinished, this, &EditTools::onMoveFinished);
         connect(viewport, &viewport::Viewport::moveCancelled, this, &EditTools::onMoveCancelled);
+        connect(viewport, &viewport::Viewport::hoverMoved, this, &EditTools::onHover);
+        // A limit handle dragged: the property follows live, merged into one undo step; a cancelled drag
+        // puts the original value back, which leaves no step at all.
+        auto angular = [this](quint32 id, viewport::AngularLimitHandle which, float radians) {
+            onAngularDragged(id, int(which), radians);
+        };
+        connect(viewport, &viewport::Viewport::angularLimitDragged, this, angular);
+        connect(viewport, &viewport::Viewport::angularLimitDragFinished, this, angular);
+        connect(viewport, &viewport::Viewport::angularLimitDragCancelled, this, angular);
     }
     connect(document, &editor::Document::structureChanged, this, [this] {
         std::erase_if(mPending, [this](ElementRef r) { return editor::indexOf(mDocument->rig(), r) == rig::kNone; });
@@ -184,6 +196,43 @@ void EditTools::addParticleAt(QPointF pixel, bool snapToJoint)
         return;
     }
     emit hint(snapToJoint ? tr("No joint near the cursor") : tr("Click on the mesh (or Ctrl+click near a joint)"));
+}
+
+void EditTools::onHover(QPointF pixel)
+{
+    const std::optional<viewport::Pick> pick = mViewport->pickAt(pixel);
+    const std::optional<ElementRef> hovered = pick ? std::optional<ElementRef>(pick->element) : std::nullopt;
+    if (hovered != mHovered) {
+        mHovered = hovered;
+        emit previewChanged();
+    }
+}
+
+void EditTools::onAngularDragged(quint32 id, int handle, float radians)
+{
+    const ElementRef ref{ElementKind::Angular, id};
+    const std::int32_t i = editor::indexOf(mDocument->rig(), ref);
+    if (i == rig::kNone)
+        return;
+    const bool cone = mDocument->rig().angular[std::size_t(i)].limit == rig::AngularLimit::Cone;
+    QString key;
+    switch (viewport::AngularLimitHandle(handle)) {
+    case viewport::AngularLimitHandle::Swing1: key = cone ? QStringLiteral("coneAngle") : QStringLiteral("swing1"); break;
+    case viewport::AngularLimitHandle::Swing2: key = QStringLiteral("swing2"); break;
+    case viewport::AngularLimitHandle::TwistMin: key = QStringLiteral("twistMin"); break;
+    case viewport::AngularLimitHandle::TwistMax: key = QStringLiteral("twistMax"); break;
+    }
+    const editor::PropertyDef* def = editor::findProperty(editor::propertiesOf(ElementKind::Angular), key);
+    const double value = std::clamp(double(radians), def->minimum, def->maximum);
+    mDocument->undoStack()->push(new editor::ChangePropertyCommand(mDocument, {ref}, key, value));
+}
+
+std::optional<rig::ElementId> EditTools::angularGizmo() const
+{
+    const auto& selection = mDocument->selection();
+    if (mTool != Tool::Select || selection.size() != 1 || selection.front().kind != ElementKind::Angular)
+        return std::nullopt;
+    return selection.front().id;
 }
 
 std::optional<Vec3> EditTools::gizmoOrigin() const

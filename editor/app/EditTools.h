@@ -42,6 +42,11 @@ class EditTools : public QObject {
     const std::vector<Vec3>& previewPositions() const { return mPreview; }
     /// Where the gizmo belongs: the centre of the selected, unlocked, visible particles (Select tool only).
     std::optional<Vec3> gizmoOrigin() const;
+    /// The angular constraint whose limit handles the viewport shows: the only selected element, when it is
+    /// one (Select tool only).
+    std::optional<rig::ElementId> angularGizmo() const;
+    /// The element under the cursor (highlighted by the viewport), if any.
+    std::optional<project::ElementRef> hovered() const { return mHovered; }
 
   signals:
     void toolChanged(marionette::app::Tool tool);
@@ -57,6 +62,8 @@ class EditTools : public QObject {
     void onMoveUpdated(Vec3 delta);
     void onMoveFinished(Vec3 delta);
     void onMoveCancelled();
+    void onHover(QPointF pixel);
+    void onAngularDragged(quint32 id, int handle, float radians);
     void addParticleAt(QPointF pixel, bool snapToJoint);
     /// Elements of `kind` the current tool needs, and how many.
     std::optional<std::pair<project::ElementKind, std::size_t>> inputsNeeded() const;
@@ -71,6 +78,7 @@ class EditTools : public QObject {
     std::vector<project::ElementRef> mDragged;
     std::vector<Vec3> mDragStart;
     std::vector<Vec3> mPreview;
+    std::optional<project::ElementRef> mHovered;
 };
 
 } // namespace marionette::app

@@ -374,6 +374,8 @@ void MainWindow::refreshScene()
     if (mTools)
         scene.particlePositions = mTools->previewPositions();
     scene.selection = mDocument.selection();
+    if (mTools)
+        scene.hovered = mTools->hovered();
     for (const auto& v : mDocument.project().editor.elements) {
         if (!v.visible)
             scene.hidden.push_back(v.element);
@@ -382,6 +384,7 @@ void MainWindow::refreshScene()
     }
     mViewport->setScene(std::move(scene));
     mViewport->setGizmo(mTools ? mTools->gizmoOrigin() : std::nullopt);
+    mViewport->setAngularGizmo(mTools ? mTools->angularGizmo() : std::nullopt);
 }
 
 void MainWindow::refreshTitle()

@@ -32,6 +32,8 @@ QDoubleSpinBox* numberBox(const PropertyDef& def, double lo, double hi)
     if (!def.unit.isEmpty())
         box->setSuffix(def.unit == QStringLiteral("°") ? def.unit : QStringLiteral(" ") + def.unit);
     box->setToolTip(def.toolTip);
+    box->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    box->setMinimumWidth(90);
     return box;
 }
 
@@ -176,6 +178,9 @@ QWidget* PropertiesPanel::makeEditor(const PropertyDef& def)
             boxes[std::size_t(c)] = numberBox(def, def.minimumExclusive ? def.minimum + 1e-4 : def.minimum, def.maximum);
             boxes[std::size_t(c)]->setSuffix(QString());
             boxes[std::size_t(c)]->setPrefix(QStringLiteral("xyz").mid(c, 1) + QStringLiteral(" "));
+            // The three share the row whatever their range (a wide range makes a very wide size hint).
+            boxes[std::size_t(c)]->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+            boxes[std::size_t(c)]->setMinimumWidth(60);
             layout->addWidget(boxes[std::size_t(c)]);
         }
         for (int c = 0; c < 3; ++c)

@@ -20,15 +20,25 @@ int main(int argc, char** argv)
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("file"), QStringLiteral("A project (.mproj) to open, or a mesh to import."));
+    QCommandLineOption screenshot(QStringLiteral("screenshot"),
+        QStringLiteral("Open the file, save a picture of the window to PATH and quit."), QStringLiteral("PATH"));
+    parser.addOption(screenshot);
     parser.process(app);
 
     marionette::app::MainWindow window;
     window.show();
     const QStringList files = parser.positionalArguments();
-    QTimer::singleShot(0, &window, [&window, files] {
-        window.offerRecovery();
+    const QString picture = parser.value(screenshot);
+    QTimer::singleShot(0, &window, [&window, files, picture] {
+        if (picture.isEmpty())
+            window.offerRecovery();
         if (!files.isEmpty())
             window.openPath(files.first());
+        if (!picture.isEmpty())
+            QTimer::singleShot(1500, &window, [&window, picture] {
+                const bool saved = window.grab().save(picture);
+                QApplication::exit(saved ? 0 : 1);
+            });
     });
     return QApplication::exec();
 }

@@ -118,9 +118,17 @@ void checkTriangles(const rig::RigDescription& rig, std::vector<ValidationIssue>
         bool shared = false;
         for (auto p : a)
             shared = shared || std::find(std::begin(b), std::end(b), p) != std::end(b);
+        // Without a shared particle, a rigid stick from one triangle to the other still pins them together.
+        for (const rig::Stick& s : rig.sticks) {
+            const bool inA = std::find(std::begin(a), std::end(a), s.a) != std::end(a) || std::find(std::begin(a), std::end(a), s.b) != std::end(a);
+            const bool inB = std::find(std::begin(b), std::end(b), s.a) != std::end(b) || std::find(std::begin(b), std::end(b), s.b) != std::end(b);
+            const bool aToB = (std::find(std::begin(a), std::end(a), s.a) != std::end(a) && std::find(std::begin(b), std::end(b), s.b) != std::end(b)) ||
+                              (std::find(std::begin(a), std::end(a), s.b) != std::end(a) && std::find(std::begin(b), std::end(b), s.a) != std::end(b));
+            shared = shared || (inA && inB && aToB && s.kind == rig::StickKind::Rigid);
+        }
         const ElementRef ref = refAt(rig, ElementKind::Angular, i);
         if (!shared)
-            out.push_back({Severity::Warning, label(rig, ElementKind::Angular, i) + QStringLiteral(": its triangles share no particle, so the joint has no pivot"), {ref, refAt(rig, ElementKind::Triangle, std::size_t(c.triangleA)), refAt(rig, ElementKind::Triangle, std::size_t(c.triangleB))}});
+            out.push_back({Severity::Warning, label(rig, ElementKind::Angular, i) + QStringLiteral(": its triangles share no particle and no rigid stick joins them, so the joint has no pivot"), {ref, refAt(rig, ElementKind::Triangle, std::size_t(c.triangleA)), refAt(rig, ElementKind::Triangle, std::size_t(c.triangleB))}});
         if (c.limit == rig::AngularLimit::SwingTwist && c.twistMin > c.twistMax)
             out.push_back({Severity::Error, label(rig, ElementKind::Angular, i) + QStringLiteral(": twist min %1 is above twist max %2").arg(degrees(c.twistMin), degrees(c.twistMax)), {ref}});
         else if (c.limit == rig::AngularLimit::SwingTwist && (c.twistMin > 1e-3f || c.twistMax < -1e-3f))

@@ -97,6 +97,7 @@ class TestMainWindow : public QObject {
     void initTestCase();
     void authoring_importRigClickUndoRedoSaveReopenExport();
     void viewport_drawsMeshAndRig();
+    void angularGizmo_dragEditsLimitAsOneStep();
     void recovery_offeredAfterCrash();
     void badProject_showsDialogAndKeepsDocument();
     void badMesh_showsDialogAndKeepsDocument();
@@ -274,6 +275,38 @@ void TestMainWindow::viewport_drawsMeshAndRig()
                              std::abs(c.blue() - background.blue())) > 40;
     }
     QVERIFY2(particlesSeen >= int(w.document().rig().particles.size()) * 3 / 4, qPrintable(QString::number(particlesSeen)));
+}
+
+void TestMainWindow::angularGizmo_dragEditsLimitAsOneStep()
+{
+    app::MainWindow w;
+    w.show();
+    waitForViewport(w);
+    QVERIFY(w.importMesh(kHuman, QStringLiteral("humanoid"), 70.f));
+    editor::Document& doc = w.document();
+    // The humanoid's joints are swing/twist limits: the Swing1 handle edits swing1 (a cone limit's edits coneAngle).
+    const std::size_t cone = 0;
+    QVERIFY(!doc.rig().angular.empty());
+    QCOMPARE(doc.rig().angular[cone].limit, rig::AngularLimit::SwingTwist);
+    const rig::AngularConstraint before = doc.rig().angular[cone];
+    doc.setSelection({{ElementKind::Angular, before.id}});
+    viewport::Viewport* vp = w.viewport();
+    QCOMPARE(vp->scene().selection.size(), std::size_t(1));
+    const int steps = doc.undoStack()->count();
+    // The viewport reports a drag of the cone's rim handle in three moves, then the release.
+    emit vp->angularLimitDragged(before.id, viewport::AngularLimitHandle::Swing1, 0.5f);
+    emit vp->angularLimitDragged(before.id, viewport::AngularLimitHandle::Swing1, 0.6f);
+    emit vp->angularLimitDragFinished(before.id, viewport::AngularLimitHandle::Swing1, 0.7f);
+    QCOMPARE(doc.rig().angular[cone].swing1, 0.7f);
+    QCOMPARE(doc.undoStack()->count(), steps + 1);
+    doc.undoStack()->undo();
+    QCOMPARE(doc.rig().angular[cone].swing1, before.swing1);
+    doc.undoStack()->redo();
+    // A drag cancelled with Esc puts the original back and leaves no step.
+    emit vp->angularLimitDragged(before.id, viewport::AngularLimitHandle::Swing1, 1.2f);
+    emit vp->angularLimitDragCancelled(before.id, viewport::AngularLimitHandle::Swing1, 0.7f);
+    QCOMPARE(doc.rig().angular[cone].swing1, 0.7f);
+    QCOMPARE(doc.undoStack()->count(), steps + 1);
 }
 
 void TestMainWindow::recovery_offeredAfterCrash()

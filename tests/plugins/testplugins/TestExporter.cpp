@@ -19,9 +19,11 @@ const LoadMarker kMarker;
 
 } // namespace
 
+#ifndef TEST_PLUGIN_NO_INTERFACE
 bool TestExporter::write(const marionette::rig::RigDescription& rig, const marionette::plugin::ExportContext&,
                          QByteArray& out, QString&) const
 {
     out = "test export of " + QByteArray::fromStdString(rig.name) + "\n";
     return true;
 }
+#endif

@@ -9,12 +9,17 @@
 
 #include <QObject>
 
+#ifdef TEST_PLUGIN_NO_INTERFACE
+// The root object declares the exporter IID but is no exporter at all.
+class TestExporter : public QObject {
+    Q_OBJECT
+    Q_PLUGIN_METADATA(IID TEST_PLUGIN_IID)
+};
+#else
 class TestExporter : public QObject, public marionette::plugin::RigExporter {
     Q_OBJECT
     Q_PLUGIN_METADATA(IID TEST_PLUGIN_IID)
-#ifndef TEST_PLUGIN_NO_INTERFACE
     Q_INTERFACES(marionette::plugin::RigExporter)
-#endif
 
 public:
     QString shortName() const override { return QStringLiteral(TEST_PLUGIN_NAME); }
@@ -25,3 +30,4 @@ public:
     bool write(const marionette::rig::RigDescription& rig, const marionette::plugin::ExportContext& context,
                QByteArray& out, QString& error) const override;
 };
+#endif

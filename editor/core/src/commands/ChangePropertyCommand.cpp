@@ -5,6 +5,8 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
+
 namespace marionette::editor {
 
 namespace {
@@ -74,6 +76,9 @@ bool ChangePropertyCommand::mergeWith(const QUndoCommand* other)
     if (next->mTargets != mTargets || next->mKey != mKey || next->mOldValues.size() != mOldValues.size())
         return false;
     mValue = next->mValue;
+    // Back where it started (a cancelled drag, a value typed back): the step changes nothing; drop it.
+    if (std::all_of(mOldValues.begin(), mOldValues.end(), [this](const QVariant& old) { return old == mValue; }))
+        setObsolete(true);
     return true;
 }
 
