@@ -185,6 +185,20 @@ Ray Camera::rayThrough(QPointF pixel, QSize viewport) const
     return {eye(), normalizeOr(d, forward())};
 }
 
+std::optional<Vec3> Camera::pointAtDepth(QPointF pixel, QSize viewport, Vec3 reference) const
+{
+    const Ray ray = rayThrough(pixel, viewport);
+    const Vec3 f = forward();
+    const float along = dot(ray.direction, f);
+    if (!(along > 1e-6f))
+        return std::nullopt;
+    const float t = dot(reference - ray.origin, f) / along;
+    // Orthographic rays are parallel: a plane between the eye and the near plane is still well defined.
+    if (!std::isfinite(t) || (!isOrthographic() && !(t > 0.f)))
+        return std::nullopt;
+    return ray.origin + ray.direction * t;
+}
+
 std::optional<QPointF> Camera::project(Vec3 point, QSize viewport) const
 {
     const Vec4 clip = mul(viewProjection(viewport), {point.x, point.y, point.z, 1.f});

@@ -78,6 +78,10 @@ public:
 
     /// The ray under a pixel: from the eye (perspective) or from the near plane along forward() (ortho).
     Ray rayThrough(QPointF pixel, QSize viewport) const;
+    /// The point under `pixel` on the plane through `reference` facing the camera (normal forward()), i.e.
+    /// at the reference's depth: project(result) == pixel and depthOf(result) == depthOf(reference).
+    /// nullopt when that plane is behind the eye (perspective).
+    std::optional<Vec3> pointAtDepth(QPointF pixel, QSize viewport, Vec3 reference) const;
     /// Pixel of a world point; nullopt when it is behind the eye (perspective). Points outside the
     /// viewport get pixels outside [0, W] × [0, H].
     std::optional<QPointF> project(Vec3 point, QSize viewport) const;

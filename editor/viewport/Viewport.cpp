@@ -117,8 +117,10 @@ void Viewport::paintGL()
         OverlayBuilder::ground(ground, mCamera);
     if (mOptions.showGrid)
         OverlayBuilder::grid(grid, mCamera);
-    OverlayBuilder::gizmo(gizmo, mGizmo, mCamera, size());
-    buildHandles(gizmo);
+    if (mMode == InteractionMode::Edit) {
+        OverlayBuilder::gizmo(gizmo, mGizmo, mCamera, size());
+        buildHandles(gizmo);
+    }
     if (mDrag == Drag::RubberBand)
         OverlayBuilder::rubberBand(screen, QRectF(mPressPos, mLastPos));
 
@@ -274,6 +276,16 @@ void Viewport::buildHandles(DrawList& out) const
         out.spheres.push_back({h.position, -AngularGizmo::kHandlePixels, c.withAlpha(1.f)});
         out.outlines.push_back({h.position, -AngularGizmo::kHandlePixels, colours::kHovered});
     }
+}
+
+Ray Viewport::rayAt(QPointF pixel) const
+{
+    return mCamera.rayThrough(pixel, size());
+}
+
+std::optional<Vec3> Viewport::pointAtDepth(QPointF pixel, Vec3 reference) const
+{
+    return mCamera.pointAtDepth(pixel, size(), reference);
 }
 
 std::optional<Pick> Viewport::pickAt(QPointF pixel) const

@@ -28,6 +28,11 @@ namespace marionette::viewport {
 class GlRenderer;
 class MeshRaycaster;
 
+/// Edit: the authoring tools (clicks, rubber band, move gizmo, angular gizmo). Preview: a plain left
+/// press/drag/release is reported as previewPressed/Dragged/Released (drag a particle, hit, explode); no
+/// gizmos, no rubber band, no clicked(). Navigation is the same in both.
+enum class InteractionMode { Edit, Preview };
+
 class Viewport : public QOpenGLWidget {
     Q_OBJECT
 
@@ -64,6 +69,18 @@ public:
     void setAngularGizmo(std::optional<rig::ElementId> id);
     std::optional<rig::ElementId> angularGizmo() const { return mAngular.constraint(); }
 
+    /// Edit (default) or Preview. Switching cancels a drag in progress (a gizmo drag emits its
+    /// cancelled signal; a preview drag emits previewReleased at the last position).
+    void setInteractionMode(InteractionMode mode);
+    InteractionMode interactionMode() const { return mMode; }
+
+    /// The ray through a pixel for the current camera and widget size (Camera::rayThrough).
+    Ray rayAt(QPointF pixel) const;
+    /// The point under `pixel` on the plane through `reference` facing the camera (normal forward()): the
+    /// cursor at the reference's depth, for dragging a particle. nullopt when the ray is parallel to the
+    /// plane or the plane is behind the eye.
+    std::optional<Vec3> pointAtDepth(QPointF pixel, Vec3 reference) const;
+
     /// The plain picking functions (Picking.h) on the current scene, camera, size and display layers.
     std::optional<Pick> pickAt(QPointF pixel) const;
     std::vector<project::ElementRef> pickInRect(const QRectF& rect) const;
@@ -93,6 +110,11 @@ signals:
     void angularLimitDragFinished(quint32 id, marionette::viewport::AngularLimitHandle which, float newRadians);
     /// Esc or a right click during the drag: `originalRadians` is the value before it began.
     void angularLimitDragCancelled(quint32 id, marionette::viewport::AngularLimitHandle which, float originalRadians);
+    /// Preview mode: a left press without Alt (`modifiers` as pressed), the moves while it is held, the
+    /// release. Every press is followed by exactly one release (also when the mode changes or Esc).
+    void previewPressed(QPointF pixel, Qt::KeyboardModifiers modifiers);
+    void previewDragged(QPointF pixel);
+    void previewReleased(QPointF pixel);
 
 protected:
     void initializeGL() override;
@@ -106,7 +128,7 @@ protected:
     void leaveEvent(QEvent* event) override;
 
 private:
-    enum class Drag { None, Pending, RubberBand, Orbit, Pan, Zoom, Gizmo, Angular };
+    enum class Drag { None, Pending, RubberBand, Orbit, Pan, Zoom, Gizmo, Angular, Preview };
 
     void fail(const QString& reason);
     void releaseGl();
@@ -120,6 +142,7 @@ private:
 
     ViewportScene mScene;
     DisplayOptions mOptions;
+    InteractionMode mMode = InteractionMode::Edit;
     Camera mCamera;
     MoveGizmo mGizmo;
     AngularGizmo mAngular;

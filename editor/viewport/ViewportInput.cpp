@@ -32,8 +32,27 @@ void Viewport::cancelAngularDrag()
     update();
 }
 
+void Viewport::setInteractionMode(InteractionMode mode)
+{
+    if (mode == mMode)
+        return;
+    cancelMove();
+    cancelAngularDrag();
+    if (mDrag == Drag::Preview) {
+        mDrag = Drag::None;
+        emit previewReleased(mLastPos);
+    } else if (mDrag == Drag::Pending || mDrag == Drag::RubberBand) {
+        mDrag = Drag::None;
+    }
+    mGizmo.setHovered(MoveGizmo::Handle::None);
+    mMode = mode;
+    update();
+}
+
 bool Viewport::beginHandleDrag(QPointF pos)
 {
+    if (mMode == InteractionMode::Preview)
+        return false;
     const MoveGizmo::Handle h = mGizmo.hitTest(mCamera, size(), pos);
     if (h != MoveGizmo::Handle::None && mGizmo.begin(h, mCamera, size(), pos)) {
         mDrag = Drag::Gizmo;
@@ -72,9 +91,12 @@ void Viewport::mousePressEvent(QMouseEvent* event)
     const bool shift = event->modifiers() & Qt::ShiftModifier;
     switch (event->button()) {
     case Qt::LeftButton:
-        if (alt)
+        if (alt) {
             mDrag = Drag::Orbit;
-        else if (!beginHandleDrag(pos))
+        } else if (mMode == InteractionMode::Preview) {
+            mDrag = Drag::Preview;
+            emit previewPressed(pos, mPressModifiers);
+        } else if (!beginHandleDrag(pos))
             mDrag = Drag::Pending;
         break;
     case Qt::MiddleButton: mDrag = alt || shift ? Drag::Pan : Drag::Orbit; break;
@@ -122,8 +144,10 @@ void Viewport::mouseMoveEvent(QMouseEvent* event)
         }
         break;
     case Drag::RubberBand: update(); break;
+    case Drag::Preview: emit previewDragged(pos); break;
     case Drag::None: {
-        const MoveGizmo::Handle h = mGizmo.hitTest(mCamera, size(), pos);
+        const MoveGizmo::Handle h =
+            mMode == InteractionMode::Preview ? MoveGizmo::Handle::None : mGizmo.hitTest(mCamera, size(), pos);
         if (h != mGizmo.hovered()) {
             mGizmo.setHovered(h);
             update();
@@ -170,6 +194,12 @@ void Viewport::mouseReleaseEvent(QMouseEvent* event)
         mAngular.end();
         emit angularLimitDragFinished(*mAngular.constraint(), mAngular.activeHandle(), mAngular.currentAngle());
         update();
+        break;
+    case Drag::Preview:
+        if (!left)
+            return;
+        mDrag = Drag::None;
+        emit previewReleased(pos);
         break;
     case Drag::Orbit:
     case Drag::Pan:
@@ -232,6 +262,9 @@ void Viewport::keyPressEvent(QKeyEvent* event)
             cancelMove();
         } else if (mAngular.isDragging()) {
             cancelAngularDrag();
+        } else if (mDrag == Drag::Preview) {
+            mDrag = Drag::None;
+            emit previewReleased(mLastPos);
         } else if (mDrag == Drag::RubberBand || mDrag == Drag::Pending) {
             mDrag = Drag::None;
             update();

@@ -10,10 +10,19 @@
 #include "marionette/project/Project.h"
 #include "marionette/rig/RigDescription.h"
 
+#include <QStringList>
+
 #include <optional>
 #include <vector>
 
 namespace marionette::viewport {
+
+/// A static box of the preview's test scene (stairs, ledge, a box to fall over): the box
+/// pose.apply([−halfExtents, halfExtents]).
+struct SceneBoxShape {
+    Transform pose;
+    Vec3 halfExtents{0.5f, 0.5f, 0.5f};
+};
 
 struct ViewportScene {
     /// The rig to draw; null = no rig.
@@ -32,6 +41,28 @@ struct ViewportScene {
     std::vector<project::ElementRef> hidden;    ///< not drawn, not pickable
     std::vector<project::ElementRef> locked;    ///< drawn, not pickable
     std::optional<project::ElementRef> hovered; ///< drawn outlined
+
+    // Preview feedback (docs/viewport.md "Preview"); every vector empty = not shown.
+
+    /// One per rig stick (same order as rig->sticks) or empty: signed relative stretch beyond the stick's
+    /// limits (0 = at rest / inside its limits, +0.1 = 10 % too long, −0.1 = 10 % too short). Sticks are
+    /// coloured on a diverging ramp: blue when compressed, their normal colour near 0, yellow → red when
+    /// stretched, saturating at ±kStrainSaturation. Used only when the size matches the rig's sticks.
+    std::vector<float> stickStrain;
+    /// One per angular constraint (same order as rig->angular) or empty: radians beyond the limit. The
+    /// constraint's cone and twist arc are drawn red when above kViolationRadians.
+    std::vector<float> angularViolation;
+    /// Contact points, drawn as small bright dots of constant screen size on top of everything.
+    std::vector<Vec3> contactPoints;
+    /// Static scene geometry drawn as shaded grey boxes with edges (the ground plane is drawn anyway).
+    std::vector<SceneBoxShape> staticBoxes;
+    /// Text drawn in the viewport's top-left corner (white on a translucent dark box), one entry per line.
+    QStringList overlayLines;
 };
+
+/// |stickStrain| at which the strain colour saturates (15 %).
+constexpr float kStrainSaturation = 0.15f;
+/// angularViolation above which a constraint is drawn red (0.5°).
+constexpr float kViolationRadians = 0.5f * 3.14159265358979f / 180.f;
 
 } // namespace marionette::viewport
