@@ -167,10 +167,29 @@ void GlRenderer::drawMesh(const Frame& frame, float opacity)
 }
 
 void GlRenderer::drawList(const DrawList& list, const Mat4& view, const Mat4& projection, float alphaScale,
-                          const Frame& frame)
+                          const Frame& frame, bool solidFaces)
 {
     const Mat4 viewProjection = projection * view;
-    // spheres and lines write depth; translucent faces come last and do not
+    // translucent faces come last and do not write depth; solid faces (static boxes) come first and do,
+    // so their edges (lines, depth-tested LEQUAL) stay on top of them
+    const auto drawFaces = [&] {
+        if (list.faces.empty())
+            return;
+        if (!solidFaces)
+            mGl->glDepthMask(GL_FALSE);
+        mFaceProgram->bind();
+        setMatrix(mGl, *mFaceProgram, "uViewProjection", viewProjection);
+        mFaceProgram->setUniformValue("uAlphaScale", alphaScale);
+        mGl->glBindVertexArray(mFaceVao);
+        mGl->glBindBuffer(GL_ARRAY_BUFFER, mFaceVbo);
+        mGl->glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(list.faces.size() * sizeof(FaceVertex)), list.faces.data(),
+                          GL_STREAM_DRAW);
+        mGl->glDrawArrays(GL_TRIANGLES, 0, GLsizei(list.faces.size()));
+        mGl->glDepthMask(GL_TRUE);
+    };
+    if (solidFaces)
+        drawFaces();
+    // spheres and lines write depth
     if (!list.spheres.empty() || !list.outlines.empty()) {
         mSphereProgram->bind();
         setMatrix(mGl, *mSphereProgram, "uView", view);
@@ -208,18 +227,8 @@ void GlRenderer::drawList(const DrawList& list, const Mat4& view, const Mat4& pr
                           GL_STREAM_DRAW);
         mGl->glDrawArrays(GL_LINES, 0, GLsizei(list.lines.size()));
     }
-    if (!list.faces.empty()) {
-        mGl->glDepthMask(GL_FALSE);
-        mFaceProgram->bind();
-        setMatrix(mGl, *mFaceProgram, "uViewProjection", viewProjection);
-        mFaceProgram->setUniformValue("uAlphaScale", alphaScale);
-        mGl->glBindVertexArray(mFaceVao);
-        mGl->glBindBuffer(GL_ARRAY_BUFFER, mFaceVbo);
-        mGl->glBufferData(GL_ARRAY_BUFFER, GLsizeiptr(list.faces.size() * sizeof(FaceVertex)), list.faces.data(),
-                          GL_STREAM_DRAW);
-        mGl->glDrawArrays(GL_TRIANGLES, 0, GLsizei(list.faces.size()));
-        mGl->glDepthMask(GL_TRUE);
-    }
+    if (!solidFaces)
+        drawFaces();
     mGl->glBindVertexArray(0);
 }
 
@@ -227,6 +236,11 @@ void GlRenderer::render(const Frame& frame, const Lists& lists)
 {
     const DisplayOptions& o = frame.options;
     mGl->glViewport(0, 0, frame.devicePixels.width(), frame.devicePixels.height());
+    // whatever QPainter (the overlay text of the previous frame) left behind
+    mGl->glDisable(GL_SCISSOR_TEST);
+    mGl->glDisable(GL_STENCIL_TEST);
+    mGl->glDisable(GL_CULL_FACE);
+    mGl->glActiveTexture(GL_TEXTURE0);
     mGl->glClearColor(frame.background.r, frame.background.g, frame.background.b, 1.f);
     mGl->glDepthMask(GL_TRUE);
     mGl->glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
@@ -244,6 +258,8 @@ void GlRenderer::render(const Frame& frame, const Lists& lists)
     if (o.showGrid && lists.grid)
         drawList(*lists.grid, frame.view, frame.projection, 1.f, frame);
     mGl->glDepthMask(GL_TRUE);
+    if (lists.statics && !lists.statics->empty())
+        drawList(*lists.statics, frame.view, frame.projection, 1.f, frame, true);
 
     const bool meshVisible = o.showMesh && o.meshOpacity > 0.001f && mMesh && !mMesh->isEmpty();
     const bool opaqueMesh = meshVisible && o.meshOpacity >= 0.999f;
@@ -262,6 +278,10 @@ void GlRenderer::render(const Frame& frame, const Lists& lists)
     if (o.xray && lists.rig) {
         mGl->glClear(GL_DEPTH_BUFFER_BIT);
         drawList(*lists.rig, frame.view, frame.projection, 0.55f, frame);
+    }
+    if (lists.onTop && !lists.onTop->empty()) {
+        mGl->glClear(GL_DEPTH_BUFFER_BIT);
+        drawList(*lists.onTop, frame.view, frame.projection, 1.f, frame);
     }
     if (lists.gizmo && !lists.gizmo->empty()) {
         mGl->glClear(GL_DEPTH_BUFFER_BIT);

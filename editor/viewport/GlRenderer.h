@@ -1,8 +1,9 @@
 // Marionette viewport — every OpenGL call of the viewport: the four programs, the streamed buffers of the
 // draw lists, the mesh (GlMesh) and the order of the passes (docs/viewport.md):
-//   ground and grid (no depth writes) → opaque mesh → rig → translucent mesh (depth pre-pass, then
-//   blended) → X-ray: the rig again over a cleared depth buffer, dimmed → gizmo over a cleared depth
-//   buffer → screen overlay (rubber band) in pixels.
+//   ground and grid (no depth writes) → static scene boxes (opaque faces writing depth) → opaque mesh →
+//   rig → translucent mesh (depth pre-pass, then blended) → X-ray: the rig again over a cleared depth
+//   buffer, dimmed → contact dots over a cleared depth buffer → gizmo over a cleared depth buffer →
+//   screen overlay (rubber band) in pixels. (Overlay text is drawn by the Viewport with QPainter after.)
 // Needs a current OpenGL 3.3 core context for every call, destruction included.
 #pragma once
 
@@ -38,7 +39,9 @@ public:
     struct Lists {
         const DrawList* ground = nullptr;
         const DrawList* grid = nullptr;
+        const DrawList* statics = nullptr; ///< static scene geometry; its faces are opaque and write depth
         const DrawList* rig = nullptr;
+        const DrawList* onTop = nullptr;   ///< contact dots, over everything but the gizmo
         const DrawList* gizmo = nullptr;
         const DrawList* screen = nullptr; ///< in logical pixels, origin top-left
     };
@@ -55,7 +58,7 @@ public:
 
 private:
     void drawList(const DrawList& list, const Mat4& view, const Mat4& projection, float alphaScale,
-                  const Frame& frame);
+                  const Frame& frame, bool solidFaces = false);
     void drawMesh(const Frame& frame, float opacity);
 
     QOpenGLFunctions_3_3_Core* mGl = nullptr;

@@ -128,6 +128,44 @@ void OverlayBuilder::gizmo(DrawList& out, const MoveGizmo& gizmo, const Camera& 
     out.triangle(q[0], q[2], q[3], c.withAlpha(0.25f));
 }
 
+void OverlayBuilder::staticBoxes(DrawList& out, const std::vector<SceneBoxShape>& boxes)
+{
+    const Vec3 light = normalizeOr(Vec3{0.35f, 1.f, 0.55f}, {0, 1, 0});
+    // corner k has x = ±h.x by bit 0, y by bit 1, z by bit 2; faces counter-clockwise from outside
+    const int quads[6][4] = {{0, 4, 6, 2}, {1, 3, 7, 5}, {0, 1, 5, 4}, {2, 6, 7, 3}, {0, 2, 3, 1}, {4, 5, 7, 6}};
+    const Vec3 normals[6] = {{-1, 0, 0}, {1, 0, 0}, {0, -1, 0}, {0, 1, 0}, {0, 0, -1}, {0, 0, 1}};
+    for (const SceneBoxShape& box : boxes) {
+        const Vec3 h = box.halfExtents;
+        if (!(std::isfinite(h.x) && std::isfinite(h.y) && std::isfinite(h.z)))
+            continue;
+        Vec3 corner[8];
+        for (int k = 0; k < 8; ++k)
+            corner[k] = box.pose.apply({(k & 1) ? h.x : -h.x, (k & 2) ? h.y : -h.y, (k & 4) ? h.z : -h.z});
+        for (int f = 0; f < 6; ++f) {
+            const Vec3 n = box.pose.rotation.rotate(normals[f]);
+            const float shade = 0.45f + 0.55f * std::max(dot(n, light), 0.f);
+            const Colour c = colours::kStaticBox.scaled(shade);
+            const int* q = quads[f];
+            out.triangle(corner[q[0]], corner[q[1]], corner[q[2]], c);
+            out.triangle(corner[q[0]], corner[q[2]], corner[q[3]], c);
+        }
+        for (int k = 0; k < 8; ++k)
+            for (int bit : {1, 2, 4})
+                if (!(k & bit))
+                    out.line(corner[k], corner[k | bit], colours::kStaticBoxEdge, 1.5f);
+    }
+}
+
+void OverlayBuilder::contacts(DrawList& out, const std::vector<Vec3>& points)
+{
+    for (const Vec3& p : points) {
+        if (!(std::isfinite(p.x) && std::isfinite(p.y) && std::isfinite(p.z)))
+            continue;
+        out.spheres.push_back({p, -kContactPixels, colours::kContact});
+        out.outlines.push_back({p, -kContactPixels, colours::kContactOutline});
+    }
+}
+
 void OverlayBuilder::rubberBand(DrawList& out, const QRectF& rect)
 {
     const QRectF r = rect.normalized();

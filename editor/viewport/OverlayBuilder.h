@@ -6,6 +6,7 @@
 #include "viewport/Camera.h"
 #include "viewport/DrawList.h"
 #include "viewport/MoveGizmo.h"
+#include "viewport/ViewportScene.h"
 
 #include <QRectF>
 
@@ -18,6 +19,13 @@ public:
     static void grid(DrawList& out, const Camera& camera);
     static void ground(DrawList& out, const Camera& camera);
     static void gizmo(DrawList& out, const MoveGizmo& gizmo, const Camera& camera, QSize viewport);
+    /// Static scene boxes (ViewportScene::staticBoxes): grey faces shaded by a fixed light from above
+    /// (baked into the colours, drawn opaque, writing depth) and darker edges.
+    static void staticBoxes(DrawList& out, const std::vector<SceneBoxShape>& boxes);
+    /// Contact points (ViewportScene::contactPoints): dots of kContactPixels with a dark rim, meant for a
+    /// pass over a cleared depth buffer.
+    static void contacts(DrawList& out, const std::vector<Vec3>& points);
+    static constexpr float kContactPixels = 5.f;
     /// The rubber band in pixel coordinates (z = 0).
     static void rubberBand(DrawList& out, const QRectF& rect);
 };

@@ -18,6 +18,11 @@ bool validIndex(std::int32_t i, std::size_t n)
     return i >= 0 && std::size_t(i) < n;
 }
 
+Colour mix(Colour a, Colour b, float t)
+{
+    return {a.r + (b.r - a.r) * t, a.g + (b.g - a.g) * t, a.b + (b.b - a.b) * t, a.a + (b.a - a.a) * t};
+}
+
 class Builder {
 public:
     Builder(DrawList& out, const ViewportScene& scene, const RigPose& pose)
@@ -82,7 +87,9 @@ void Builder::sticks(bool lines, bool capsules)
 {
     const rig::RigDescription& r = *mPose.rig();
     const std::size_t n = mPose.positions().size();
-    for (const rig::Stick& s : r.sticks) {
+    const bool strained = mScene.stickStrain.size() == r.sticks.size();
+    for (std::size_t i = 0; i < r.sticks.size(); ++i) {
+        const rig::Stick& s = r.sticks[i];
         if (hidden(ElementKind::Stick, s.id) || !validIndex(s.a, n) || !validIndex(s.b, n))
             continue;
         const Vec3 a = mPose.particle(std::size_t(s.a)), b = mPose.particle(std::size_t(s.b));
@@ -99,7 +106,12 @@ void Builder::sticks(bool lines, bool capsules)
             case rig::StickKind::MinOnly: own = colours::kMinOnlyStick; break;
             case rig::StickKind::MaxOnly: own = colours::kMaxOnlyStick; break;
             }
-            mOut.line(a, b, tint(ElementKind::Stick, s.id, own), width + widthBoost(ElementKind::Stick, s.id), dashed);
+            // a stick outside its limits shows its strain even when selected or hovered (drawn wider then)
+            const float strain = strained ? mScene.stickStrain[i] : 0.f;
+            const Colour c = std::fabs(strain) > RigDrawBuilder::kStrainDeadZone
+                                 ? RigDrawBuilder::strainColour(own, strain)
+                                 : tint(ElementKind::Stick, s.id, own);
+            mOut.line(a, b, c, width + widthBoost(ElementKind::Stick, s.id), dashed);
         }
         if (capsules && s.capsuleRadius > 0.f)
             capsule(a, b, s.capsuleRadius, tint(ElementKind::Stick, s.id, colours::kShape));
@@ -188,13 +200,16 @@ void Builder::cone(const RigPose::AngularAnchor& anchor, const rig::AngularConst
 void Builder::angular()
 {
     const rig::RigDescription& r = *mPose.rig();
+    const bool checked = mScene.angularViolation.size() == r.angular.size();
     for (std::size_t i = 0; i < r.angular.size(); ++i) {
         const rig::AngularConstraint& a = r.angular[i];
         const RigPose::AngularAnchor& anchor = mPose.angular()[i];
         if (hidden(ElementKind::Angular, a.id) || !anchor.valid)
             continue;
-        const Colour cone = tint(ElementKind::Angular, a.id, colours::kAngularCone);
-        const Colour twist = tint(ElementKind::Angular, a.id, colours::kAngularTwist);
+        // beyond the limit: red whatever the selection (like a strained stick)
+        const bool violated = checked && mScene.angularViolation[i] > kViolationRadians;
+        const Colour cone = violated ? colours::kViolation : tint(ElementKind::Angular, a.id, colours::kAngularCone);
+        const Colour twist = violated ? colours::kViolation : tint(ElementKind::Angular, a.id, colours::kAngularTwist);
         this->cone(anchor, a, cone, twist);
         mOut.spheres.push_back({anchor.point, -RigDrawBuilder::kAngularHandlePixels, cone.withAlpha(1.f)});
         if (hovered(ElementKind::Angular, a.id))
@@ -250,6 +265,21 @@ void Builder::bones()
 }
 
 } // namespace
+
+Colour RigDrawBuilder::strainColour(Colour normal, float strain)
+{
+    if (!std::isfinite(strain) || std::fabs(strain) <= kStrainDeadZone)
+        return normal;
+    const float t = std::sqrt(std::min(std::fabs(strain) / kStrainSaturation, 1.f));
+    Colour c;
+    if (strain < 0.f)
+        c = mix(normal, colours::kStrainCompressed, t);
+    else if (t < 0.5f)
+        c = mix(normal, colours::kStrainStretched, 2.f * t);
+    else
+        c = mix(colours::kStrainStretched, colours::kStrainSaturated, 2.f * t - 1.f);
+    return c.withAlpha(normal.a);
+}
 
 void RigDrawBuilder::build(DrawList& out, const ViewportScene& scene, const RigPose& pose, const DisplayOptions& options)
 {

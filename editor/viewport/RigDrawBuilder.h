@@ -15,6 +15,13 @@ public:
     static constexpr float kRangeStickWidth = 1.5f;
     static constexpr float kAngularHandlePixels = 6.f;
 
+    /// The strain ramp (ViewportScene::stickStrain): `normal` within ±kStrainDeadZone, toward
+    /// kStrainCompressed when compressed, through kStrainStretched to kStrainSaturated when stretched; the
+    /// ramp follows sqrt(|strain| / kStrainSaturation) so a few per cent already shows, and saturates at
+    /// ±kStrainSaturation. Alpha is `normal`'s.
+    static Colour strainColour(Colour normal, float strain);
+    static constexpr float kStrainDeadZone = 0.002f; ///< 0.2 %: numerical noise of a settled rig
+
     /// Appends the visible rig elements of `scene` (posed by `pose`) to `out`.
     static void build(DrawList& out, const ViewportScene& scene, const RigPose& pose, const DisplayOptions& options);
 };

@@ -8,7 +8,10 @@
 #include "viewport/RigPose.h"
 #include "viewport/ViewportColours.h"
 
+#include <QFontDatabase>
+#include <QFontMetrics>
 #include <QOpenGLContext>
+#include <QPainter>
 #include <QOpenGLVersionFunctionsFactory>
 
 #include <cmath>
@@ -97,20 +100,28 @@ void Viewport::paintGL()
     if (!mUsable || !mRenderer)
         return;
     mCamera.setViewportSize(size());
+    ++mStats.paints;
     if (mMeshDirty || mScene.mesh != mUploadedMesh) {
         mRenderer->setMesh(mScene.mesh);
         mUploadedMesh = mScene.mesh;
         mMeshDirty = false;
+        ++mStats.meshUploads;
         mPaletteDirty = true;
     }
     if (mPaletteDirty) {
         mRenderer->setPalette(mScene.bonePalette);
         mPaletteDirty = false;
+        ++mStats.paletteUploads;
     }
     if (mRigDirty) {
         mRigList.clear();
         RigDrawBuilder::build(mRigList, mScene, RigPose(mScene), mOptions);
+        mStaticList.clear();
+        OverlayBuilder::staticBoxes(mStaticList, mScene.staticBoxes);
+        mContactList.clear();
+        OverlayBuilder::contacts(mContactList, mScene.contactPoints);
         mRigDirty = false;
+        ++mStats.rigRebuilds;
     }
     DrawList ground, grid, gizmo, screen;
     if (mOptions.showGround)
@@ -137,10 +148,38 @@ void Viewport::paintGL()
     GlRenderer::Lists lists;
     lists.ground = &ground;
     lists.grid = &grid;
+    lists.statics = &mStaticList;
     lists.rig = &mRigList;
+    lists.onTop = &mContactList;
     lists.gizmo = &gizmo;
     lists.screen = &screen;
     mRenderer->render(frame, lists);
+    if (!mScene.overlayLines.isEmpty())
+        paintOverlayText();
+}
+
+void Viewport::paintOverlayText()
+{
+    QFont font = QFontDatabase::systemFont(QFontDatabase::FixedFont);
+    font.setPointSizeF(std::max(font.pointSizeF(), 9.));
+    const QFontMetrics metrics(font);
+    constexpr int kMargin = 8, kPadding = 6;
+    int textWidth = 0;
+    for (const QString& line : mScene.overlayLines)
+        textWidth = std::max(textWidth, metrics.horizontalAdvance(line));
+    const int lineHeight = metrics.lineSpacing();
+    const QRect box(kMargin, kMargin, textWidth + 2 * kPadding,
+                    int(mScene.overlayLines.size()) * lineHeight + 2 * kPadding - metrics.leading());
+    QPainter painter(this);
+    painter.setRenderHint(QPainter::TextAntialiasing);
+    painter.fillRect(box, QColor(0, 0, 0, 150));
+    painter.setFont(font);
+    painter.setPen(Qt::white);
+    int y = box.top() + kPadding + metrics.ascent();
+    for (const QString& line : mScene.overlayLines) {
+        painter.drawText(box.left() + kPadding, y, line);
+        y += lineHeight;
+    }
 }
 
 void Viewport::setScene(ViewportScene scene)

@@ -87,6 +87,16 @@ public:
     std::optional<SurfacePoint> surfacePoint(QPointF pixel) const;
     std::optional<int> nearestJoint(QPointF pixel, float maxPixels = 12.f) const;
 
+    /// What the paints so far sent to the GPU (to check that a preview frame, which changes only
+    /// particlePositions, bonePalette and the feedback fields, uploads no mesh).
+    struct Stats {
+        int paints = 0;         ///< paintGL calls that drew
+        int meshUploads = 0;    ///< vertex/index buffers built from scene.mesh
+        int paletteUploads = 0; ///< skinning palette sent (a texture buffer of 16 floats per bone)
+        int rigRebuilds = 0;    ///< rig, static box and contact draw lists rebuilt
+    };
+    const Stats& stats() const { return mStats; }
+
     bool isUsable() const { return mUsable; }
     QString failureReason() const { return mFailureReason; }
     /// Test hook: make a shader fail when GL initialises. Call before the widget is first shown.
@@ -137,6 +147,8 @@ private:
     /// Starts a gizmo or angular-handle drag under `pos`; false when there is no handle there.
     bool beginHandleDrag(QPointF pos);
     void buildHandles(DrawList& out) const;
+    /// scene.overlayLines in the top-left corner, with QPainter over what GL drew.
+    void paintOverlayText();
     Bounds selectionBounds() const;
     void cameraMoved();
 
@@ -156,6 +168,9 @@ private:
     bool mRigDirty = true;
     const import::ImportedScene* mUploadedMesh = nullptr;
     DrawList mRigList;
+    Stats mStats;
+    DrawList mStaticList;  ///< scene.staticBoxes, rebuilt with the rig list
+    DrawList mContactList; ///< scene.contactPoints, rebuilt with the rig list
 
     mutable std::unique_ptr<MeshRaycaster> mRaycaster;
     mutable bool mRaycasterDirty = true;

@@ -31,4 +31,14 @@ constexpr Colour kGizmoActive{1.f, 0.9f, 0.2f, 1.f};
 constexpr Colour kRubberBand{0.55f, 0.75f, 1.f, 0.9f};
 constexpr Colour kRubberBandFill{0.55f, 0.75f, 1.f, 0.12f};
 
+// Preview feedback (RigDrawBuilder::strainColour, docs/viewport.md "Preview")
+constexpr Colour kStrainCompressed{0.15f, 0.3f, 1.f, 1.f}; ///< stickStrain <= −kStrainSaturation
+constexpr Colour kStrainStretched{1.f, 0.9f, 0.1f, 1.f};   ///< halfway to saturation when stretched
+constexpr Colour kStrainSaturated{1.f, 0.1f, 0.05f, 1.f};  ///< stickStrain >= +kStrainSaturation
+constexpr Colour kViolation{1.f, 0.12f, 0.12f, 1.f};       ///< an angular constraint beyond its limit
+constexpr Colour kContact{1.f, 0.7f, 0.1f, 1.f};           ///< contact dots
+constexpr Colour kContactOutline{0.1f, 0.05f, 0.f, 1.f};
+constexpr Colour kStaticBox{0.6f, 0.6f, 0.62f, 1.f};       ///< static scene boxes, before shading
+constexpr Colour kStaticBoxEdge{0.25f, 0.25f, 0.27f, 1.f};
+
 } // namespace marionette::viewport::colours

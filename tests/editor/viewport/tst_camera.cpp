@@ -6,6 +6,8 @@
 
 #include <cmath>
 
+Q_DECLARE_METATYPE(marionette::Vec3)
+
 using namespace marionette;
 using namespace marionette::viewport;
 
@@ -43,6 +45,9 @@ private slots:
     void project_roundTripsRayThrough_data();
     void project_roundTripsRayThrough();
     void project_behindTheEyeIsNothing();
+    void pointAtDepth_projectsToThePixelAtTheReferenceDepth_data();
+    void pointAtDepth_projectsToThePixelAtTheReferenceDepth();
+    void pointAtDepth_planeBehindTheEyeIsNothing();
     void frame_putsTheWholeBoxInView_data();
     void frame_putsTheWholeBoxInView();
     void orbit_turnsYawAndPitchAndClampsPitch();
@@ -113,6 +118,61 @@ void TestCamera::project_behindTheEyeIsNothing()
     const Camera c = frontCamera(); // eye at (0, 0, 3) looking down −Z
     QVERIFY(!c.project({0, 0, 5}, kSize));
     QVERIFY(c.project({0, 0, 1}, kSize));
+}
+
+void TestCamera::pointAtDepth_projectsToThePixelAtTheReferenceDepth_data()
+{
+    QTest::addColumn<float>("yaw");
+    QTest::addColumn<float>("pitch");
+    QTest::addColumn<bool>("ortho");
+    QTest::addColumn<QPointF>("pixel");
+    QTest::addColumn<Vec3>("reference");
+    QTest::newRow("front, centre, at the target") << 0.f << 0.f << false << QPointF(400, 300) << Vec3{0, 0, 0};
+    QTest::newRow("front, corner, off-centre reference")
+        << 0.f << 0.f << false << QPointF(13.5, 587.25) << Vec3{0.7f, -0.3f, 1.2f};
+    QTest::newRow("orbited") << 35.f << -20.f << false << QPointF(612, 91) << Vec3{-0.4f, 1.1f, -0.8f};
+    QTest::newRow("orbited ortho") << -60.f << 45.f << true << QPointF(120, 450) << Vec3{0.2f, 0.5f, 0.3f};
+    QTest::newRow("ortho, reference behind the near plane")
+        << 0.f << 0.f << true << QPointF(200, 200) << Vec3{0.f, 0.f, 2.9999f};
+}
+
+// The plane through the reference facing the camera: the result lies on the pixel's ray and has the
+// reference's depth along forward(), so projecting it gives the pixel back.
+void TestCamera::pointAtDepth_projectsToThePixelAtTheReferenceDepth()
+{
+    QFETCH(float, yaw);
+    QFETCH(float, pitch);
+    QFETCH(bool, ortho);
+    QFETCH(QPointF, pixel);
+    QFETCH(Vec3, reference);
+    Camera c = frontCamera();
+    c.setTarget({0.1f, 0.9f, -0.2f});
+    c.setYawPitch(yaw, pitch);
+    c.setOrthographic(ortho);
+    const std::optional<Vec3> p = c.pointAtDepth(pixel, kSize, reference);
+    QVERIFY(p);
+    QVERIFY2(std::abs(c.depthOf(*p) - c.depthOf(reference)) < 1e-4f,
+             qPrintable(QStringLiteral("%1 vs %2").arg(double(c.depthOf(*p))).arg(double(c.depthOf(reference)))));
+    const std::optional<QPointF> back = c.project(*p, kSize);
+    QVERIFY(back);
+    QVERIFY2(std::abs(back->x() - pixel.x()) < 2e-3 && std::abs(back->y() - pixel.y()) < 2e-3,
+             qPrintable(QStringLiteral("(%1, %2) for %3").arg(back->x()).arg(back->y()).arg(str(*p))));
+    // the reference's own pixel gives the reference back
+    const std::optional<QPointF> own = c.project(reference, kSize);
+    QVERIFY(own);
+    const std::optional<Vec3> same = c.pointAtDepth(*own, kSize, reference);
+    QVERIFY2(same && near(*same, reference, 1e-4f), qPrintable(same ? str(*same) : QStringLiteral("none")));
+}
+
+void TestCamera::pointAtDepth_planeBehindTheEyeIsNothing()
+{
+    const Camera c = frontCamera(); // eye at (0, 0, 3) looking down −Z
+    QVERIFY(!c.pointAtDepth({400, 300}, kSize, {0, 0, 5}));
+    QVERIFY(!c.pointAtDepth({10, 10}, kSize, {0, 0, 3}));
+    // 1 m in front of the eye: the centre pixel gives (0, 0, 2); 100 px right gives 100 × 2·tan 22.5° / 600 m
+    const std::optional<Vec3> p = c.pointAtDepth({500, 300}, kSize, {5, -7, 2});
+    QVERIFY(p);
+    QVERIFY2(near(*p, {100.f * 2.f * std::tan(radians(22.5f)) / 600.f, 0.f, 2.f}), qPrintable(str(*p)));
 }
 
 void TestCamera::frame_putsTheWholeBoxInView_data()
