@@ -2,6 +2,7 @@
 #include "Cli.h"
 #include "RigFiles.h"
 
+#include "marionette/editor/TestScenes.h"
 #include "marionette/runtime/Ragdoll.h"
 #include "marionette/runtime/Rig.h"
 #include "marionette/runtime/World.h"
@@ -79,48 +80,6 @@ std::shared_ptr<const runtime::Rig> loadRig(const QString& path, Io& io, int& co
     return rig;
 }
 
-/// Static scene: a floor, plus stairs or a ledge. Boxes are also returned for penetration checks.
-struct Box {
-    Transform pose;
-    Vec3 half;
-};
-
-std::vector<Box> buildScene(World& world, const QString& scene)
-{
-    world.addPlane({0.f, 1.f, 0.f}, 0.f);
-    std::vector<Box> boxes;
-    // Blocks reach 1 m into the ground, as level geometry does: a block whose bottom face lay on the floor
-    // would offer that face as the shortest way out to a particle pressed into its base.
-    auto block = [&](float top, float z, float halfX, float halfZ) {
-        boxes.push_back({Transform{Quat{}, {0.f, 0.5f * (top - 1.f), z}}, {halfX, 0.5f * (top + 1.f), halfZ}});
-    };
-    if (scene == QLatin1String("stairs")) {
-        // Six steps of 0.18 m rising toward −Z, the first edge under the drop point.
-        for (int k = 0; k < 6; ++k)
-            block(0.18f * float(k + 1), -0.15f - 0.3f * float(k), 1.5f, 0.15f);
-    } else if (scene == QLatin1String("ledge")) {
-        // A 1 m high ledge whose edge runs under the drop point: the body lands half on it.
-        block(1.f, -1.5f, 2.f, 1.5f);
-    }
-    for (const Box& b : boxes)
-        world.addBox(b.pose, b.half);
-    return boxes;
-}
-
-/// Depth of a sphere (p, r) inside the floor or a box, 0 when outside.
-float penetration(Vec3 p, float r, const std::vector<Box>& boxes)
-{
-    float depth = std::max(0.f, r - p.y);
-    for (const Box& b : boxes) {
-        const Vec3 l = b.pose.rotation.conjugate().rotate(p - b.pose.translation);
-        const Vec3 d{std::fabs(l.x) - b.half.x, std::fabs(l.y) - b.half.y, std::fabs(l.z) - b.half.z};
-        const float outside = length(Vec3{std::max(d.x, 0.f), std::max(d.y, 0.f), std::max(d.z, 0.f)});
-        const float inside = std::min(std::max(d.x, std::max(d.y, d.z)), 0.f);
-        depth = std::max(depth, r - (outside + inside));
-    }
-    return depth;
-}
-
 struct Hit {
     std::uint32_t particle;
     Vec3 impulse;
@@ -134,7 +93,7 @@ const char* kSimulateHelp =
     "Options:\n"
     "  --frames N            steps of the rig's time step to run (default 300)\n"
     "  --drop HEIGHT         height of the bind pose's lowest point above the floor, metres (default 1)\n"
-    "  --scene NAME          floor | stairs | ledge (default floor)\n"
+    "  --scene NAME          floor | stairs | ledge | box (default floor; see docs/preview.md)\n"
     "  --hit P:FX,FY,FZ@F    impulse (N·s) on particle P (a name or an index) at frame F; repeatable\n"
     "  --json                print {\"frames\", \"finite\", \"settled_frame\", \"max_stick_error\",\n"
     "                        \"max_penetration\", \"min_height\", \"max_limit_violation_deg\"}\n"
@@ -183,8 +142,9 @@ int simulateCommand(const QStringList& arguments, Io& io)
         !floatOption(parser, drop, 0.0, 1000.0, dropHeight, io, command, code))
         return code;
     const QString sceneName = parser.isSet(scene) ? parser.value(scene) : QStringLiteral("floor");
-    if (sceneName != QLatin1String("floor") && sceneName != QLatin1String("stairs") && sceneName != QLatin1String("ledge"))
-        return usageError(io, command, QStringLiteral("--scene must be floor, stairs or ledge, not '%1'").arg(sceneName));
+    project::Scene sceneKind = project::Scene::Floor;
+    if (!editor::sceneFromName(sceneName, sceneKind))
+        return usageError(io, command, QStringLiteral("--scene must be floor, stairs, ledge or box, not '%1'").arg(sceneName));
 
     const QString path = parser.positionalArguments().first();
     const auto rig = loadRig(path, io, code);
@@ -225,7 +185,7 @@ int simulateCommand(const QStringList& arguments, Io& io)
     ws.timeStep = rig->settings().timeStep;
     ws.sleep = false; // settling is measured, not assumed
     World world(ws);
-    const std::vector<Box> boxes = buildScene(world, sceneName);
+    const editor::SceneGeometry geometry = editor::buildTestScene(world, sceneKind);
     std::string error;
     const RagdollHandle h =
         world.spawn(rig, Transform{Quat{}, {0.f, float(dropHeight) - bindBottom(*rig), 0.f}}, {}, &error);
@@ -250,7 +210,7 @@ int simulateCommand(const QStringList& arguments, Io& io)
             if (!std::isfinite(x[i].x) || !std::isfinite(x[i].y) || !std::isfinite(x[i].z))
                 finite = false;
             minHeight = std::min(minHeight, x[i].y);
-            maxPenetration = std::max(maxPenetration, penetration(x[i], radii[i], boxes));
+            maxPenetration = std::max(maxPenetration, editor::penetrationDepth(geometry, x[i], radii[i]));
             fastest = std::max(fastest, length(r->velocity(i)));
         }
         for (std::uint32_t k = 0; k < sticks.size(); ++k) {

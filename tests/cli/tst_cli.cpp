@@ -570,7 +570,7 @@ void TestCli::simulate_badArguments_data()
     QTest::newRow("zero frames") << QStringList{QStringLiteral("--frames"), QStringLiteral("0")} << 2
                                  << QStringLiteral("error: --frames must be an integer in [1, 1000000], not '0'");
     QTest::newRow("unknown scene") << QStringList{QStringLiteral("--scene"), QStringLiteral("moon")} << 2
-                                   << QStringLiteral("error: --scene must be floor, stairs or ledge, not 'moon'");
+                                   << QStringLiteral("error: --scene must be floor, stairs, ledge or box, not 'moon'");
     QTest::newRow("negative drop") << QStringList{QStringLiteral("--drop"), QStringLiteral("-1")} << 2
                                    << QStringLiteral("error: --drop must be a number in [0, 1000], not '-1'");
 }
