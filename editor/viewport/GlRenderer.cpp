@@ -175,8 +175,12 @@ void GlRenderer::drawList(const DrawList& list, const Mat4& view, const Mat4& pr
     const auto drawFaces = [&] {
         if (list.faces.empty())
             return;
-        if (!solidFaces)
+        if (!solidFaces) {
             mGl->glDepthMask(GL_FALSE);
+        } else { // pushed back a little so the edges drawn next are not half hidden by their own faces
+            mGl->glEnable(GL_POLYGON_OFFSET_FILL);
+            mGl->glPolygonOffset(1.f, 1.f);
+        }
         mFaceProgram->bind();
         setMatrix(mGl, *mFaceProgram, "uViewProjection", viewProjection);
         mFaceProgram->setUniformValue("uAlphaScale", alphaScale);
@@ -186,6 +190,7 @@ void GlRenderer::drawList(const DrawList& list, const Mat4& view, const Mat4& pr
                           GL_STREAM_DRAW);
         mGl->glDrawArrays(GL_TRIANGLES, 0, GLsizei(list.faces.size()));
         mGl->glDepthMask(GL_TRUE);
+        mGl->glDisable(GL_POLYGON_OFFSET_FILL);
     };
     if (solidFaces)
         drawFaces();

@@ -647,6 +647,21 @@ void TestViewportPreview::perf_mannequinPreviewFrame()
           median(noTextMs), median(idleMs), 2 * kFrames,
           after.meshUploads - before.meshUploads, after.paletteUploads - before.paletteUploads,
           after.rigRebuilds - before.rigRebuilds);
+    if (qEnvironmentVariableIsSet("MARIONETTE_VIEWPORT_SNAPSHOTS")) {
+        ViewportScene s = previewScene(7, true);
+        SceneBoxShape ledge;
+        ledge.pose.translation = {0.6f, 0.15f, -0.3f};
+        ledge.halfExtents = {0.3f, 0.15f, 0.4f};
+        s.staticBoxes = {ledge};
+        s.angularViolation.assign(r.angular.size(), 0.f);
+        if (!s.angularViolation.empty())
+            s.angularViolation[0] = 0.2f;
+        view.setScene(std::move(s));
+        DisplayOptions o;
+        o.meshOpacity = 0.4f;
+        view.setDisplayOptions(o);
+        view.grabFramebuffer().save(qEnvironmentVariable("MARIONETTE_VIEWPORT_SNAPSHOTS") + QStringLiteral("/preview.png"));
+    }
     QCOMPARE(after.meshUploads, before.meshUploads);
     QCOMPARE(after.paletteUploads - before.paletteUploads, 2 * kFrames);
     QCOMPARE(after.rigRebuilds - before.rigRebuilds, 2 * kFrames);
