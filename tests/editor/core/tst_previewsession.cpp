@@ -2,6 +2,7 @@
 // reset, free fall, hits, drags, history, recording and replay, live setting changes, feedback.
 #include "marionette/editor/PreviewSession.h"
 #include "marionette/project/Project.h"
+#include "marionette/project/ProjectFile.h"
 #include "marionette/runtime/Procedural.h"
 #include "marionette/runtime/Ragdoll.h"
 
@@ -54,6 +55,13 @@ private slots:
     void hitStick_movesTheHitSideFirstAndAddsTheImpulse();
     void drag_holdsTheParticleOnTheTarget();
     void hitRay_findsTheNearestBodyPart();
+    void seek_restoresAStepAndSteppingOnMatchesTheOriginalRun();
+    void seek_thenInteracting_discardsTheFuture();
+    void record_replaysBitForBitThroughTheProjectFile();
+    void setTimeStep_keepsPositionsAndVelocities();
+    void setIterations_carriesTheStateOver();
+    void startFromAnimation_takesTheClipPoseAndVelocity();
+    void feedback_strainAndViolationAreZeroAtBind();
 };
 
 void TestPreviewSession::start_placesLowestSphereAtDropHeightOverTheDropPoint()
@@ -273,6 +281,293 @@ void TestPreviewSession::hitRay_findsTheNearestBodyPart()
     QVERIFY(std::fabs(hit->distance - (2.f - (hit->point.z - mid.z))) < 1e-4f);
     // A ray past everything finds nothing.
     QVERIFY(!s.hitRay(mid + Vec3{0.f, 5.f, 2.f}, {0.f, 0.f, -1.f}).has_value());
+}
+
+void TestPreviewSession::seek_restoresAStepAndSteppingOnMatchesTheOriginalRun()
+{
+    const rig::RigDescription r = humanoid();
+    PreviewSession s;
+    PreviewSettings settings;
+    settings.dropHeight = 0.4f;
+    settings.historySteps = 100;
+    QString error;
+    QVERIFY2(s.start(r, settings, error), qPrintable(error));
+    std::vector<std::vector<Vec3>> x{copy(s.positions())}, xp{copy(s.ragdoll().previousPositions())};
+    for (int i = 0; i < 150; ++i) {
+        s.step();
+        x.push_back(copy(s.positions()));
+        xp.push_back(copy(s.ragdoll().previousPositions()));
+    }
+    QCOMPARE(s.historyBegin(), std::uint64_t(51)); // the last 100 of steps 0..150
+    QCOMPARE(s.historyEnd(), std::uint64_t(151));
+    QVERIFY(!s.seek(50));
+    QVERIFY(sameBits(s.historyPositions(120), x[120]));
+    QVERIFY(s.seek(70));
+    QCOMPARE(s.stepIndex(), std::uint64_t(70));
+    QVERIFY(std::fabs(s.time() - 70.f / 60.f) < 1e-5f);
+    QVERIFY(sameBits(s.positions(), x[70]));
+    QVERIFY(sameBits(s.ragdoll().previousPositions(), xp[70]));
+    QCOMPARE(s.historyEnd(), std::uint64_t(151)); // the future stays until something new happens
+    QVERIFY(s.seek(140)); // forward again
+    QVERIFY(sameBits(s.positions(), x[140]));
+    QVERIFY(s.seek(70));
+    for (int i = 71; i <= 150; ++i) {
+        s.step();
+        QVERIFY2(sameBits(s.positions(), x[std::size_t(i)]), qPrintable(QStringLiteral("step %1").arg(i)));
+        QVERIFY(sameBits(s.ragdoll().previousPositions(), xp[std::size_t(i)]));
+    }
+}
+
+void TestPreviewSession::seek_thenInteracting_discardsTheFuture()
+{
+    const rig::RigDescription r = humanoid();
+    PreviewSession s;
+    PreviewSettings settings;
+    settings.dropHeight = 0.4f;
+    QString error;
+    QVERIFY2(s.start(r, settings, error), qPrintable(error));
+    s.setRecording(true);
+    for (int i = 0; i < 20; ++i)
+        s.step();
+    s.hitParticle(runtime::kHead, {0.f, 0.f, 1.f});
+    s.beginDrag(runtime::kWristR, {-1.f, 1.f, 0.f});
+    for (int i = 0; i < 20; ++i)
+        s.step();
+    QCOMPARE(s.recordedScenario(QStringLiteral("a"), {}).hits.size(), std::size_t(1));
+    QVERIFY(s.seek(10));
+    QVERIFY(!s.dragging()); // seeking ends the drag
+    QCOMPARE(s.historyEnd(), std::uint64_t(41));
+    s.step();
+    QCOMPARE(s.historyEnd(), std::uint64_t(12));
+    const project::Scenario sc = s.recordedScenario(QStringLiteral("a"), {});
+    QVERIFY(sc.hits.empty());
+    QVERIFY(sc.drags.empty());
+    QVERIFY(std::fabs(sc.duration - 11.f / 60.f) < 1e-6f);
+}
+
+void TestPreviewSession::record_replaysBitForBitThroughTheProjectFile()
+{
+    const rig::RigDescription r = humanoid();
+    PreviewSession live;
+    PreviewSettings settings;
+    settings.scene = project::Scene::Box;
+    settings.dropHeight = 0.2f;
+    settings.rotation.rotation = Quat::fromAxisAngle({0.f, 1.f, 0.f}, 0.7f);
+    QString error;
+    QVERIFY2(live.start(r, settings, error), qPrintable(error));
+    live.setRecording(true);
+    std::vector<std::vector<Vec3>> x{copy(live.positions())};
+    auto run = [&](int n) {
+        for (int i = 0; i < n; ++i) {
+            live.step();
+            x.push_back(copy(live.positions()));
+        }
+    };
+    run(12);
+    live.hitParticle(runtime::kHead, {0.f, 0.5f, 3.f});
+    live.hitParticle(runtime::kSpine, {1.f, 0.f, 0.f}); // two hits on one frame, kept in order
+    run(7);
+    live.hitStick(stickBetween(r, runtime::kElbowL, runtime::kWristL), 0.3f, {0.f, 2.f, -2.f});
+    run(3);
+    Vec3 target = live.positions()[runtime::kWristR] + Vec3{0.f, 0.4f, 0.f};
+    live.beginDrag(runtime::kWristR, target);
+    for (int i = 0; i < 25; ++i) { // the cursor moves 7 mm a step: a new segment every second step or so
+        target += Vec3{0.007f, 0.f, 0.f};
+        live.updateDrag(target);
+        run(1);
+    }
+    live.endDrag();
+    run(30);
+    live.explode({5.f, 0.f, 5.f}, 1.f, 0.5f); // out of range: nothing happens, nothing recorded
+    run(40);
+    const project::Scenario recorded = live.recordedScenario(QStringLiteral("replay"), {});
+    QCOMPARE(recorded.hits.size(), std::size_t(3));
+    QCOMPARE(recorded.hits[0].frame, 12u);
+    QCOMPARE(recorded.hits[2].target.kind, project::ElementKind::Stick);
+    QVERIFY(recorded.drags.size() >= 8);
+    QCOMPARE(recorded.drags.front().startFrame, 22u);
+    QCOMPARE(recorded.drags.back().endFrame, 46u);
+    for (std::size_t i = 1; i < recorded.drags.size(); ++i)
+        QCOMPARE(recorded.drags[i].startFrame, recorded.drags[i - 1].endFrame + 1);
+    QCOMPARE(recorded.scene, project::Scene::Box);
+    QVERIFY(std::fabs(recorded.duration - float(x.size() - 1) / 60.f) < 1e-5f);
+
+    // Through the project file, as the editor saves it and the command line reads it.
+    project::Project p;
+    p.name = QStringLiteral("replay");
+    p.rig = r;
+    p.scenarios.push_back(recorded);
+    const QByteArray json = project::writeProject(p, error);
+    QVERIFY2(!json.isEmpty(), qPrintable(error));
+    project::Project back;
+    const project::LoadResult loaded = project::readProject(json, QStringLiteral("replay.mproj"), back);
+    QVERIFY2(loaded.ok(), qPrintable(loaded.error));
+    QCOMPARE(back.scenarios.size(), std::size_t(1));
+
+    PreviewSession replay;
+    QVERIFY2(replay.startScenario(back.rig, back.scenarios[0], error), qPrintable(error));
+    QVERIFY(sameBits(replay.positions(), x[0]));
+    for (std::size_t i = 1; i < x.size(); ++i) {
+        replay.step();
+        QVERIFY2(sameBits(replay.positions(), x[i]), qPrintable(QStringLiteral("step %1 differs").arg(i)));
+    }
+    // reset() keeps a scenario's scheduled events: the replay plays again identically.
+    replay.reset();
+    for (std::size_t i = 1; i < 40; ++i)
+        replay.step();
+    QVERIFY(sameBits(replay.positions(), x[39]));
+}
+
+void TestPreviewSession::setTimeStep_keepsPositionsAndVelocities()
+{
+    const rig::RigDescription r = humanoid();
+    PreviewSession s;
+    PreviewSettings settings;
+    settings.dropHeight = 3.f;
+    QString error;
+    QVERIFY2(s.start(r, settings, error), qPrintable(error));
+    for (int i = 0; i < 10; ++i)
+        s.step();
+    const std::vector<Vec3> x = copy(s.positions());
+    const float v = s.ragdoll().velocity(0).y;
+    s.setTimeStep(1.f / 120.f);
+    QVERIFY(sameBits(s.positions(), x)); // nothing happens before the next step
+    s.step();
+    QCOMPARE(s.timeStep(), 1.f / 120.f);
+    QVERIFY(std::fabs(s.time() - (10.f / 60.f + 1.f / 120.f)) < 1e-6f);
+    // Free fall carries on at the same speed: v' = (1 − k)·v + g·Δt' (Verlet with drag, x* rescaled).
+    const float expected = (1.f - r.settings.drag) * v - 9.81f / 120.f;
+    QVERIFY2(std::fabs(s.ragdoll().velocity(0).y - expected) < 1e-3f,
+             qPrintable(QStringLiteral("%1 vs %2").arg(s.ragdoll().velocity(0).y).arg(expected)));
+    QVERIFY(std::fabs((s.positions()[0].y - x[0].y) - expected / 120.f) < 1e-5f);
+}
+
+void TestPreviewSession::setIterations_carriesTheStateOver()
+{
+    const rig::RigDescription r = humanoid();
+    PreviewSession a, b;
+    PreviewSettings settings;
+    settings.dropHeight = 3.f;
+    QString error;
+    QVERIFY(a.start(r, settings, error));
+    QVERIFY(b.start(r, settings, error));
+    for (int i = 0; i < 10; ++i) {
+        a.step();
+        b.step();
+    }
+    a.setIterations(3);
+    a.setGravity(false);
+    a.step();
+    b.setGravity(false);
+    b.step();
+    QCOMPARE(a.iterations(), 3u);
+    QVERIFY(!a.gravity());
+    // In free fall the constraints only see float rounding, so the rebuilt rig (3 iterations) continues
+    // where the old one (8) would have gone, to rounding.
+    for (std::size_t i = 0; i < a.positions().size(); ++i)
+        QVERIFY(length(a.positions()[i] - b.positions()[i]) < 1e-5f);
+}
+
+void TestPreviewSession::startFromAnimation_takesTheClipPoseAndVelocity()
+{
+    // Two bones: a root at the origin and a child 1 m up that turns about Z from 0 to 90° over 1 s.
+    import::ImportedScene mesh;
+    rig::Bone root, arm;
+    root.name = "root";
+    arm.name = "arm";
+    arm.parent = 0;
+    arm.bindLocal = Mat4::fromRotationTranslation({}, {0.f, 1.f, 0.f});
+    arm.bindWorld = arm.bindLocal;
+    arm.inverseBind = Mat4::fromRotationTranslation({}, {0.f, -1.f, 0.f});
+    mesh.skeleton = {root, arm};
+    mesh.boneInfo.resize(2);
+    mesh.boneInfo[1].restLocal = arm.bindLocal;
+    import::AnimationClip clip;
+    clip.name = "turn";
+    clip.duration = 1.f;
+    import::BoneChannel ch;
+    ch.bone = 1;
+    ch.positions = {{0.f, {0.f, 1.f, 0.f}}};
+    ch.rotations = {{0.f, Quat{}}, {1.f, Quat::fromAxisAngle({0.f, 0.f, 1.f}, kPi / 2.f)}};
+    ch.scales = {{0.f, {1.f, 1.f, 1.f}}};
+    clip.channels = {ch};
+    mesh.animations = {clip};
+
+    rig::RigDescription r;
+    r.bones = {root, arm};
+    auto particle = [&](Vec3 at, std::int32_t bone) {
+        rig::Particle p;
+        p.name = std::string(1, char('a' + r.particles.size()));
+        p.position = at;
+        p.bone = bone;
+        r.particles.push_back(p);
+    };
+    particle({0.f, 0.5f, 0.f}, 0);        // on the root
+    particle({0.f, 1.f, 0.f}, 1);         // the arm's head
+    particle({0.f, 2.f, 0.f}, 1);         // the arm's tip
+    particle({0.2f, 1.9f, 0.f}, rig::kNone); // nearest bind head: the arm's (0, 1, 0)
+    for (int i = 0; i < 3; ++i)
+        for (int j = i + 1; j < 4; ++j) {
+            rig::Stick st;
+            st.a = i;
+            st.b = j;
+            r.sticks.push_back(st);
+        }
+    project::assignMissingIds(r);
+    QVERIFY2(r.validate().empty(), r.validate().c_str());
+
+    PreviewSession s;
+    QString error;
+    QVERIFY2(s.start(r, {}, error), qPrintable(error));
+    const float t = 0.5f, dt = s.timeStep();
+    QVERIFY2(s.startFromAnimation(mesh, 0, t, error), qPrintable(error));
+    QCOMPARE(s.stepIndex(), std::uint64_t(0));
+    auto posed = [&](Vec3 bind, float time, bool onArm) {
+        if (!onArm)
+            return bind;
+        const Quat q = nlerp(Quat{}, Quat::fromAxisAngle({0.f, 0.f, 1.f}, kPi / 2.f), time);
+        return Vec3{0.f, 1.f, 0.f} + q.rotate(bind - Vec3{0.f, 1.f, 0.f});
+    };
+    const bool onArm[4] = {false, true, true, true};
+    for (std::size_t i = 0; i < 4; ++i) {
+        const Vec3 now = posed(r.particles[i].position, t, onArm[i]);
+        const Vec3 before = posed(r.particles[i].position, t - dt, onArm[i]);
+        QVERIFY2(length(s.positions()[i] - now) < 1e-5f, qPrintable(QString::number(i)));
+        QVERIFY2(length(s.ragdoll().velocity(std::uint32_t(i)) - (now - before) / dt) < 1e-3f,
+                 qPrintable(QString::number(i)));
+    }
+    // The tip at 45°: (−sin 45°, 1 + cos 45°, 0). nlerp from q0 = 1 to q1 = (0, 0, s, c), s = sin 45°,
+    // c = cos 45°, has half angle h(t) = atan(t·s / (1 − t(1 − c))), so at t = ½ the arm turns at
+    // 2·h'(½) = 2·s / (d²·(1 + tan² 22.5°)) = 1.657 rad/s (d = 1 − ½(1 − c)): the tip's speed in m/s.
+    QVERIFY(length(s.positions()[2] - Vec3{-0.70710678f, 1.70710678f, 0.f}) < 1e-5f);
+    QVERIFY2(std::fabs(length(s.ragdoll().velocity(2)) - 1.657f) < 0.01f,
+             qPrintable(QString::number(length(s.ragdoll().velocity(2)))));
+    // The clip's palette moves the tip's bind position to the same place.
+    const std::vector<Mat4> palette = s.animationPalette(mesh, 0, t);
+    QCOMPARE(palette.size(), std::size_t(2));
+    QVERIFY(length(palette[1].transformPoint({0.f, 2.f, 0.f}) - s.positions()[2]) < 1e-5f);
+    QVERIFY(!s.startFromAnimation(mesh, 3, t, error));
+    QVERIFY(error.contains(QStringLiteral("no animation clip 3")));
+    // reset() goes back to the bind-pose drop.
+    s.reset();
+    QVERIFY(std::fabs(s.positions()[1].y - s.positions()[0].y - 0.5f) < 1e-5f);
+}
+
+void TestPreviewSession::feedback_strainAndViolationAreZeroAtBind()
+{
+    const rig::RigDescription r = humanoid();
+    PreviewSession s;
+    QString error;
+    QVERIFY2(s.start(r, {}, error), qPrintable(error));
+    const std::vector<float> strain = s.stickStrain();
+    QCOMPARE(strain.size(), r.sticks.size());
+    for (float v : strain)
+        QVERIFY(std::fabs(v) < 1e-5f);
+    const std::vector<float> ang = s.angularViolation();
+    QCOMPARE(ang.size(), r.angular.size());
+    for (float v : ang)
+        QVERIFY(v < 1e-4f);
+    QCOMPARE(s.skinningPalette(1.f).size(), r.bones.size());
 }
 
 QTEST_GUILESS_MAIN(TestPreviewSession)

@@ -1,0 +1,33 @@
+// Marionette — running a recorded scenario headless and checking its expectations (docs/preview.md), for
+// `marionette simulate PROJECT --scenario NAME` and a game's CI. The run is PreviewSession's replay: the same
+// code path as the editor's preview.
+#pragma once
+
+#include "marionette/project/Project.h"
+#include "marionette/rig/RigDescription.h"
+
+#include <QString>
+#include <QStringList>
+
+#include <cstdint>
+
+namespace marionette::editor {
+
+struct ScenarioResult {
+    bool passed = false;
+    /// One line per failed expectation, e.g. "settle: still moving after 3.0 s (expected within 3.0 s)";
+    /// a scenario that cannot run at all has one line saying why (and passed = false).
+    QStringList failures;
+    float settledAt = -1.f;              ///< seconds: when the ragdoll fell asleep for good (to the end), or -1
+    float maxPenetration = 0.f;          ///< metres: deepest particle sphere in the scene, from the second step on
+    float maxLimitViolationDegrees = 0.f; ///< largest PreviewSession::angularViolation() over the run
+    std::uint64_t steps = 0;             ///< steps run: round(duration / time step)
+};
+
+/// Replays `scenario` on `rig` for its duration and checks scenario.expect: settleWithin (asleep at the end,
+/// having fallen asleep no later than that, with the rig's sleep settings), maxPenetration, and
+/// maxLimitViolationDegrees. The last two allow float rounding of a resting contact (1 µm) and the solver's
+/// angular tolerance (0.05°): an expectation of 0 means "none beyond rounding".
+ScenarioResult runScenario(const rig::RigDescription& rig, const project::Scenario& scenario);
+
+} // namespace marionette::editor

@@ -1,0 +1,66 @@
+// Headless scenario runs (ScenarioRunner.h).
+#include "marionette/editor/ScenarioRunner.h"
+
+#include "marionette/editor/PreviewSession.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace marionette::editor {
+
+namespace {
+constexpr float kPenetrationTolerance = 1e-6f;
+constexpr float kLimitToleranceDegrees = 0.05f;
+} // namespace
+
+ScenarioResult runScenario(const rig::RigDescription& rig, const project::Scenario& scenario)
+{
+    ScenarioResult result;
+    PreviewSession session;
+    QString error;
+    if (!session.startScenario(rig, scenario, error)) {
+        result.failures << error;
+        return result;
+    }
+    const float dt = session.timeStep();
+    const double wanted = std::isfinite(scenario.duration) ? double(scenario.duration) / double(dt) : 0.0;
+    result.steps = std::uint64_t(std::max(0.0, std::min(std::round(wanted), 1e9)));
+    float maxViolation = 0.f;
+    bool wasAsleep = session.stats().asleep;
+    for (std::uint64_t i = 0; i < result.steps; ++i) {
+        session.step();
+        const PreviewStats& s = session.stats();
+        if (i > 0) // the first step may still resolve the spawn pose
+            result.maxPenetration = std::max(result.maxPenetration, s.maxPenetration);
+        maxViolation = std::max(maxViolation, s.maxAngularViolation);
+        if (s.asleep && !wasAsleep)
+            result.settledAt = session.time();
+        else if (!s.asleep)
+            result.settledAt = -1.f;
+        wasAsleep = s.asleep;
+    }
+    result.maxLimitViolationDegrees = degrees(maxViolation);
+
+    const project::Expectations& e = scenario.expect;
+    auto num = [](double v, int decimals) { return QString::number(v, 'f', decimals); };
+    if (e.settleWithin) {
+        const float within = *e.settleWithin;
+        if (result.settledAt < 0.f)
+            result.failures << QStringLiteral("settle: still moving after %1 s (expected within %2 s)")
+                                   .arg(num(session.time(), 1), num(within, 1));
+        else if (result.settledAt > within + 0.5f * dt)
+            result.failures << QStringLiteral("settle: came to rest at %1 s (expected within %2 s)")
+                                   .arg(num(result.settledAt, 2), num(within, 1));
+    }
+    // Tolerances: float rounding of a resting contact (1 µm) and the solver's own angular tolerance (0.05°).
+    if (result.maxPenetration > e.maxPenetration + kPenetrationTolerance)
+        result.failures << QStringLiteral("penetration: %1 mm into the scene (expected at most %2 mm)")
+                               .arg(num(result.maxPenetration * 1000.0, 1), num(e.maxPenetration * 1000.0, 1));
+    if (result.maxLimitViolationDegrees > e.maxLimitViolationDegrees + kLimitToleranceDegrees)
+        result.failures << QStringLiteral("limits: %1 deg beyond an angular limit (expected at most %2 deg)")
+                               .arg(num(result.maxLimitViolationDegrees, 2), num(e.maxLimitViolationDegrees, 2));
+    result.passed = result.failures.isEmpty();
+    return result;
+}
+
+} // namespace marionette::editor
