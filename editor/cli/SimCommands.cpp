@@ -87,7 +87,8 @@ struct Hit {
 };
 
 const char* kSimulateHelp =
-    "Usage: marionette simulate [options] RIG\n\n"
+    "Usage: marionette simulate [options] RIG\n"
+    "       marionette simulate PROJECT.mproj --scenario NAME | --all-scenarios [--json]\n\n"
     "Runs a rig (.mrig, or a .mproj's rig) headless: drops it onto a scene, applies hits, and reports whether\n"
     "it stayed finite, when it settled, the largest stick error, penetration and angular-limit excess.\n\n"
     "Options:\n"
@@ -97,7 +98,13 @@ const char* kSimulateHelp =
     "  --hit P:FX,FY,FZ@F    impulse (N·s) on particle P (a name or an index) at frame F; repeatable\n"
     "  --json                print {\"frames\", \"finite\", \"settled_frame\", \"max_stick_error\",\n"
     "                        \"max_penetration\", \"min_height\", \"max_limit_violation_deg\"}\n"
+    "  --scenario NAME       replay the project's recorded scenario NAME (as the editor's preview does) and\n"
+    "                        check its expectations; prints PASS/FAIL with the measured values\n"
+    "  --all-scenarios       the same for every scenario of the project\n"
     "  -h, --help            show this help\n\n"
+    "With --scenario/--all-scenarios, --json prints {\"project\", \"passed\", \"scenarios\": [{\"name\", \"passed\",\n"
+    "\"steps\", \"settled_at\", \"max_penetration\", \"max_limit_violation_deg\", \"failures\"}]}; the exit code is\n"
+    "1 when any expectation fails (one 'error: PROJECT: scenario 'NAME': ...' line each on stderr).\n\n"
     "settled_frame is the first frame from which every particle stays slower than 5 cm/s to the end (-1 if\n"
     "it never does); max_stick_error is the largest |L - clamp(L, min, max)| / rest length over the run;\n"
     "max_penetration the deepest particle sphere in the floor or a box (metres); min_height the lowest\n"
@@ -131,10 +138,22 @@ int simulateCommand(const QStringList& arguments, Io& io)
     const QCommandLineOption scene(QStringLiteral("scene"), {}, QStringLiteral("NAME"));
     const QCommandLineOption hit(QStringLiteral("hit"), {}, QStringLiteral("P:FX,FY,FZ@F"));
     const QCommandLineOption json(QStringLiteral("json"), {});
-    parser.addOptions({frames, drop, scene, hit, json});
+    const QCommandLineOption scenarioOption(QStringLiteral("scenario"), {}, QStringLiteral("NAME"));
+    const QCommandLineOption allScenarios(QStringLiteral("all-scenarios"), {});
+    parser.addOptions({frames, drop, scene, hit, json, scenarioOption, allScenarios});
     if (const int code = parseCommand(arguments, parser, io, kSimulateHelp, "RIG"); code >= 0)
         return code;
     const QString command = arguments[0];
+    if (parser.isSet(scenarioOption) || parser.isSet(allScenarios)) {
+        if (parser.isSet(scenarioOption) && parser.isSet(allScenarios))
+            return usageError(io, command, QStringLiteral("--scenario and --all-scenarios exclude each other"));
+        for (const QCommandLineOption* o : {&frames, &drop, &scene, &hit})
+            if (parser.isSet(*o))
+                return usageError(io, command, QStringLiteral("--%1 cannot be combined with a scenario: the scenario "
+                                                              "says what to run").arg(o->names().constFirst()));
+        return simulateScenarios(parser.positionalArguments().first(), parser.value(scenarioOption),
+                                 parser.isSet(allScenarios), parser.isSet(json), io, command);
+    }
     int code = kOk;
     long frameCount = 300;
     double dropHeight = 1.0;
