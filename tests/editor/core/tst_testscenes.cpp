@@ -1,0 +1,92 @@
+// TestScenes (docs/preview.md): the preview's scenes, their top heights and the sphere penetration measure.
+#include "marionette/editor/TestScenes.h"
+#include "marionette/runtime/World.h"
+
+#include <QtTest>
+
+#include <cmath>
+
+using namespace marionette;
+using editor::SceneGeometry;
+
+class TestTestScenes : public QObject {
+    Q_OBJECT
+
+private slots:
+    void scenes_haveTheDocumentedTopAtTheDropPoint_data();
+    void scenes_haveTheDocumentedTopAtTheDropPoint();
+    void penetrationDepth_isTheSphereDepthIntoFloorAndBoxes();
+    void nearestSurfacePoint_findsTheFaceOrEdge();
+    void sceneNames_roundTrip();
+};
+
+void TestTestScenes::scenes_haveTheDocumentedTopAtTheDropPoint_data()
+{
+    QTest::addColumn<int>("scene");
+    QTest::addColumn<float>("top");
+    QTest::addColumn<int>("boxes");
+    QTest::newRow("floor") << int(project::Scene::Floor) << 0.f << 0;
+    QTest::newRow("stairs") << int(project::Scene::Stairs) << 0.18f << 6;
+    QTest::newRow("ledge") << int(project::Scene::Ledge) << 1.f << 1;
+    QTest::newRow("box") << int(project::Scene::Box) << 0.6f << 1;
+}
+
+void TestTestScenes::scenes_haveTheDocumentedTopAtTheDropPoint()
+{
+    QFETCH(int, scene);
+    QFETCH(float, top);
+    QFETCH(int, boxes);
+    runtime::World world;
+    const SceneGeometry g = editor::buildTestScene(world, project::Scene(scene));
+    QCOMPARE(int(g.boxes.size()), boxes);
+    QCOMPARE(editor::sceneTopHeight(project::Scene(scene)), top);
+    // A point a hair above the top at the drop point touches nothing; a hair below, it is inside by that much.
+    QCOMPARE(editor::penetrationDepth(g, {0.f, top + 1e-3f, 0.f}, 0.f), 0.f);
+    QVERIFY(std::fabs(editor::penetrationDepth(g, {0.f, top - 1e-3f, -1e-3f}, 0.f) - 1e-3f) < 1e-6f);
+    if (boxes) { // every block reaches 1 m into the ground
+        for (const editor::SceneBox& b : g.boxes)
+            QVERIFY(std::fabs(b.pose.translation.y - b.halfExtents.y + 1.f) < 1e-6f);
+    }
+}
+
+void TestTestScenes::penetrationDepth_isTheSphereDepthIntoFloorAndBoxes()
+{
+    const SceneGeometry ledge = editor::testSceneGeometry(project::Scene::Ledge);
+    // Floor: a 5 cm sphere centred 3 cm up is 2 cm deep.
+    QVERIFY(std::fabs(editor::penetrationDepth(ledge, {0.f, 0.03f, 2.f}, 0.05f) - 0.02f) < 1e-6f);
+    // Inside the ledge 2 cm below its top: 2 cm + the radius.
+    QVERIFY(std::fabs(editor::penetrationDepth(ledge, {0.f, 0.98f, -1.f}, 0.05f) - 0.07f) < 1e-6f);
+    // Beyond the edge (z = 0, y = 1) by 3 cm in both directions: 5 cm − √(0.03² + 0.03²).
+    QVERIFY(std::fabs(editor::penetrationDepth(ledge, {0.f, 1.03f, 0.03f}, 0.05f) - (0.05f - std::sqrt(0.0018f))) < 1e-6f);
+    QCOMPARE(editor::penetrationDepth(ledge, {0.f, 1.2f, 0.5f}, 0.05f), 0.f);
+}
+
+void TestTestScenes::nearestSurfacePoint_findsTheFaceOrEdge()
+{
+    const SceneGeometry box = editor::testSceneGeometry(project::Scene::Box);
+    float d = 0.f;
+    Vec3 p = editor::nearestSurfacePoint(box, {0.2f, 0.7f, -0.5f}, &d); // above the box top
+    QVERIFY(length(p - Vec3{0.2f, 0.6f, -0.5f}) < 1e-6f);
+    QVERIFY(std::fabs(d - 0.1f) < 1e-6f);
+    p = editor::nearestSurfacePoint(box, {0.f, 0.5f, -0.02f}, &d); // inside, 2 cm behind the +Z face
+    QVERIFY(length(p - Vec3{0.f, 0.5f, 0.f}) < 1e-6f);
+    QVERIFY(std::fabs(d + 0.02f) < 1e-6f);
+    p = editor::nearestSurfacePoint(box, {3.f, 0.2f, 3.f}, &d); // far away: the floor below
+    QCOMPARE(p, (Vec3{3.f, 0.f, 3.f}));
+    QVERIFY(std::fabs(d - 0.2f) < 1e-6f);
+}
+
+void TestTestScenes::sceneNames_roundTrip()
+{
+    for (const project::Scene s : {project::Scene::Floor, project::Scene::Stairs, project::Scene::Ledge, project::Scene::Box}) {
+        project::Scene back = project::Scene::Floor;
+        QVERIFY(editor::sceneFromName(QLatin1String(editor::sceneName(s)), back));
+        QCOMPARE(back, s);
+    }
+    project::Scene untouched = project::Scene::Ledge;
+    QVERIFY(!editor::sceneFromName(QStringLiteral("moon"), untouched));
+    QCOMPARE(untouched, project::Scene::Ledge);
+}
+
+QTEST_GUILESS_MAIN(TestTestScenes)
+#include "tst_testscenes.moc"
