@@ -2,7 +2,9 @@
 // OpenGL 3.3 core context that draws a ViewportScene (mesh, skeleton, particles, sticks, triangles,
 // angular limits, shapes, grid, ground, the move gizmo), navigates like Maya/Blender and reports clicks,
 // rubber bands, hovering and gizmo drags as signals. It never edits the document: the application reacts
-// to the signals and calls setScene() again.
+// to the signals and calls setScene() again. For the preview it also draws the simulation's feedback
+// (ViewportScene's strain, violations, contacts, static boxes, overlay text) and, in InteractionMode::Preview,
+// reports plain left drags as previewPressed/Dragged/Released (docs/viewport.md "Preview").
 //
 // When OpenGL 3.3 is unavailable or a shader fails to build, the widget does not crash: isUsable() turns
 // false, failureReason() says why, glUnavailable() is emitted once and nothing is drawn afterwards.
