@@ -3,6 +3,8 @@
 #include "GlProbe.h"
 #include "LogPanel.h"
 #include "OutlinerPanel.h"
+#include "PreviewController.h"
+#include "PreviewToolBar.h"
 #include "PropertiesPanel.h"
 #include "ValidationPanel.h"
 #include "viewport/Viewport.h"
@@ -43,6 +45,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     createDocks();
     createActions();
     createMenusAndToolbars();
+    createPreview();
 
     mStatusCounts = new QLabel;
     statusBar()->addPermanentWidget(mStatusCounts);
@@ -374,8 +377,11 @@ void MainWindow::refreshScene()
     if (mTools)
         scene.particlePositions = mTools->previewPositions();
     scene.selection = mDocument.selection();
-    if (mTools)
+    if (mTools && !(mPreview && mPreview->isActive()))
         scene.hovered = mTools->hovered();
+    const bool previewing = mPreview && mPreview->isActive();
+    if (mPreview)
+        mPreview->decorate(scene);
     for (const auto& v : mDocument.project().editor.elements) {
         if (!v.visible)
             scene.hidden.push_back(v.element);
@@ -383,8 +389,8 @@ void MainWindow::refreshScene()
             scene.locked.push_back(v.element);
     }
     mViewport->setScene(std::move(scene));
-    mViewport->setGizmo(mTools ? mTools->gizmoOrigin() : std::nullopt);
-    mViewport->setAngularGizmo(mTools ? mTools->angularGizmo() : std::nullopt);
+    mViewport->setGizmo(mTools && !previewing ? mTools->gizmoOrigin() : std::nullopt);
+    mViewport->setAngularGizmo(mTools && !previewing ? mTools->angularGizmo() : std::nullopt);
 }
 
 void MainWindow::refreshTitle()

@@ -29,6 +29,8 @@ class Viewport;
 namespace marionette::app {
 
 class LogPanel;
+class PreviewController;
+class PreviewToolBar;
 class OutlinerPanel;
 class PropertiesPanel;
 class ValidationPanel;
@@ -49,6 +51,13 @@ class MainWindow : public QMainWindow {
     OutlinerPanel* outliner() const { return mOutliner; }
     PropertiesPanel* properties() const { return mProperties; }
     editor::PluginHost& plugins() { return mPlugins; }
+    PreviewController* preview() const { return mPreview; }
+    PreviewToolBar* previewToolBar() const { return mPreviewBar; }
+    /// Saves what the preview recorded as a scenario of the project (one undo step). False when nothing
+    /// was recorded or no preview runs.
+    bool saveRecordedScenario(const QString& name, const project::Expectations& expectations);
+    /// Replays every scenario of the project headless and reports to the log; returns how many failed.
+    int runScenarios();
     /// The action of a menu entry by object name ("fileSave", "editUndo", "toolAddStick" ...), or null.
     QAction* action(const QString& name) const;
 
@@ -97,6 +106,10 @@ class MainWindow : public QMainWindow {
     void frameSelection();
     void setDisplay(const viewport::DisplayOptions& options);
     void showError(const QString& title, const QString& message);
+    void createPreview();
+    void setEditingLocked(bool locked);
+    void askSaveScenario();
+    void askStartFromAnimation();
     std::vector<std::pair<QString, QString>> templateChoices() const;
 
     editor::Document mDocument;
@@ -107,6 +120,8 @@ class MainWindow : public QMainWindow {
     QStackedWidget* mCentre = nullptr;
     QLabel* mGlMessage = nullptr;
     EditTools* mTools = nullptr;
+    PreviewController* mPreview = nullptr;
+    PreviewToolBar* mPreviewBar = nullptr;
     OutlinerPanel* mOutliner = nullptr;
     PropertiesPanel* mProperties = nullptr;
     ValidationPanel* mValidation = nullptr;

@@ -80,6 +80,7 @@ void Document::adopt(project::Project project, const QString& path, bool modifie
     emit structureChanged();
     emit settingsChanged();
     emit viewsChanged();
+    emit scenariosChanged();
     emit selectionChanged();
 }
 
@@ -253,5 +254,18 @@ void Document::setMeshSource(project::SourceMesh source, project::ImportSettings
 }
 
 void Document::setProjectName(const QString& name) { mProject.name = name; }
+
+void Document::appendScenario(project::Scenario scenario)
+{
+    mProject.scenarios.push_back(std::move(scenario));
+    emit scenariosChanged();
+}
+
+void Document::removeLastScenario()
+{
+    if (!mProject.scenarios.empty())
+        mProject.scenarios.pop_back();
+    emit scenariosChanged();
+}
 
 } // namespace marionette::editor

@@ -88,6 +88,8 @@ class Document : public QObject {
     void setMeshSource(project::SourceMesh source, project::ImportSettings settings,
         std::shared_ptr<const import::ImportedScene> mesh);
     void setProjectName(const QString& name);
+    void appendScenario(project::Scenario scenario);
+    void removeLastScenario();
 
   signals:
     /// Elements were added, removed or the rig replaced: indices may have changed.
@@ -97,6 +99,7 @@ class Document : public QObject {
     void settingsChanged();
     void viewsChanged();
     void meshChanged();
+    void scenariosChanged();
     void selectionChanged();
     void modifiedChanged(bool modified);
     void filePathChanged(const QString& path);

@@ -1,0 +1,140 @@
+// MainWindow: the preview (toolbar, menu, editing lock, scenarios, animation handoff).
+#include "LogPanel.h"
+#include "MainWindow.h"
+#include "OutlinerPanel.h"
+#include "PreviewController.h"
+#include "PreviewDialogs.h"
+#include "PreviewToolBar.h"
+#include "PropertiesPanel.h"
+
+#include "marionette/editor/ScenarioRunner.h"
+#include "marionette/editor/commands/AddScenarioCommand.h"
+
+#include <QDockWidget>
+#include <QMenu>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QStatusBar>
+
+namespace marionette::app {
+
+void MainWindow::createPreview()
+{
+    mPreview = new PreviewController(&mDocument, mViewport, this);
+    mPreviewBar = new PreviewToolBar(mPreview, &mDocument, this);
+    addToolBarBreak();
+    addToolBar(mPreviewBar);
+    connect(mPreview, &PreviewController::frameReady, this, &MainWindow::refreshScene);
+    connect(mPreview, &PreviewController::activeChanged, this, &MainWindow::setEditingLocked);
+    connect(mPreview, &PreviewController::errorOccurred, this, [this](const QString& m) { showError(tr("Preview"), m); });
+    connect(mPreviewBar, &PreviewToolBar::saveScenarioRequested, this, &MainWindow::askSaveScenario);
+    connect(mPreviewBar, &PreviewToolBar::startFromAnimationRequested, this, &MainWindow::askStartFromAnimation);
+
+    auto* menu = new QMenu(tr("&Preview"), this);
+    menuBar()->insertMenu(menuBar()->actions().back(), menu); // before Help
+    for (QAction* a : {mPreviewBar->playAction(), mPreviewBar->stepAction(), mPreviewBar->resetAction(), mPreviewBar->stopAction()}) {
+        menu->addAction(a);
+        mActions[a->objectName()] = a;
+    }
+    menu->addSeparator();
+    for (QAction* a : {mPreviewBar->recordAction(), mPreviewBar->saveScenarioAction(), mPreviewBar->animationAction()}) {
+        menu->addAction(a);
+        mActions[a->objectName()] = a;
+    }
+    for (QAction* a : mPreviewBar->actions())
+        if (!a->objectName().isEmpty())
+            mActions[a->objectName()] = a; // the tools, gravity, ... for tests and shortcuts
+    addAction(menu, QStringLiteral("previewRunScenarios"), tr("Run &Scenarios"), QKeySequence(tr("Ctrl+Shift+R")), [this] { runScenarios(); });
+}
+
+void MainWindow::setEditingLocked(bool locked)
+{
+    // While the preview runs, the document cannot change: no edits, no undo, no new rig.
+    for (const char* name : {"fileNew", "fileOpen", "fileImportMesh", "editDelete", "editHide", "editShowAll", "editLock",
+             "editUnlock", "editUndo", "editRedo", "toolAutoRig", "toolSelect", "toolAddParticle", "toolAddStick",
+             "toolAddRange", "toolAddMinOnly", "toolAddMaxOnly", "toolMakeTriangle", "toolAddAngular"})
+        if (QAction* a = action(QString::fromLatin1(name)))
+            a->setEnabled(!locked);
+    mProperties->setEnabled(!locked);
+    mOutliner->setEnabled(!locked);
+    if (auto* history = findChild<QDockWidget*>(QStringLiteral("historyDock")))
+        history->widget()->setEnabled(!locked);
+    if (!locked) {
+        // Undo/redo enable themselves from the stack's state.
+        action(QStringLiteral("editUndo"))->setEnabled(mDocument.undoStack()->canUndo());
+        action(QStringLiteral("editRedo"))->setEnabled(mDocument.undoStack()->canRedo());
+    }
+    statusBar()->showMessage(locked ? tr("Previewing: editing is locked (Stop to edit again)") : tr("Editing"), 4000);
+    refreshScene();
+}
+
+bool MainWindow::saveRecordedScenario(const QString& name, const project::Expectations& expectations)
+{
+    editor::PreviewSession* session = mPreview->session();
+    if (!session || !mPreview->isRecording() || session->stepIndex() == 0)
+        return false;
+    project::Scenario scenario = session->recordedScenario(name, expectations);
+    auto* command = new editor::AddScenarioCommand(&mDocument, std::move(scenario));
+    const QString stored = command->scenario().name;
+    mDocument.undoStack()->push(command);
+    mLog->info(tr("Scenario '%1' saved: %2 hits, %3 drag segments, %4 s").arg(stored)
+                   .arg(command->scenario().hits.size()).arg(command->scenario().drags.size())
+                   .arg(double(command->scenario().duration), 0, 'f', 2));
+    return true;
+}
+
+void MainWindow::askSaveScenario()
+{
+    editor::PreviewSession* session = mPreview->session();
+    if (!session || !mPreview->isRecording() || session->stepIndex() == 0) {
+        showError(tr("Save Scenario"), tr("Nothing recorded: switch Record on, then play, hit and drag."));
+        return;
+    }
+    ScenarioDialog dialog(tr("scenario %1").arg(mDocument.project().scenarios.size() + 1),
+        float(session->stepIndex()) * session->timeStep(), this);
+    if (dialog.exec() == QDialog::Accepted)
+        saveRecordedScenario(dialog.name(), dialog.expectations());
+}
+
+void MainWindow::askStartFromAnimation()
+{
+    const auto mesh = mDocument.mesh();
+    if (!mesh || mesh->animations.empty()) {
+        showError(tr("From Animation"), tr("The mesh has no animation clips."));
+        return;
+    }
+    AnimationHandoffDialog dialog(*mesh, [this](std::size_t clip, float t) { mPreview->showAnimationPose(std::make_pair(clip, t)); }, this);
+    const bool accepted = dialog.exec() == QDialog::Accepted;
+    mPreview->showAnimationPose(std::nullopt);
+    if (accepted && mPreview->startFromAnimation(dialog.clip(), dialog.time()))
+        mPreview->play();
+}
+
+int MainWindow::runScenarios()
+{
+    const auto& scenarios = mDocument.project().scenarios;
+    if (scenarios.empty()) {
+        mLog->info(tr("The project has no scenarios (record one in the preview)."));
+        return 0;
+    }
+    int failed = 0;
+    for (const project::Scenario& s : scenarios) {
+        const editor::ScenarioResult r = editor::runScenario(mDocument.rig(), s);
+        if (r.passed)
+            mLog->info(tr("PASS %1: settled at %2 s, penetration %3 mm, limit excess %4°").arg(s.name)
+                           .arg(double(r.settledAt), 0, 'f', 2).arg(double(r.maxPenetration) * 1000.0, 0, 'f', 1)
+                           .arg(double(r.maxLimitViolationDegrees), 0, 'f', 1));
+        else {
+            ++failed;
+            mLog->error(tr("FAIL %1: %2").arg(s.name, r.failures.join(QStringLiteral("; "))));
+        }
+    }
+    if (auto* dock = findChild<QDockWidget*>(QStringLiteral("logDock"))) {
+        dock->show();
+        dock->raise();
+    }
+    statusBar()->showMessage(tr("%1 of %2 scenarios passed").arg(int(scenarios.size()) - failed).arg(scenarios.size()), 6000);
+    return failed;
+}
+
+} // namespace marionette::app

@@ -1,0 +1,302 @@
+#include "PreviewController.h"
+
+#include "viewport/Viewport.h"
+
+#include <QString>
+
+#include <algorithm>
+
+namespace marionette::app {
+
+namespace {
+constexpr int kFrameMilliseconds = 16;
+constexpr int kMaxStepsPerFrame = 4;
+constexpr std::size_t kFrameSamples = 600;
+} // namespace
+
+PreviewController::PreviewController(editor::Document* document, viewport::Viewport* viewport, QObject* parent)
+    : QObject(parent), mDocument(document), mViewport(viewport)
+{
+    mTimer.setInterval(kFrameMilliseconds);
+    mTimer.setTimerType(Qt::PreciseTimer);
+    connect(&mTimer, &QTimer::timeout, this, &PreviewController::tick);
+    if (viewport) {
+        connect(viewport, &viewport::Viewport::previewPressed, this, &PreviewController::onPressed);
+        connect(viewport, &viewport::Viewport::previewDragged, this, &PreviewController::onDragged);
+        connect(viewport, &viewport::Viewport::previewReleased, this, &PreviewController::onReleased);
+    }
+}
+
+PreviewController::~PreviewController() = default;
+
+bool PreviewController::ensureSession()
+{
+    if (mSession)
+        return true;
+    auto session = std::make_unique<editor::PreviewSession>();
+    QString error;
+    if (!session->start(mDocument->rig(), mSettings, error)) {
+        emit errorOccurred(error);
+        return false;
+    }
+    session->setRecording(mRecording);
+    mSession = std::move(session);
+    mAnimationPose.reset();
+    mAlpha = 1.f;
+    mFrameMs.clear();
+    if (mViewport)
+        mViewport->setInteractionMode(viewport::InteractionMode::Preview);
+    emit activeChanged(true);
+    emit frameReady();
+    return true;
+}
+
+bool PreviewController::play()
+{
+    if (!ensureSession())
+        return false;
+    if (!mTimer.isActive()) {
+        mAccumulator = 0;
+        mClock.start();
+        mTimer.start();
+        emit playingChanged(true);
+    }
+    return true;
+}
+
+void PreviewController::pause()
+{
+    if (!mTimer.isActive())
+        return;
+    mTimer.stop();
+    mAlpha = 1.f;
+    emit playingChanged(false);
+    emit frameReady();
+}
+
+bool PreviewController::stepOnce()
+{
+    if (!ensureSession())
+        return false;
+    pause();
+    mSession->step();
+    mAlpha = 1.f;
+    emit frameReady();
+    return true;
+}
+
+void PreviewController::reset()
+{
+    if (!mSession)
+        return;
+    pause();
+    mSession->reset();
+    mSession->setRecording(mRecording);
+    mDragDepth.reset();
+    mAlpha = 1.f;
+    emit frameReady();
+}
+
+void PreviewController::stop()
+{
+    if (!mSession)
+        return;
+    pause();
+    mSession.reset();
+    mDragDepth.reset();
+    if (mViewport)
+        mViewport->setInteractionMode(viewport::InteractionMode::Edit);
+    emit activeChanged(false);
+    emit frameReady();
+}
+
+bool PreviewController::startFromAnimation(std::size_t clip, float clipTime)
+{
+    const auto mesh = mDocument->mesh();
+    if (!mesh || clip >= mesh->animations.size()) {
+        emit errorOccurred(tr("The mesh has no animation clip %1").arg(clip));
+        return false;
+    }
+    if (!ensureSession())
+        return false;
+    pause();
+    QString error;
+    if (!mSession->startFromAnimation(*mesh, clip, clipTime, error)) {
+        emit errorOccurred(error);
+        return false;
+    }
+    mAnimationPose.reset();
+    mAlpha = 1.f;
+    emit frameReady();
+    return true;
+}
+
+void PreviewController::showAnimationPose(std::optional<std::pair<std::size_t, float>> clipTime)
+{
+    mAnimationPose = clipTime;
+    emit frameReady();
+}
+
+bool PreviewController::seek(std::uint64_t step)
+{
+    if (!mSession)
+        return false;
+    pause();
+    const bool ok = mSession->seek(step);
+    mAlpha = 1.f;
+    emit frameReady();
+    return ok;
+}
+
+void PreviewController::setIterations(std::uint32_t iterations)
+{
+    mSettings.iterations = iterations;
+    if (mSession)
+        mSession->setIterations(iterations);
+}
+
+void PreviewController::setTimeStep(float seconds)
+{
+    mSettings.timeStep = seconds;
+    if (mSession)
+        mSession->setTimeStep(seconds);
+}
+
+void PreviewController::setGravity(bool on)
+{
+    mSettings.gravity = on;
+    if (mSession)
+        mSession->setGravity(on);
+}
+
+void PreviewController::setRecording(bool on)
+{
+    mRecording = on;
+    if (mSession)
+        mSession->setRecording(on);
+}
+
+void PreviewController::tick()
+{
+    if (!mSession)
+        return;
+    QElapsedTimer work;
+    work.start();
+    const double elapsed = double(mClock.nsecsElapsed()) * 1e-9;
+    mClock.restart();
+    const double dt = double(mSession->timeStep());
+    // The accumulator (DESIGN.md §2): leftover time carries to the next frame; a long stall is cut to
+    // kMaxStepsPerFrame steps so it cannot spiral.
+    mAccumulator = std::min(mAccumulator + elapsed * double(mSpeed), dt * kMaxStepsPerFrame);
+    while (mAccumulator >= dt) {
+        mSession->step();
+        mAccumulator -= dt;
+    }
+    mAlpha = float(mAccumulator / dt);
+    emit frameReady();
+    mFrameMs.push_back(double(work.nsecsElapsed()) * 1e-6);
+    if (mFrameMs.size() > kFrameSamples)
+        mFrameMs.erase(mFrameMs.begin());
+}
+
+PreviewController::FrameTimes PreviewController::frameTimes() const
+{
+    FrameTimes t;
+    t.frames = mFrameMs.size();
+    if (mFrameMs.empty())
+        return t;
+    std::vector<double> sorted = mFrameMs;
+    std::sort(sorted.begin(), sorted.end());
+    t.medianMs = sorted[sorted.size() / 2];
+    t.maxMs = sorted.back();
+    return t;
+}
+
+void PreviewController::decorate(viewport::ViewportScene& scene) const
+{
+    const auto mesh = mDocument->mesh();
+    if (!mSession) {
+        if (mAnimationPose && mesh)
+            scene.bonePalette = editor::PreviewSession().animationPalette(*mesh, mAnimationPose->first, mAnimationPose->second);
+        return;
+    }
+    // The drawn pose lags the simulation by (1 − alpha) of a step, blending the last two steps.
+    const float alpha = mTimer.isActive() ? mAlpha : 1.f;
+    scene.particlePositions = mSession->interpolatedPositions(alpha);
+    if (mesh && mesh->skeleton.size() == mDocument->rig().bones.size())
+        scene.bonePalette = mSession->skinningPalette(alpha);
+    scene.stickStrain = mSession->stickStrain();
+    scene.angularViolation = mSession->angularViolation();
+    scene.contactPoints = mSession->contactPoints();
+    for (const auto& box : mSession->sceneGeometry().boxes)
+        scene.staticBoxes.push_back({box.pose, box.halfExtents});
+    scene.selection.clear();
+    const editor::PreviewStats& s = mSession->stats();
+    const FrameTimes frames = frameTimes();
+    scene.overlayLines = {
+        tr("step %1   t %2 s   %3×%4").arg(mSession->stepIndex()).arg(double(mSession->time()), 0, 'f', 2)
+            .arg(mSpeed == 1.f ? QStringLiteral("1") : QStringLiteral("1/%1").arg(double(1.f / mSpeed), 0, 'g', 3))
+            .arg(mRecording ? tr("   ● recording") : QString()),
+        tr("step %1 µs   %2 iterations   dt %3 ms").arg(s.stepMicroseconds, 0, 'f', 1)
+            .arg(mSettings.iterations ? mSettings.iterations : mDocument->rig().settings.iterations)
+            .arg(double(mSession->timeStep()) * 1000.0, 0, 'f', 2),
+        tr("max stick error %1 mm   limit excess %2°   contacts %3%4").arg(double(s.maxStickError) * 1000.0, 0, 'f', 1)
+            .arg(double(s.maxAngularViolation) * 180.0 / 3.14159265358979, 0, 'f', 1).arg(s.contacts)
+            .arg(s.asleep ? tr("   asleep") : QString()),
+        tr("frame %1 ms median, %2 ms max").arg(frames.medianMs, 0, 'f', 2).arg(frames.maxMs, 0, 'f', 2),
+    };
+}
+
+void PreviewController::onPressed(QPointF pixel, Qt::KeyboardModifiers)
+{
+    if (!mSession || !mViewport)
+        return;
+    const viewport::Ray ray = mViewport->rayAt(pixel);
+    switch (mTool) {
+    case PreviewTool::Drag: {
+        const std::optional<viewport::Pick> pick = mViewport->pickAt(pixel);
+        if (!pick || pick->element.kind != project::ElementKind::Particle || pick->index < 0)
+            return;
+        const Vec3 grabbed = mSession->positions()[std::size_t(pick->index)];
+        mDragDepth = grabbed;
+        mSession->beginDrag(std::uint32_t(pick->index), grabbed);
+        break;
+    }
+    case PreviewTool::Hit: {
+        const auto hit = mSession->hitRay(ray.origin, ray.direction);
+        if (!hit)
+            return;
+        const Vec3 impulse = ray.direction * mHitStrength;
+        if (hit->kind == editor::HitPoint::Kind::Stick)
+            mSession->hitStick(hit->index, hit->t, impulse);
+        else
+            mSession->hitParticle(hit->index, impulse);
+        break;
+    }
+    case PreviewTool::Explode: {
+        const auto hit = mSession->hitRay(ray.origin, ray.direction);
+        const Vec3 centre = hit ? hit->point - ray.direction * 0.3f : ray.at(3.f);
+        mSession->explode(centre, mHitStrength * 20.f, 2.f);
+        break;
+    }
+    }
+    emit frameReady();
+}
+
+void PreviewController::onDragged(QPointF pixel)
+{
+    if (!mSession || !mViewport || !mDragDepth)
+        return;
+    if (const auto target = mViewport->pointAtDepth(pixel, *mDragDepth))
+        mSession->updateDrag(*target);
+}
+
+void PreviewController::onReleased(QPointF)
+{
+    if (!mSession || !mDragDepth)
+        return;
+    mSession->endDrag();
+    mDragDepth.reset();
+}
+
+} // namespace marionette::app

@@ -1,0 +1,111 @@
+// Marionette editor — the preview (DESIGN.md §9, docs/preview.md): runs the rig through the runtime in the
+// viewport. Play builds the .mrig in memory and loads it (editor/core PreviewSession), so what the artist
+// sees is what the game gets. The controller owns the session, drives it at a fixed step from a display
+// timer with an accumulator (slow motion scales the clock, at most four steps per frame), turns viewport
+// presses into drags, hits and explosions, and hands the simulated pose, the skinning palette and the
+// feedback (strain, limits, contacts, numbers) to the viewport. Editing is locked while a session exists.
+#pragma once
+
+#include "marionette/editor/Document.h"
+#include "marionette/editor/PreviewSession.h"
+
+#include <QElapsedTimer>
+#include <QObject>
+#include <QTimer>
+
+#include <memory>
+#include <optional>
+#include <vector>
+
+namespace marionette::viewport {
+class Viewport;
+struct ViewportScene;
+}
+
+namespace marionette::app {
+
+enum class PreviewTool { Drag, Hit, Explode };
+
+class PreviewController : public QObject {
+    Q_OBJECT
+  public:
+    PreviewController(editor::Document* document, viewport::Viewport* viewport, QObject* parent = nullptr);
+    ~PreviewController() override;
+
+    /// A session exists: the viewport shows the simulation and editing is locked.
+    bool isActive() const { return mSession != nullptr; }
+    bool isPlaying() const { return mTimer.isActive(); }
+    editor::PreviewSession* session() const { return mSession.get(); }
+
+    editor::PreviewSettings& settings() { return mSettings; }
+    /// Simulated seconds per real second: 1, 1/2, 1/4, 1/10 ...
+    void setSpeed(float speed) { mSpeed = speed; }
+    float speed() const { return mSpeed; }
+    void setTool(PreviewTool tool) { mTool = tool; }
+    PreviewTool tool() const { return mTool; }
+    /// Impulse of the hit tool, N·s; explosions use 20× this as their strength.
+    void setHitStrength(float newtonSeconds) { mHitStrength = newtonSeconds; }
+    float hitStrength() const { return mHitStrength; }
+    void setIterations(std::uint32_t iterations);
+    void setTimeStep(float seconds);
+    void setGravity(bool on);
+    void setRecording(bool on);
+    bool isRecording() const { return mRecording; }
+
+    /// Starts (a session from the document's rig, if none) and runs. False with errorOccurred on failure.
+    bool play();
+    void pause();
+    /// One fixed step (starting a session first if needed); pauses.
+    bool stepOnce();
+    /// Back to the start state of the session (the drop pose, bit for bit), paused.
+    void reset();
+    /// Ends the session: the viewport shows the rig being edited again and editing is unlocked.
+    void stop();
+    /// Starts a session from an animation clip of the mesh at `clipTime`, inheriting its velocity.
+    bool startFromAnimation(std::size_t clip, float clipTime);
+    /// Shows a clip's pose on the mesh (before switching to physics); nullopt clears it.
+    void showAnimationPose(std::optional<std::pair<std::size_t, float>> clipTime);
+    /// Goes back (or forward) to a step held in the history; pauses.
+    bool seek(std::uint64_t step);
+
+    /// Adds the preview's state to a scene the main window built from the document.
+    void decorate(viewport::ViewportScene& scene) const;
+
+    struct FrameTimes {
+        double medianMs = 0, maxMs = 0; ///< time the UI thread spent in one display frame (stepping + scene)
+        std::size_t frames = 0;
+    };
+    FrameTimes frameTimes() const;
+
+  signals:
+    void activeChanged(bool active);
+    void playingChanged(bool playing);
+    /// The pose shown changed (a step, a seek, a reset): redraw.
+    void frameReady();
+    void errorOccurred(const QString& message);
+
+  private:
+    bool ensureSession();
+    void tick();
+    void onPressed(QPointF pixel, Qt::KeyboardModifiers modifiers);
+    void onDragged(QPointF pixel);
+    void onReleased(QPointF pixel);
+
+    editor::Document* mDocument;
+    viewport::Viewport* mViewport;
+    std::unique_ptr<editor::PreviewSession> mSession;
+    editor::PreviewSettings mSettings;
+    QTimer mTimer;
+    QElapsedTimer mClock;
+    double mAccumulator = 0;
+    float mAlpha = 1.f;
+    float mSpeed = 1.f;
+    float mHitStrength = 20.f;
+    PreviewTool mTool = PreviewTool::Drag;
+    bool mRecording = false;
+    std::optional<Vec3> mDragDepth; ///< the dragged particle's position when grabbed: the drag plane
+    std::optional<std::pair<std::size_t, float>> mAnimationPose;
+    std::vector<double> mFrameMs;
+};
+
+} // namespace marionette::app

@@ -1,0 +1,67 @@
+// Marionette editor — the preview toolbar: play/pause, step, reset, stop; slow motion; iterations, step
+// size and gravity (live); the test scene, drop height and initial rotation; the drag/hit/explode tools with
+// the strength slider; recording, saving the recording as a scenario, and the history timeline.
+#pragma once
+
+#include <QToolBar>
+
+class QAction;
+class QComboBox;
+class QDoubleSpinBox;
+class QSlider;
+class QSpinBox;
+class QLabel;
+
+namespace marionette::editor {
+class Document;
+}
+
+namespace marionette::app {
+
+class PreviewController;
+
+class PreviewToolBar : public QToolBar {
+    Q_OBJECT
+  public:
+    PreviewToolBar(PreviewController* preview, editor::Document* document, QWidget* parent = nullptr);
+
+    QAction* playAction() const { return mPlay; }
+    QAction* stepAction() const { return mStep; }
+    QAction* resetAction() const { return mReset; }
+    QAction* stopAction() const { return mStop; }
+    QAction* recordAction() const { return mRecord; }
+    QAction* saveScenarioAction() const { return mSaveScenario; }
+    QAction* animationAction() const { return mAnimation; }
+    QSlider* timeline() const { return mTimeline; }
+
+  signals:
+    /// The user asked to save what was recorded as a scenario.
+    void saveScenarioRequested();
+    void startFromAnimationRequested();
+
+  private:
+    void syncTimeline();
+    void applyRotation(int index);
+
+    PreviewController* mPreview;
+    editor::Document* mDocument;
+    QAction* mPlay;
+    QAction* mStep;
+    QAction* mReset;
+    QAction* mStop;
+    QAction* mRecord;
+    QAction* mSaveScenario;
+    QAction* mAnimation;
+    QComboBox* mSpeed;
+    QSpinBox* mIterations;
+    QComboBox* mTimeStep;
+    QComboBox* mScene;
+    QDoubleSpinBox* mDropHeight;
+    QComboBox* mRotation;
+    QSlider* mStrength;
+    QLabel* mStrengthLabel;
+    QSlider* mTimeline;
+    bool mSyncing = false;
+};
+
+} // namespace marionette::app
