@@ -3,6 +3,9 @@
 #include "marionette/import/ImportJob.h"
 
 #include <QPointer>
+#include <QTimer>
+
+#include <limits>
 
 namespace marionette::app {
 
@@ -11,9 +14,11 @@ import::ImportResult importWithProgress(QWidget* parent, const QString& path, co
     QProgressDialog dialog(QObject::tr("Importing %1…").arg(path), QObject::tr("Cancel"), 0, 1000, parent);
     dialog.setWindowTitle(QObject::tr("Import"));
     dialog.setWindowModality(Qt::WindowModal);
-    dialog.setMinimumDuration(300);
+    // Shown after 300 ms whether or not progress arrives (a big file can sit in one stage for seconds).
+    dialog.setMinimumDuration(std::numeric_limits<int>::max());
     dialog.setAutoClose(false);
     dialog.setAutoReset(false);
+    QTimer::singleShot(300, &dialog, [&dialog] { dialog.show(); });
     QEventLoop loop;
     QPointer<QProgressDialog> guard(&dialog);
     QPointer<QEventLoop> loopGuard(&loop);

@@ -10,9 +10,11 @@
 #include <QFutureWatcher>
 #include <QProgressDialog>
 #include <QString>
+#include <QTimer>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <functional>
+#include <limits>
 
 class QWidget;
 
@@ -29,8 +31,9 @@ auto runWithProgress(QWidget* parent, const QString& label, F work) -> decltype(
 {
     QProgressDialog dialog(label, QString(), 0, 0, parent);
     dialog.setWindowModality(Qt::WindowModal);
-    dialog.setMinimumDuration(400);
+    dialog.setMinimumDuration(std::numeric_limits<int>::max());
     dialog.setCancelButton(nullptr);
+    QTimer::singleShot(400, &dialog, [&dialog] { dialog.show(); });
     QFutureWatcher<decltype(work())> watcher;
     QEventLoop loop;
     QObject::connect(&watcher, &QFutureWatcherBase::finished, &loop, &QEventLoop::quit);

@@ -91,6 +91,22 @@ std::vector<std::int32_t> particleBones(const rig::RigDescription& rig, const im
             if (out[i] != rig::kNone)
                 continue;
         }
+        // A particle without a bone of its own (a limb's end, a triangle's axis point) moves with the bone its
+        // stick or triangle drives: the tip of the forearm stick turns with the forearm.
+        for (const rig::BoneBinding& binding : rig.bindings) {
+            if (binding.bone < 0 || std::size_t(binding.bone) >= rig.bones.size() || out[i] != rig::kNone)
+                continue;
+            bool drives = false;
+            if (binding.driver == rig::BoneBinding::Driver::Stick && binding.index >= 0 && std::size_t(binding.index) < rig.sticks.size())
+                drives = rig.sticks[std::size_t(binding.index)].a == std::int32_t(i) || rig.sticks[std::size_t(binding.index)].b == std::int32_t(i);
+            else if (binding.driver == rig::BoneBinding::Driver::Triangle && binding.index >= 0 && std::size_t(binding.index) < rig.triangles.size())
+                for (std::int32_t corner : rig.triangles[std::size_t(binding.index)].p)
+                    drives = drives || corner == std::int32_t(i);
+            if (drives)
+                out[i] = scene.findBone(rig.bones[std::size_t(binding.bone)].name);
+        }
+        if (out[i] != rig::kNone)
+            continue;
         float best = std::numeric_limits<float>::infinity();
         for (std::size_t b = 0; b < scene.skeleton.size(); ++b) {
             const float d = lengthSquared(translationOf(scene.skeleton[b].bindWorld) - p.position);

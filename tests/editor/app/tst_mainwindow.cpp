@@ -13,7 +13,12 @@
 #include "marionette/runtime/World.h"
 
 #include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
 #include <QLabel>
+#include <QProgressDialog>
+#include <QPushButton>
 #include <QProcess>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -103,6 +108,8 @@ class TestMainWindow : public QObject {
     void badMesh_showsDialogAndKeepsDocument();
     void unsavedChanges_promptCanCancel();
     void export_refusedWhenRigHasErrors();
+    void exportAs_pluginFormat();
+    void import_cancelledFromTheProgressDialog();
     void noOpenGl_windowOpensWithMessage();
 
   private:
@@ -439,6 +446,61 @@ void TestMainWindow::export_refusedWhenRigHasErrors()
     QVERIFY(dialog->seen);
     QVERIFY2(dialog->text.contains(QStringLiteral("degenerate")), qPrintable(dialog->text));
     QVERIFY(!QFileInfo::exists(target));
+}
+
+void TestMainWindow::exportAs_pluginFormat()
+{
+    app::MainWindow w;
+    w.show();
+    QVERIFY(w.importMesh(kHuman, QStringLiteral("humanoid"), 70.f));
+    // File ▸ Export As lists every exporter the plugin host loaded, the shipped JSON plugin among them.
+    QVERIFY(w.action(QStringLiteral("exportAs_mrig")));
+    QVERIFY2(w.action(QStringLiteral("exportAs_json")), "the json exporter plugin did not load");
+    const QString target = mDir.filePath(QStringLiteral("human.json"));
+    QVERIFY(w.exportRig(target, QStringLiteral("json")));
+    QFile file(target);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QJsonObject json = QJsonDocument::fromJson(file.readAll()).object();
+    QCOMPARE(json.value(QStringLiteral("particles")).toArray().size(), qsizetype(w.document().rig().particles.size()));
+}
+
+void TestMainWindow::import_cancelledFromTheProgressDialog()
+{
+    // A mesh big enough to take seconds to read: a 700 × 700 grid (about 1 M triangles, 20 MB of OBJ).
+    const QString big = mDir.filePath(QStringLiteral("big.obj"));
+    {
+        QFile f(big);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        const int n = 700;
+        QByteArray text;
+        text.reserve(21'000'000);
+        for (int i = 0; i < n * n; ++i)
+            text += "v " + QByteArray::number(i % n) + " 0 " + QByteArray::number(i / n) + "\n";
+        for (int r = 0; r + 1 < n; ++r)
+            for (int c = 0; c + 1 < n; ++c)
+                text += "f " + QByteArray::number(r * n + c + 1) + ' ' + QByteArray::number(r * n + c + 2) + ' ' +
+                        QByteArray::number((r + 1) * n + c + 2) + ' ' + QByteArray::number((r + 1) * n + c + 1) + "\n";
+        f.write(text);
+    }
+    app::MainWindow w;
+    w.show();
+    QVERIFY(w.importMesh(kHuman, QStringLiteral("humanoid"), 70.f));
+    const QByteArray before = rigBytes(w.document().rig());
+    const int steps = w.document().undoStack()->count();
+    auto progress = answerNextDialog([](QDialog* d) {
+        // The user presses the dialog's Cancel button.
+        if (auto* button = qobject_cast<QProgressDialog*>(d) ? d->findChild<QPushButton*>() : nullptr)
+            button->click();
+        else
+            d->reject();
+    });
+    const bool imported = w.importMesh(big, QStringLiteral("generic"));
+    QVERIFY2(progress->seen, "no progress dialog");
+    QVERIFY(!imported);
+    QVERIFY2(progress->objectName != QStringLiteral("errorDialog"), "a cancelled import is not an error");
+    QVERIFY(w.logPanel()->toPlainText().contains(QStringLiteral("Import cancelled")));
+    QCOMPARE(rigBytes(w.document().rig()), before);
+    QCOMPARE(w.document().undoStack()->count(), steps);
 }
 
 void TestMainWindow::noOpenGl_windowOpensWithMessage()

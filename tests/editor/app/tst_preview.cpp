@@ -9,8 +9,11 @@
 #include "marionette/editor/PreviewSession.h"
 #include "marionette/editor/ScenarioRunner.h"
 #include "marionette/project/ProjectFile.h"
+#include "marionette/runtime/Ragdoll.h"
 
+#include <QFileInfo>
 #include <QProcess>
+#include <QSlider>
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
@@ -66,6 +69,7 @@ class TestPreview : public QObject {
     void reset_restoresTheDropPoseBitForBit_andStopUnlocksEditing();
     void recordedScenario_replaysHeadlessWithTheSameOutcome();
     void playing_keepsTheUiThreadResponsive();
+    void animationHandoff_startsFromTheClipPoseWithItsVelocity();
 
   private:
     std::unique_ptr<app::MainWindow> mWindow;
@@ -285,6 +289,48 @@ void TestPreview::playing_keepsTheUiThreadResponsive()
     // Fixed steps at the rig's rate whatever the frame rate: 2 s of play is about 120 steps of 1/60 s (the
     // accumulator drops time only when a frame would need more than four steps).
     QVERIFY(w.preview()->session()->stepIndex() > 30);
+}
+
+void TestPreview::animationHandoff_startsFromTheClipPoseWithItsVelocity()
+{
+    app::MainWindow& w = *mWindow;
+    const QString model = QStringLiteral("/usr/share/assimp/models/X/anim_test.x");
+    if (!QFileInfo::exists(model))
+        QSKIP("Assimp's test models are not installed (Debian package assimp-testmodels)");
+    QVERIFY(w.importMesh(model, QStringLiteral("generic"), 20.f));
+    const auto mesh = w.document().mesh();
+    QVERIFY(mesh && !mesh->animations.empty());
+    // The dialog plays the clip on the mesh while its slider moves; switch at 60 % of the clip.
+    std::size_t paletteWhileChoosing = 0;
+    auto dialog = answerNextDialog([&](QDialog* d) {
+        auto* slider = d->findChild<QSlider*>();
+        slider->setValue(600);
+        paletteWhileChoosing = w.viewport()->scene().bonePalette.size();
+        d->accept();
+    });
+    w.action(QStringLiteral("previewFromAnimation"))->trigger();
+    QVERIFY(dialog->seen);
+    QCOMPARE(dialog->objectName, QStringLiteral("animationDialog"));
+    QCOMPARE(paletteWhileChoosing, mesh->skeleton.size());
+    editor::PreviewSession* session = w.preview()->session();
+    QVERIFY(session);
+    QVERIFY(w.preview()->isPlaying());
+    w.preview()->pause();
+    // The clip's pose differs from the bind pose, and the body inherits the clip's motion.
+    float moved = 0.f;
+    editor::PreviewSession bind;
+    QString error;
+    editor::PreviewSettings settings;
+    QVERIFY(bind.start(w.document().rig(), settings, error));
+    for (std::size_t i = 0; i < session->positions().size(); ++i)
+        moved = std::max(moved, length(session->positions()[i] - bind.positions()[i]));
+    QVERIFY2(moved > 0.01f, qPrintable(QString::number(double(moved))));
+    const auto previous = session->ragdoll().previousPositions(); // Verlet's x*: the clip one step earlier
+    float speed = 0.f;
+    for (std::size_t i = 0; i < previous.size(); ++i)
+        speed = std::max(speed, length(session->positions()[i] - previous[i]) / session->timeStep());
+    QVERIFY2(speed > 0.01f, qPrintable(QStringLiteral("fastest particle %1 m/s").arg(double(speed))));
+    qInfo("anim_test at 60 %%: pose %.3f m from bind, fastest particle %.3f m/s", double(moved), double(speed));
 }
 
 int main(int argc, char** argv)

@@ -18,7 +18,8 @@ namespace marionette::editor {
 std::vector<Mat4> sampleBoneWorld(const import::ImportedScene& scene, std::size_t clip, float t);
 
 /// The bone of scene.skeleton each rig particle follows: the bone named like the rig bone it was created
-/// from (Particle::bone), else the bone whose bind head (bindWorld translation) is nearest its bind position.
+/// from (Particle::bone), else the bone a binding makes its stick or triangle drive (the tip of a limb turns
+/// with the limb), else the bone whose bind head (bindWorld translation) is nearest its bind position.
 /// kNone for every particle when the skeleton is empty.
 std::vector<std::int32_t> particleBones(const rig::RigDescription& rig, const import::ImportedScene& scene);
 
