@@ -188,6 +188,7 @@ void MainWindow::createMenusAndToolbars()
     // File
     QMenu* file = menuBar()->addMenu(tr("&File"));
     addAction(file, QStringLiteral("fileNew"), tr("&New"), QKeySequence::New, [this] {
+        mPreview->stop();
         if (maybeSave()) {
             mDocument.clear();
             mRecovery->discard();
@@ -530,6 +531,7 @@ void MainWindow::offerRecovery()
 
 void MainWindow::closeEvent(QCloseEvent* event)
 {
+    mPreview->pause();
     if (!maybeSave()) {
         event->ignore();
         return;

@@ -2,6 +2,7 @@
 #include "AutoRigDialog.h"
 #include "LogPanel.h"
 #include "MainWindow.h"
+#include "PreviewController.h"
 #include "TaskRunner.h"
 #include "ValidationPanel.h"
 #include "viewport/Viewport.h"
@@ -60,6 +61,7 @@ bool MainWindow::openPath(const QString& given)
 
 bool MainWindow::openProject(const QString& path)
 {
+    mPreview->stop(); // the preview runs the document's rig: end it before the document changes
     if (!maybeSave())
         return false;
     QString error;
@@ -117,6 +119,7 @@ bool MainWindow::importMesh(const QString& given, const QString& templateName, f
         if (path.isEmpty())
             return false;
     }
+    mPreview->stop();
     mLog->info(tr("Importing %1…").arg(path));
     import::ImportResult result = importWithProgress(this, path, {});
     if (result.status == import::ImportStatus::Cancelled) {
@@ -177,6 +180,7 @@ std::vector<std::pair<QString, QString>> MainWindow::templateChoices() const
 
 bool MainWindow::autoRig(const QString& given, float totalMass)
 {
+    mPreview->stop();
     const auto mesh = mDocument.mesh();
     if (!mesh || mesh->skeleton.empty()) {
         showError(tr("Auto-Rig"), tr("The auto-rig needs an imported mesh with a skeleton (File ▸ Import Mesh)."));
