@@ -282,6 +282,14 @@ void TestPreview::playing_keepsTheUiThreadResponsive()
     QTest::qWait(2000);
     w.action(QStringLiteral("previewPlay"))->trigger(); // pause
     QVERIFY(!w.preview()->isPlaying());
+    // The numbers are on screen: light text pixels in the viewport's top-left corner.
+    QCOMPARE(w.viewport()->scene().overlayLines.size(), qsizetype(4));
+    const QImage frame = w.viewport()->grabFramebuffer();
+    int light = 0;
+    for (int y = 8; y < 70; ++y)
+        for (int x = 8; x < 300; ++x)
+            light += QColor(frame.pixel(x, y)).lightness() > 180 ? 1 : 0;
+    QVERIFY2(light > 100, qPrintable(QString::number(light)));
     const auto times = w.preview()->frameTimes();
     // Reported, not asserted (machines differ): the UI thread's time per display frame spent on the simulation
     // and the scene (painting is Mesa's software rasteriser here and is not part of it).
