@@ -111,6 +111,7 @@ class TestMainWindow : public QObject {
     void exportAs_pluginFormat();
     void import_cancelledFromTheProgressDialog();
     void noOpenGl_windowOpensWithMessage();
+    void viewportShadersFail_windowShowsMessage();
 
   private:
     QTemporaryDir mDir;
@@ -517,6 +518,22 @@ void TestMainWindow::noOpenGl_windowOpensWithMessage()
     // The rest of the editor works: import and save.
     QVERIFY(w.importMesh(kHuman, QStringLiteral("humanoid"), 70.f));
     QVERIFY(w.saveTo(mDir.filePath(QStringLiteral("nogl.mproj"))));
+}
+
+void TestMainWindow::viewportShadersFail_windowShowsMessage()
+{
+    // A context is there but the viewport cannot set itself up (here: forced): the centre says so, no crash.
+    qputenv("MARIONETTE_VIEWPORT_FAIL", "1");
+    app::MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    auto* message = w.findChild<QLabel*>(QStringLiteral("glMessage"));
+    QVERIFY(message);
+    QTRY_VERIFY_WITH_TIMEOUT(message->isVisible(), 10000);
+    qunsetenv("MARIONETTE_VIEWPORT_FAIL");
+    QVERIFY(message->text().contains(QStringLiteral("not available")));
+    QVERIFY(!w.glProblem().isEmpty());
+    QVERIFY(w.importMesh(kHuman, QStringLiteral("humanoid"), 70.f)); // the rest of the editor works
 }
 
 // --crash-child FOLDER: autosave a small document as "crashed.mproj", then crash.
