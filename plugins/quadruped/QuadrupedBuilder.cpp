@@ -1,6 +1,6 @@
 #include "QuadrupedBuilder.h"
 
-#include "AutoRigSupport.h"
+#include "marionette/editor/autorig/AutoRigSupport.h"
 
 #include "marionette/runtime/Rig.h"
 
@@ -99,23 +99,8 @@ bool Builder::triangle(const std::string& name, int a, int b, int c, int& index)
 void Builder::addJoint(const std::string& name, int a, int b, Vec3 twistWorld, Vec3 swingWorld, float twistMin,
                     float twistMax, float swing1, float swing2)
 {
-    const Vec3 t = normalizeOr(twistWorld, mMap.up);
-    const Vec3 s = normalizeOr(swingWorld - t * dot(swingWorld, t), anyPerpendicular(t));
-    rig::AngularConstraint j;
-    j.name = name;
-    j.triangleA = a;
-    j.triangleB = b;
-    j.limit = rig::AngularLimit::SwingTwist;
-    j.twistAxis = normalizeOr(mFrames[std::size_t(b)].transposeMul(t), {0, 1, 0});
-    const Vec3 sb = mFrames[std::size_t(b)].transposeMul(s);
-    j.swingAxis1 = normalizeOr(sb - j.twistAxis * dot(sb, j.twistAxis), anyPerpendicular(j.twistAxis));
-    j.twistMin = std::max(twistMin, -kPi);
-    j.twistMax = std::min(twistMax, kPi);
-    j.swing1 = swing1;
-    j.swing2 = swing2;
-    j.dynamicFriction = 0.02f;
-    j.staticFrictionAngle = radians(0.1f);
-    mD.angular.push_back(j);
+    mD.angular.push_back(makeSwingTwist(name, a, b, mFrames[std::size_t(b)], twistWorld, swingWorld, mMap.up,
+                                        twistMin, twistMax, swing1, swing2));
 }
 
 void Builder::bend(const std::string& name, int center, int a, int b, float range)

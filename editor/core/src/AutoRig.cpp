@@ -1,8 +1,8 @@
 #include "marionette/editor/AutoRig.h"
 
-#include "AutoRigSupport.h"
 #include "Templates.h"
 
+#include "marionette/editor/autorig/AutoRigSupport.h"
 #include "marionette/runtime/Rig.h"
 
 #include <algorithm>

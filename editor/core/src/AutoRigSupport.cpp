@@ -1,4 +1,4 @@
-#include "AutoRigSupport.h"
+#include "marionette/editor/autorig/AutoRigSupport.h"
 
 #include <algorithm>
 #include <cmath>
@@ -173,6 +173,29 @@ rig::Triangle makeTriangle(std::string name, std::int32_t p0, std::int32_t p1, s
     t.p[1] = p1;
     t.p[2] = p2;
     return t;
+}
+
+rig::AngularConstraint makeSwingTwist(std::string name, std::int32_t a, std::int32_t b, const Mat3& frameB,
+                                      Vec3 twistWorld, Vec3 swingWorld, Vec3 fallbackTwist, float twistMin,
+                                      float twistMax, float swing1, float swing2)
+{
+    const Vec3 t = normalizeOr(twistWorld, fallbackTwist);
+    const Vec3 s = normalizeOr(swingWorld - t * dot(swingWorld, t), anyPerpendicular(t));
+    rig::AngularConstraint j;
+    j.name = std::move(name);
+    j.triangleA = a;
+    j.triangleB = b;
+    j.limit = rig::AngularLimit::SwingTwist;
+    j.twistAxis = normalizeOr(frameB.transposeMul(t), {0, 1, 0});
+    const Vec3 sb = frameB.transposeMul(s);
+    j.swingAxis1 = normalizeOr(sb - j.twistAxis * dot(sb, j.twistAxis), anyPerpendicular(j.twistAxis));
+    j.twistMin = std::max(twistMin, -kPi);
+    j.twistMax = std::min(twistMax, kPi);
+    j.swing1 = swing1;
+    j.swing2 = swing2;
+    j.dynamicFriction = 0.02f;
+    j.staticFrictionAngle = radians(0.1f);
+    return j;
 }
 
 rig::BoneBinding makeBinding(const rig::RigDescription& d, std::int32_t bone, rig::BoneBinding::Driver driver,

@@ -1,4 +1,4 @@
-#include "BoneNames.h"
+#include "marionette/editor/autorig/BoneNames.h"
 
 #include <array>
 #include <cctype>

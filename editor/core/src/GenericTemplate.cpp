@@ -5,7 +5,7 @@
 // orientations of triangle bodies by cones; masses follow the bones' volumes.
 #include "Templates.h"
 
-#include "AutoRigSupport.h"
+#include "marionette/editor/autorig/AutoRigSupport.h"
 
 #include <algorithm>
 #include <cmath>

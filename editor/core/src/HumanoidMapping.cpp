@@ -1,7 +1,7 @@
 #include "marionette/editor/HumanoidMapping.h"
 
-#include "AutoRigSupport.h"
-#include "BoneNames.h"
+#include "marionette/editor/autorig/AutoRigSupport.h"
+#include "marionette/editor/autorig/BoneNames.h"
 
 #include <algorithm>
 #include <cmath>

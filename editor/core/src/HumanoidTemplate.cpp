@@ -2,7 +2,7 @@
 // same element order) placed on the character's own joints, with its own directions, radii and masses.
 #include "Templates.h"
 
-#include "AutoRigSupport.h"
+#include "marionette/editor/autorig/AutoRigSupport.h"
 
 #include "marionette/runtime/Procedural.h"
 #include "marionette/runtime/Rig.h"
@@ -134,23 +134,8 @@ float HumanoidBuilder::fit(P region, Vec3 a, Vec3 b, float fallback, const char*
 void HumanoidBuilder::addJoint(const char* name, int a, int b, Vec3 twistWorld, Vec3 swingWorld, float twistMin,
                                float twistMax, float swing1, float swing2)
 {
-    const Vec3 t = normalizeOr(twistWorld, mUp);
-    const Vec3 s = normalizeOr(swingWorld - t * dot(swingWorld, t), anyPerpendicular(t));
-    rig::AngularConstraint j;
-    j.name = name;
-    j.triangleA = a;
-    j.triangleB = b;
-    j.limit = rig::AngularLimit::SwingTwist;
-    j.twistAxis = normalizeOr(mFrames[std::size_t(b)].transposeMul(t), {0, 1, 0});
-    const Vec3 sb = mFrames[std::size_t(b)].transposeMul(s);
-    j.swingAxis1 = normalizeOr(sb - j.twistAxis * dot(sb, j.twistAxis), anyPerpendicular(j.twistAxis));
-    j.twistMin = std::max(twistMin, -kPi);
-    j.twistMax = std::min(twistMax, kPi);
-    j.swing1 = swing1;
-    j.swing2 = swing2;
-    j.dynamicFriction = 0.02f;
-    j.staticFrictionAngle = radians(0.1f);
-    mD.angular.push_back(j);
+    mD.angular.push_back(makeSwingTwist(name, a, b, mFrames[std::size_t(b)], twistWorld, swingWorld, mUp, twistMin,
+                                        twistMax, swing1, swing2));
 }
 
 bool HumanoidBuilder::run(std::string* error)

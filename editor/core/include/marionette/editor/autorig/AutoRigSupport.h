@@ -1,5 +1,6 @@
-// Helpers shared by the auto-rig templates: the skeleton as a tree with joint positions, radius fitting,
-// element construction, mass normalisation and the bind-pose overlap check of self-colliding capsules.
+// Helpers shared by the auto-rig templates (the built-in humanoid and generic ones, and template plugins
+// such as plugins/quadruped): the skeleton as a tree with joint positions, radius fitting, element
+// construction, mass normalisation and the bind-pose overlap check of self-colliding capsules.
 #pragma once
 
 #include "marionette/Math.h"
@@ -55,6 +56,13 @@ rig::Stick makeStick(std::string name, std::int32_t a, std::int32_t b, float cap
                      std::uint32_t group = 1);
 rig::Stick makeMinDistance(std::string name, std::int32_t a, std::int32_t b, float minLength);
 rig::Triangle makeTriangle(std::string name, std::int32_t p0, std::int32_t p1, std::int32_t p2);
+/// A swing-twist joint from triangle a to triangle b, its axes given in the world at bind: the twist axis
+/// along `twistWorld` (`fallbackTwist` when that is zero), swing axis 1 along the part of `swingWorld`
+/// perpendicular to it; both stored in b's bind frame `frameB` (Rig::triangleFrame). Twist limits are
+/// clamped to [−π, π]; friction is the templates' default (0.02, static below 0.1°).
+rig::AngularConstraint makeSwingTwist(std::string name, std::int32_t a, std::int32_t b, const Mat3& frameB,
+                                      Vec3 twistWorld, Vec3 swingWorld, Vec3 fallbackTwist, float twistMin,
+                                      float twistMax, float swing1, float swing2);
 rig::BoneBinding makeBinding(const rig::RigDescription& d, std::int32_t bone, rig::BoneBinding::Driver driver,
                              std::int32_t index);
 
