@@ -48,60 +48,6 @@ std::string boneError(const std::string& name, const char* what)
     return e;
 }
 
-/// Checks the input and fills out.rig.bones (names, bindLocal, inverseBind). Returns an error or "".
-std::string prepareSkeleton(const AutoRigInput& in, AutoRigResult& out)
-{
-    if (in.skeleton.empty())
-        return "the auto-rig needs a skeleton (the mesh has no bones)";
-    if (!in.boneVertices.empty() && in.boneVertices.size() != in.skeleton.size())
-        return "boneVertices has " + std::to_string(in.boneVertices.size()) + " lists for " +
-               std::to_string(in.skeleton.size()) + " bones (give none or one per bone)";
-    if (!std::isfinite(in.totalMass) || !(in.totalMass > 0.f) || in.totalMass > 1e6f)
-        return "totalMass must be a finite number of kilograms above 0";
-    std::vector<rig::Bone>& bones = out.rig.bones;
-    bones = in.skeleton;
-    std::vector<std::int32_t> recomputed;
-    for (std::size_t i = 0; i < bones.size(); ++i) {
-        rig::Bone& b = bones[i];
-        if (b.name.empty()) {
-            b.name = "bone" + std::to_string(i);
-            out.notes.push_back("bones[" + std::to_string(i) + "] has no name: called " + b.name);
-        }
-        if (b.parent != rig::kNone && (b.parent < 0 || std::size_t(b.parent) >= i))
-            return boneError(b.name, "its parent must be an earlier bone (parents first)");
-        if (!finite(b.bindWorld))
-            return boneError(b.name, "bindWorld is not finite");
-        Mat4 inv;
-        if (!invertAffine(b.bindWorld, inv) || !finite(inv))
-            return boneError(b.name, "bindWorld cannot be inverted");
-        if (std::fabs(b.bindWorld.m[12]) > 1e5f || std::fabs(b.bindWorld.m[13]) > 1e5f ||
-            std::fabs(b.bindWorld.m[14]) > 1e5f)
-            return boneError(b.name, "its joint is further than 100 km from the origin");
-        if (!in.boneVertices.empty())
-            for (const Vec3& v : in.boneVertices[i])
-                if (!isFinite(v))
-                    return boneError(b.name, "a skinned vertex is not finite");
-        if (!finite(b.inverseBind) || maxDeviationFromIdentity(b.bindWorld * b.inverseBind) > 1e-3f) {
-            b.inverseBind = inv;
-            recomputed.push_back(std::int32_t(i));
-        }
-        if (b.parent == rig::kNone) {
-            b.bindLocal = b.bindWorld;
-        } else {
-            Mat4 parentInv;
-            invertAffine(bones[std::size_t(b.parent)].bindWorld, parentInv);
-            b.bindLocal = parentInv * b.bindWorld;
-        }
-        b.id = 0;
-    }
-    if (!recomputed.empty()) {
-        std::string n = "inverse bind matrices recomputed from bindWorld (they did not invert it) for ";
-        n.append(autorig::listBones(bones, recomputed));
-        out.notes.push_back(std::move(n));
-    }
-    return {};
-}
-
 /// A bone neither bound, nor below a bound bone, nor above one (the runtime moves an unbound root with its
 /// first driven descendant) would stay where the ragdoll was spawned while the body falls, dragging its
 /// vertices with it. Such bones take the driver of the bound bone whose joint is nearest (their offset is
@@ -162,10 +108,62 @@ void bindStrandedBones(rig::RigDescription& d, std::vector<std::string>& notes)
 
 } // namespace
 
+std::string prepareAutoRigSkeleton(const AutoRigInput& in, std::vector<rig::Bone>& bones, std::vector<std::string>& notes)
+{
+    if (in.skeleton.empty())
+        return "the auto-rig needs a skeleton (the mesh has no bones)";
+    if (!in.boneVertices.empty() && in.boneVertices.size() != in.skeleton.size())
+        return "boneVertices has " + std::to_string(in.boneVertices.size()) + " lists for " +
+               std::to_string(in.skeleton.size()) + " bones (give none or one per bone)";
+    if (!std::isfinite(in.totalMass) || !(in.totalMass > 0.f) || in.totalMass > 1e6f)
+        return "totalMass must be a finite number of kilograms above 0";
+    bones = in.skeleton;
+    std::vector<std::int32_t> recomputed;
+    for (std::size_t i = 0; i < bones.size(); ++i) {
+        rig::Bone& b = bones[i];
+        if (b.name.empty()) {
+            b.name = "bone" + std::to_string(i);
+            notes.push_back("bones[" + std::to_string(i) + "] has no name: called " + b.name);
+        }
+        if (b.parent != rig::kNone && (b.parent < 0 || std::size_t(b.parent) >= i))
+            return boneError(b.name, "its parent must be an earlier bone (parents first)");
+        if (!finite(b.bindWorld))
+            return boneError(b.name, "bindWorld is not finite");
+        Mat4 inv;
+        if (!invertAffine(b.bindWorld, inv) || !finite(inv))
+            return boneError(b.name, "bindWorld cannot be inverted");
+        if (std::fabs(b.bindWorld.m[12]) > 1e5f || std::fabs(b.bindWorld.m[13]) > 1e5f ||
+            std::fabs(b.bindWorld.m[14]) > 1e5f)
+            return boneError(b.name, "its joint is further than 100 km from the origin");
+        if (!in.boneVertices.empty())
+            for (const Vec3& v : in.boneVertices[i])
+                if (!isFinite(v))
+                    return boneError(b.name, "a skinned vertex is not finite");
+        if (!finite(b.inverseBind) || maxDeviationFromIdentity(b.bindWorld * b.inverseBind) > 1e-3f) {
+            b.inverseBind = inv;
+            recomputed.push_back(std::int32_t(i));
+        }
+        if (b.parent == rig::kNone) {
+            b.bindLocal = b.bindWorld;
+        } else {
+            Mat4 parentInv;
+            invertAffine(bones[std::size_t(b.parent)].bindWorld, parentInv);
+            b.bindLocal = parentInv * b.bindWorld;
+        }
+        b.id = 0;
+    }
+    if (!recomputed.empty()) {
+        std::string n = "inverse bind matrices recomputed from bindWorld (they did not invert it) for ";
+        n.append(autorig::listBones(bones, recomputed));
+        notes.push_back(std::move(n));
+    }
+    return {};
+}
+
 AutoRigResult autoRig(const AutoRigInput& in)
 {
     AutoRigResult out;
-    if (std::string e = prepareSkeleton(in, out); !e.empty()) {
+    if (std::string e = prepareAutoRigSkeleton(in, out.rig.bones, out.notes); !e.empty()) {
         out.error = std::move(e);
         out.rig.bones.clear();
         out.notes.clear();

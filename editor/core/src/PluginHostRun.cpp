@@ -6,83 +6,22 @@
 
 #include <QSaveFile>
 
-#include <cmath>
-#include <limits>
-
 namespace marionette::editor {
 
 namespace {
 
 QString str(const std::string& s) { return QString::fromStdString(s); }
 
-bool finite(const Mat4& m)
-{
-    for (float v : m.m)
-        if (!std::isfinite(v))
-            return false;
-    return true;
-}
-
-float deviationFromIdentity(const Mat4& m)
-{
-    const Mat4 id;
-    float worst = 0.f;
-    for (int i = 0; i < 16; ++i)
-        worst = std::max(worst, std::fabs(m.m[i] - id.m[i]));
-    return worst;
-}
-
-/// The checks and normalisation autoRig() applies (docs/autorig.md), with its messages, for templates that
-/// are handed a checked skeleton. Returns "" or the error.
+/// autoRig()'s input checks and skeleton preparation (prepareAutoRigSkeleton), then the template's input.
+/// Returns "" or the error.
 std::string prepareInput(const AutoRigInput& in, plugin::TemplateInput& out, std::vector<std::string>& notes)
 {
-    std::string recomputed;
-    if (in.skeleton.empty())
-        return "the auto-rig needs a skeleton (the mesh has no bones)";
-    if (!in.boneVertices.empty() && in.boneVertices.size() != in.skeleton.size())
-        return "boneVertices has " + std::to_string(in.boneVertices.size()) + " lists for " +
-               std::to_string(in.skeleton.size()) + " bones (give none or one per bone)";
-    if (!std::isfinite(in.totalMass) || !(in.totalMass > 0.f) || in.totalMass > 1e6f)
-        return "totalMass must be a finite number of kilograms above 0";
-    out.skeleton = in.skeleton;
+    if (std::string e = prepareAutoRigSkeleton(in, out.skeleton, notes); !e.empty())
+        return e;
     out.boneVertices = in.boneVertices;
     out.boneVertices.resize(in.skeleton.size());
     out.totalMass = in.totalMass;
     out.name = in.name.empty() ? "autorig" : in.name;
-    for (std::size_t i = 0; i < out.skeleton.size(); ++i) {
-        rig::Bone& b = out.skeleton[i];
-        if (b.name.empty()) {
-            b.name = "bone" + std::to_string(i);
-            notes.push_back("bones[" + std::to_string(i) + "] has no name: called " + b.name);
-        }
-        auto fail = [&b](const char* what) { return "bone '" + b.name + "': " + what; };
-        if (b.parent != rig::kNone && (b.parent < 0 || std::size_t(b.parent) >= i))
-            return fail("its parent must be an earlier bone (parents first)");
-        Mat4 inv;
-        if (!finite(b.bindWorld))
-            return fail("bindWorld is not finite");
-        if (!invertAffine(b.bindWorld, inv) || !finite(inv))
-            return fail("bindWorld cannot be inverted");
-        if (std::fabs(b.bindWorld.m[12]) > 1e5f || std::fabs(b.bindWorld.m[13]) > 1e5f || std::fabs(b.bindWorld.m[14]) > 1e5f)
-            return fail("its joint is further than 100 km from the origin");
-        for (const Vec3& v : out.boneVertices[i])
-            if (!isFinite(v))
-                return fail("a skinned vertex is not finite");
-        if (!finite(b.inverseBind) || deviationFromIdentity(b.bindWorld * b.inverseBind) > 1e-3f) {
-            b.inverseBind = inv;
-            recomputed.append(recomputed.empty() ? "" : ", ").append(b.name);
-        }
-        if (b.parent == rig::kNone) {
-            b.bindLocal = b.bindWorld;
-        } else {
-            Mat4 parentInv;
-            invertAffine(out.skeleton[std::size_t(b.parent)].bindWorld, parentInv);
-            b.bindLocal = parentInv * b.bindWorld;
-        }
-        b.id = 0;
-    }
-    if (!recomputed.empty())
-        notes.push_back("inverse bind matrices recomputed from bindWorld (they did not invert it) for " + recomputed);
     return {};
 }
 

@@ -67,4 +67,14 @@ struct AutoRigResult {
 /// count, bad mass).
 AutoRigResult autoRig(const AutoRigInput& input);
 
+/// The input checks and skeleton preparation autoRig() starts with, shared by everything that builds a rig
+/// from an AutoRigInput (PluginHost::buildRig for rig template plugins). Checks the skeleton, vertex list
+/// count, mass, bind matrices and vertices as autoRig() documents; sets `bones` to input.skeleton with
+/// empty names replaced by "bone<i>", bindLocal recomputed from the parents' bindWorld, inverseBind
+/// recomputed where it does not invert bindWorld, and ids 0; appends a note to `notes` for each renamed
+/// bone and one listing the recomputed inverse binds. Returns "" or autoRig()'s one-line error, in which
+/// case `bones` and `notes` may be partly filled.
+std::string prepareAutoRigSkeleton(const AutoRigInput& input, std::vector<rig::Bone>& bones,
+                                   std::vector<std::string>& notes);
+
 } // namespace marionette::editor
