@@ -1,5 +1,7 @@
 #include "viewport/RigPose.h"
 
+#include "marionette/runtime/Rig.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -41,7 +43,7 @@ RigPose::Frame frameOf(const std::vector<Vec3>& x, const rig::Triangle& t)
         return f;
     const Vec3 a = x[std::size_t(t.p[0])], b = x[std::size_t(t.p[1])], c = x[std::size_t(t.p[2])];
     f.origin = (a + b + c) * (1.f / 3.f);
-    f.valid = triangleFrame(a, b, c, f.axes);
+    f.valid = runtime::Rig::triangleFrame(a, b, c, f.axes);
     return f;
 }
 

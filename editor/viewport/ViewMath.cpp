@@ -171,20 +171,4 @@ float raySegmentDistance(const Ray& ray, Vec3 a, Vec3 b, float& t, float& s)
     return length(ray.at(t) - (a + d * s));
 }
 
-bool triangleFrame(Vec3 p0, Vec3 p1, Vec3 p2, Mat3& out)
-{
-    const Vec3 e1 = p1 - p0;
-    const float l1 = lengthSquared(e1);
-    if (!(l1 > 1e-16f))
-        return false;
-    const Vec3 up = e1 * (1.f / std::sqrt(l1));
-    const Vec3 f = cross(up, p2 - p0);
-    const float lf = lengthSquared(f);
-    if (!(lf > 1e-14f * lengthSquared(p2 - p0)) || !(lf > 1e-20f))
-        return false;
-    const Vec3 facing = f * (1.f / std::sqrt(lf));
-    out = Mat3::fromColumns(cross(up, facing), up, facing);
-    return true;
-}
-
 } // namespace marionette::viewport

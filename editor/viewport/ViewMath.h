@@ -72,9 +72,4 @@ bool intersectBox(const Ray& ray, Vec3 min, Vec3 max, float& t, float maxT = std
 /// parameter s in [0, 1] and the distance between the two points.
 float raySegmentDistance(const Ray& ray, Vec3 a, Vec3 b, float& t, float& s);
 
-/// Rotation taking X, Y, Z to the columns right, up, facing; the triangle frame of Rosen's triangle
-/// (up = p1 − p0, facing = up × (p2 − p0), right = up × facing), like runtime::Rig::triangleFrame.
-/// false for a degenerate triangle (out untouched).
-bool triangleFrame(Vec3 p0, Vec3 p1, Vec3 p2, Mat3& out);
-
 } // namespace marionette::viewport
