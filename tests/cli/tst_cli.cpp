@@ -4,6 +4,9 @@
 #include "marionette/rig/Mrig.h"
 #include "marionette/runtime/Procedural.h"
 
+#include "ProcessRunner.h"
+#include "TestFiles.h"
+
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -11,7 +14,6 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -21,42 +23,11 @@ using namespace marionette;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString out, err;
-};
+using Run = test::ProcessRun;
+using test::readBytes;
+using test::writeBytes;
 
-Run cli(const QStringList& arguments)
-{
-    QProcess p;
-    p.start(QStringLiteral(MARIONETTE_CLI), arguments);
-    Run r;
-    if (!p.waitForFinished(30000) || p.exitStatus() != QProcess::NormalExit) {
-        r.err = QStringLiteral("did not finish normally: ") + p.errorString();
-        return r;
-    }
-    r.exitCode = p.exitCode();
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
-
-QString describe(const Run& r)
-{
-    return QStringLiteral("exit %1\nstdout: %2\nstderr: %3").arg(r.exitCode).arg(r.out, r.err);
-}
-
-bool writeBytes(const QString& path, const QByteArray& bytes)
-{
-    QFile f(path);
-    return f.open(QIODevice::WriteOnly | QIODevice::Truncate) && f.write(bytes) == bytes.size();
-}
-
-QByteArray readBytes(const QString& path)
-{
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
+Run cli(const QStringList& arguments) { return test::runProcess(QStringLiteral(MARIONETTE_CLI), arguments, 30000); }
 
 } // namespace
 
@@ -140,26 +111,26 @@ void TestCli::usage_exitCodes()
     QFETCH(int, exitCode);
     QFETCH(QString, stderrStart);
     const Run r = cli(arguments);
-    QVERIFY2(r.exitCode == exitCode, qPrintable(describe(r)));
-    QVERIFY2(r.err.startsWith(stderrStart), qPrintable(describe(r)));
-    QVERIFY2(r.out.isEmpty(), qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == exitCode, qPrintable(r.describe()));
+    QVERIFY2(r.err.startsWith(stderrStart), qPrintable(r.describe()));
+    QVERIFY2(r.out.isEmpty(), qPrintable(r.describe()));
 }
 
 void TestCli::help_perCommand()
 {
     Run r = cli({QStringLiteral("--help")});
-    QVERIFY2(r.exitCode == 0 && r.out.startsWith(QLatin1String("Usage: marionette COMMAND")), qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 0 && r.out.startsWith(QLatin1String("Usage: marionette COMMAND")), qPrintable(r.describe()));
     QVERIFY2(r.out.contains(QLatin1String("\n  validate ")) && r.out.contains(QLatin1String("\n  info ")), qPrintable(r.out));
     r = cli({QStringLiteral("validate"), QStringLiteral("--help")});
-    QVERIFY2(r.exitCode == 0 && r.out.startsWith(QLatin1String("Usage: marionette validate [--json] FILE")), qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 0 && r.out.startsWith(QLatin1String("Usage: marionette validate [--json] FILE")), qPrintable(r.describe()));
     r = cli({QStringLiteral("help"), QStringLiteral("info")});
-    QVERIFY2(r.exitCode == 0 && r.out.startsWith(QLatin1String("Usage: marionette info [--json] RIG")), qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 0 && r.out.startsWith(QLatin1String("Usage: marionette info [--json] RIG")), qPrintable(r.describe()));
 }
 
 void TestCli::version_namesFormats()
 {
     const Run r = cli({QStringLiteral("--version")});
-    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
     QCOMPARE(r.out, QStringLiteral("marionette 0.1.0 (reads .mrig format up to 1.0, .mproj version up to 1)\n"));
 }
 
@@ -180,7 +151,7 @@ void TestCli::validate_acceptsGoodFiles()
     if (!QFile::exists(p))
         QVERIFY(QFile::copy(mRig, p));
     const Run r = cli({QStringLiteral("validate"), p});
-    QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(r.describe()));
     QCOMPARE(r.out, QStringLiteral("%1: valid (%2): %3 particles, %4 sticks, %5 triangles, %6 angular constraints, %7 bones\n")
                         .arg(p, format)
                         .arg(mHumanoid.particles.size())
@@ -234,18 +205,18 @@ void TestCli::validate_rejectsBadFiles()
     if (!bytes.isEmpty() || file.startsWith(QLatin1String("empty")))
         QVERIFY(writeBytes(p, bytes));
     const Run r = cli({QStringLiteral("validate"), p});
-    QVERIFY2(r.exitCode == 1, qPrintable(describe(r)));
-    QVERIFY2(r.out.isEmpty(), qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 1, qPrintable(r.describe()));
+    QVERIFY2(r.out.isEmpty(), qPrintable(r.describe()));
     // One line: "error: PATH: where: what".
-    QVERIFY2(r.err.startsWith(QStringLiteral("error: %1: ").arg(p)), qPrintable(describe(r)));
-    QVERIFY2(r.err.endsWith(QLatin1Char('\n')) && r.err.count(QLatin1Char('\n')) == 1, qPrintable(describe(r)));
-    QVERIFY2(r.err.contains(messageAfterPath), qPrintable(describe(r)));
+    QVERIFY2(r.err.startsWith(QStringLiteral("error: %1: ").arg(p)), qPrintable(r.describe()));
+    QVERIFY2(r.err.endsWith(QLatin1Char('\n')) && r.err.count(QLatin1Char('\n')) == 1, qPrintable(r.describe()));
+    QVERIFY2(r.err.contains(messageAfterPath), qPrintable(r.describe()));
 }
 
 void TestCli::validate_json()
 {
     Run r = cli({QStringLiteral("validate"), QStringLiteral("--json"), mRig});
-    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
     QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
     QCOMPARE(o.value(QStringLiteral("valid")).toBool(false), true);
     QCOMPARE(o.value(QStringLiteral("kind")).toString(), QStringLiteral("mrig"));
@@ -254,11 +225,11 @@ void TestCli::validate_json()
     const QString bad = path("bad.mrig");
     QVERIFY(writeBytes(bad, QByteArray("MRIG")));
     r = cli({QStringLiteral("validate"), QStringLiteral("--json"), bad});
-    QVERIFY2(r.exitCode == 1, qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 1, qPrintable(r.describe()));
     o = QJsonDocument::fromJson(r.out.toUtf8()).object();
     QCOMPARE(o.value(QStringLiteral("valid")).toBool(true), false);
     QVERIFY2(o.value(QStringLiteral("error")).toString().startsWith(bad + QStringLiteral(": ")), qPrintable(r.out));
-    QVERIFY2(r.err.startsWith(QStringLiteral("error: ") + bad), qPrintable(describe(r)));
+    QVERIFY2(r.err.startsWith(QStringLiteral("error: ") + bad), qPrintable(r.describe()));
 }
 
 // Every crafted file of the .mrig corpus (tests/formats/rig/corpus): the good ones are valid, each bad one
@@ -279,13 +250,13 @@ void TestCli::validate_craftedCorpus()
         const QString expected = line.mid(tab + 1);
         const Run r = cli({QStringLiteral("validate"), file});
         if (expected == QLatin1String("OK")) {
-            QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(describe(r)));
+            QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(r.describe()));
             ++good;
         } else {
-            QVERIFY2(r.exitCode == 1 && r.out.isEmpty(), qPrintable(describe(r)));
+            QVERIFY2(r.exitCode == 1 && r.out.isEmpty(), qPrintable(r.describe()));
             QVERIFY2(r.err.startsWith(QStringLiteral("error: %1: ").arg(file)) && r.err.count(QLatin1Char('\n')) == 1,
-                     qPrintable(describe(r)));
-            QVERIFY2(r.err.contains(expected), qPrintable(QStringLiteral("expected '%1'\n%2").arg(expected, describe(r))));
+                     qPrintable(r.describe()));
+            QVERIFY2(r.err.contains(expected), qPrintable(QStringLiteral("expected '%1'\n%2").arg(expected, r.describe())));
             ++bad;
         }
     }
@@ -295,7 +266,7 @@ void TestCli::validate_craftedCorpus()
 void TestCli::info_text()
 {
     const Run r = cli({QStringLiteral("info"), mRig});
-    QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(r.describe()));
     const QStringList lines = r.out.split(QLatin1Char('\n'));
     QCOMPARE(lines.value(0), mRig);
     QVERIFY2(lines.value(1).startsWith(QStringLiteral("  format      .mrig format 1.0, %1 bytes, ").arg(QFileInfo(mRig).size())),
@@ -310,7 +281,7 @@ void TestCli::info_text()
 void TestCli::info_json_matchesRig()
 {
     const Run r = cli({QStringLiteral("info"), QStringLiteral("--json"), mRig});
-    QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(r.describe()));
     QJsonParseError pe;
     const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8(), &pe).object();
     QVERIFY2(pe.error == QJsonParseError::NoError, qPrintable(pe.errorString()));
@@ -346,7 +317,7 @@ void TestCli::info_json_matchesRig()
 void TestCli::info_project()
 {
     const Run r = cli({QStringLiteral("info"), QStringLiteral("--json"), mProject});
-    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
     const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
     const QJsonObject format = o.value(QStringLiteral("format")).toObject();
     QCOMPARE(format.value(QStringLiteral("kind")).toString(), QStringLiteral("mproj"));
@@ -361,7 +332,7 @@ void TestCli::export_writesTheProjectsRig()
 {
     const QString out = path("exported.mrig");
     Run r = cli({QStringLiteral("export"), mProject, QStringLiteral("-o"), out});
-    QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(r.describe()));
     QVERIFY2(r.out.startsWith(QStringLiteral("wrote %1 (%2 bytes): 20 particles").arg(out).arg(QFileInfo(out).size())), qPrintable(r.out));
     rig::RigDescription back;
     std::string error;
@@ -382,15 +353,15 @@ void TestCli::export_writesTheProjectsRig()
     const QString broken = path("broken.mproj");
     QVERIFY(writeBytes(broken, readBytes(mProject).left(200)));
     r = cli({QStringLiteral("export"), broken, QStringLiteral("-o"), out});
-    QVERIFY2(r.exitCode == 1 && r.err.startsWith(QStringLiteral("error: %1: ").arg(broken)), qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 1 && r.err.startsWith(QStringLiteral("error: %1: ").arg(broken)), qPrintable(r.describe()));
     QCOMPARE(readBytes(out), before);
     // An unwritable target.
     const QString nowhere = path("no/such/folder/out.mrig");
     r = cli({QStringLiteral("export"), mProject, QStringLiteral("-o"), nowhere});
-    QVERIFY2(r.exitCode == 1 && r.err.startsWith(QStringLiteral("error: %1: ").arg(nowhere)), qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 1 && r.err.startsWith(QStringLiteral("error: %1: ").arg(nowhere)), qPrintable(r.describe()));
     // No output named.
     r = cli({QStringLiteral("export"), mProject});
-    QVERIFY2(r.exitCode == 2 && r.err.startsWith(QLatin1String("error: missing -o RIG.mrig")), qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 2 && r.err.startsWith(QLatin1String("error: missing -o RIG.mrig")), qPrintable(r.describe()));
 }
 
 // `build MESH -o RIG --json` on Assimp's test models: the contract's keys, the template the skeleton calls
@@ -414,7 +385,7 @@ void TestCli::build_meshToRig()
         QSKIP("Assimp's test models are not installed (Debian package assimp-testmodels)");
     const QString out = path("built.mrig");
     Run r = cli({QStringLiteral("build"), source, QStringLiteral("-o"), out, QStringLiteral("--json")});
-    QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(r.describe()));
     const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
     QStringList keys = o.keys();
     keys.sort();
@@ -434,7 +405,7 @@ void TestCli::build_meshToRig()
     QCOMPARE(info.value(QStringLiteral("bones")).toObject().value(QStringLiteral("bound")).toInteger(), o.value(QStringLiteral("bound_bones")).toInteger());
     r = cli({QStringLiteral("simulate"), QStringLiteral("--json"), QStringLiteral("--drop"), QStringLiteral("2"), out});
     const QJsonObject sim = QJsonDocument::fromJson(r.out.toUtf8()).object();
-    QVERIFY2(r.exitCode == 0 && sim.value(QStringLiteral("finite")).toBool(), qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 0 && sim.value(QStringLiteral("finite")).toBool(), qPrintable(r.describe()));
     QVERIFY2(sim.value(QStringLiteral("min_height")).toDouble(-1.0) > -0.01, qPrintable(r.out));
 }
 
@@ -448,7 +419,7 @@ void TestCli::import_meshToProject()
     const QString projectFile = path("bcn.mproj");
     Run r = cli({QStringLiteral("import"), source, QStringLiteral("-o"), projectFile});
     QVERIFY2(r.exitCode == 0 && r.out.startsWith(QStringLiteral("wrote %1 from %2: humanoid template: 20 particles").arg(projectFile, source)),
-             qPrintable(describe(r)));
+             qPrintable(r.describe()));
     project::Project proj;
     const project::LoadResult loaded = project::loadProject(projectFile, proj);
     QVERIFY2(loaded.ok(), qPrintable(loaded.error));
@@ -499,9 +470,9 @@ void TestCli::build_badInput()
         if (a == QLatin1String("@"))
             a = out;
     const Run r = cli(QStringList{QStringLiteral("build")} + arguments);
-    QVERIFY2(r.exitCode == exitCode && r.out.isEmpty() && r.err.contains(message), qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == exitCode && r.out.isEmpty() && r.err.contains(message), qPrintable(r.describe()));
     if (exitCode == 1)
-        QVERIFY2(r.err.count(QLatin1Char('\n')) == 1, qPrintable(describe(r)));
+        QVERIFY2(r.err.count(QLatin1Char('\n')) == 1, qPrintable(r.describe()));
     QVERIFY2(!QFile::exists(out), "a refused build wrote its output");
 }
 
@@ -520,7 +491,7 @@ void TestCli::simulate_reportsTheDrop()
     QFETCH(QString, scene);
     const Run r = cli({QStringLiteral("simulate"), mRig, QStringLiteral("--json"), QStringLiteral("--frames"), QStringLiteral("360"),
                        QStringLiteral("--drop"), QStringLiteral("1.5"), QStringLiteral("--scene"), scene});
-    QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(r.describe()));
     const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
     QStringList keys = o.keys();
     keys.sort();
@@ -549,7 +520,7 @@ void TestCli::simulate_hitsByNameOrIndex()
     const Run byName = cli(base + QStringList{QStringLiteral("--hit"), QStringLiteral("wrist_l:0,30,-10@20")});
     const Run byIndex = cli(base + QStringList{QStringLiteral("--hit"), index + QStringLiteral(":0,30,-10@20")});
     const Run none = cli(base);
-    QVERIFY2(byName.exitCode == 0 && byIndex.exitCode == 0 && none.exitCode == 0, qPrintable(describe(byName) + describe(byIndex)));
+    QVERIFY2(byName.exitCode == 0 && byIndex.exitCode == 0 && none.exitCode == 0, qPrintable(byName.describe() + byIndex.describe()));
     QCOMPARE(byName.out, byIndex.out);
     QVERIFY2(byName.out != none.out, qPrintable(none.out));
 }
@@ -581,10 +552,10 @@ void TestCli::simulate_badArguments()
     QFETCH(int, exitCode);
     QFETCH(QString, message);
     const Run r = cli(QStringList{QStringLiteral("simulate"), mRig} + arguments);
-    QVERIFY2(r.exitCode == exitCode && r.out.isEmpty(), qPrintable(describe(r)));
-    QVERIFY2(r.err.contains(message), qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == exitCode && r.out.isEmpty(), qPrintable(r.describe()));
+    QVERIFY2(r.err.contains(message), qPrintable(r.describe()));
     if (exitCode == 1)
-        QVERIFY2(r.err.startsWith(QStringLiteral("error: %1: ").arg(mRig)), qPrintable(describe(r)));
+        QVERIFY2(r.err.startsWith(QStringLiteral("error: %1: ").arg(mRig)), qPrintable(r.describe()));
 }
 
 // `bench --json` prints the contract's keys with the numbers asked for; the per-ragdoll figure is the median
@@ -593,7 +564,7 @@ void TestCli::bench_reportsMedians()
 {
     Run r = cli({QStringLiteral("bench"), mRig, QStringLiteral("--json"), QStringLiteral("--ragdolls"), QStringLiteral("20"),
                  QStringLiteral("--frames"), QStringLiteral("30")});
-    QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(r.describe()));
     const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
     QStringList keys = o.keys();
     keys.sort();
@@ -609,9 +580,9 @@ void TestCli::bench_reportsMedians()
     r = cli({QStringLiteral("bench"), mRig, QStringLiteral("--scene"), QStringLiteral("spread"), QStringLiteral("--threads"),
              QStringLiteral("2"), QStringLiteral("--no-sleep"), QStringLiteral("--iterations"), QStringLiteral("4"),
              QStringLiteral("--ragdolls"), QStringLiteral("8"), QStringLiteral("--frames"), QStringLiteral("10")});
-    QVERIFY2(r.exitCode == 0 && r.out.contains(QLatin1String("8 ragdolls (spread), 2 thread(s), 10 steps, sleep off")), qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 0 && r.out.contains(QLatin1String("8 ragdolls (spread), 2 thread(s), 10 steps, sleep off")), qPrintable(r.describe()));
     r = cli({QStringLiteral("bench"), mRig, QStringLiteral("--threads"), QStringLiteral("65")});
-    QVERIFY2(r.exitCode == 2 && r.err.startsWith(QLatin1String("error: --threads must be an integer in [1, 64]")), qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 2 && r.err.startsWith(QLatin1String("error: --threads must be an integer in [1, 64]")), qPrintable(r.describe()));
 }
 
 namespace {
@@ -646,10 +617,10 @@ void TestCli::render_drawsTheDrop()
     const QString before = path("before.png"), after = path("after.png");
     Run r = cli({QStringLiteral("render"), mRig, QStringLiteral("-o"), before, QStringLiteral("--drop"), QStringLiteral("1"),
                  QStringLiteral("--size"), QStringLiteral("256")});
-    QVERIFY2(r.exitCode == 0 && r.out.startsWith(QStringLiteral("wrote %1 (256x256)").arg(before)), qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 0 && r.out.startsWith(QStringLiteral("wrote %1 (256x256)").arg(before)), qPrintable(r.describe()));
     r = cli({QStringLiteral("render"), mRig, QStringLiteral("-o"), after, QStringLiteral("--drop"), QStringLiteral("1"),
              QStringLiteral("--frame"), QStringLiteral("120"), QStringLiteral("--size"), QStringLiteral("256")});
-    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
     const QImage a(before), b(after);
     QCOMPARE(a.size(), QSize(256, 256));
     QCOMPARE(b.size(), QSize(256, 256));
@@ -662,12 +633,12 @@ void TestCli::render_drawsTheDrop()
     QVERIFY2(gapAfter < 0.04, qPrintable(QStringLiteral("after two seconds the body is %1 of the picture above the floor").arg(gapAfter)));
 
     r = cli({QStringLiteral("render"), mRig, QStringLiteral("-o"), path("x.png"), QStringLiteral("--size"), QStringLiteral("5")});
-    QVERIFY2(r.exitCode == 2 && r.err.startsWith(QLatin1String("error: --size must be an integer in [16, 8192]")), qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 2 && r.err.startsWith(QLatin1String("error: --size must be an integer in [16, 8192]")), qPrintable(r.describe()));
     r = cli({QStringLiteral("render"), mRig});
-    QVERIFY2(r.exitCode == 2 && r.err.startsWith(QLatin1String("error: missing -o POSE.png")), qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 2 && r.err.startsWith(QLatin1String("error: missing -o POSE.png")), qPrintable(r.describe()));
     const QString nowhere = path("no/folder/pose.png");
     r = cli({QStringLiteral("render"), mRig, QStringLiteral("-o"), nowhere});
-    QVERIFY2(r.exitCode == 1 && r.err.startsWith(QStringLiteral("error: %1: cannot write the picture").arg(nowhere)), qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 1 && r.err.startsWith(QStringLiteral("error: %1: cannot write the picture").arg(nowhere)), qPrintable(r.describe()));
 }
 
 // A project's skinned mesh is drawn under the rig: many pixels are neither background, floor nor rig.
@@ -679,7 +650,7 @@ void TestCli::render_projectWithMesh()
     const QString projectFile = path("render.mproj"), picture = path("render.png");
     QCOMPARE(cli({QStringLiteral("import"), source, QStringLiteral("-o"), projectFile}).exitCode, 0);
     const Run r = cli({QStringLiteral("render"), projectFile, QStringLiteral("-o"), picture, QStringLiteral("--size"), QStringLiteral("256")});
-    QVERIFY2(r.exitCode == 0 && r.out.contains(QLatin1String("skinned mesh and rig")), qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 0 && r.out.contains(QLatin1String("skinned mesh and rig")), qPrintable(r.describe()));
     const QImage image(picture);
     QCOMPARE(image.size(), QSize(256, 256));
     int mesh = 0;

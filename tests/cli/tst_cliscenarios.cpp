@@ -4,10 +4,11 @@
 #include "marionette/rig/Mrig.h"
 #include "marionette/runtime/Procedural.h"
 
+#include "ProcessRunner.h"
+
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -15,25 +16,9 @@ using namespace marionette;
 
 namespace {
 
-struct Run {
-    int exitCode = -1;
-    QString out, err;
-};
+using Run = test::ProcessRun;
 
-Run cli(const QStringList& arguments)
-{
-    QProcess p;
-    p.start(QStringLiteral(MARIONETTE_CLI), arguments);
-    Run r;
-    if (!p.waitForFinished(30000) || p.exitStatus() != QProcess::NormalExit) {
-        r.err = QStringLiteral("did not finish normally: ") + p.errorString();
-        return r;
-    }
-    r.exitCode = p.exitCode();
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
+Run cli(const QStringList& arguments) { return test::runProcess(QStringLiteral(MARIONETTE_CLI), arguments, 30000); }
 
 QStringList lines(const QString& text) { return text.split(QLatin1Char('\n'), Qt::SkipEmptyParts); }
 

@@ -6,7 +6,8 @@
 #include "marionette/rig/RigDescription.h"
 #include "marionette/runtime/Procedural.h"
 
-#include <QProcess>
+#include "ProcessRunner.h"
+
 #include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
@@ -117,40 +118,16 @@ inline rig::RigDescription richRig()
     return d;
 }
 
-/// The output of one run of the `marionette` executable.
-struct CliRun {
-    int exitCode = -1;
-    QString out, err;
-};
-
 /// Runs `marionette arguments`. `pluginPath` set: MARIONETTE_PLUGIN_PATH is that value; unset (null
 /// QString): the variable is removed, so the executable looks next to itself and in the user folder.
-inline CliRun runCli(const QStringList& arguments, const QString& pluginPath)
+inline ProcessRun runCli(const QStringList& arguments, const QString& pluginPath)
 {
-    QProcess p;
     QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
     if (pluginPath.isNull())
         env.remove(QStringLiteral("MARIONETTE_PLUGIN_PATH"));
     else
         env.insert(QStringLiteral("MARIONETTE_PLUGIN_PATH"), pluginPath);
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(MARIONETTE_CLI), arguments);
-    CliRun r;
-    if (!p.waitForFinished(120000) || p.exitStatus() != QProcess::NormalExit) {
-        p.kill();
-        p.waitForFinished();
-        r.err = QStringLiteral("crashed or timed out");
-        return r;
-    }
-    r.exitCode = p.exitCode();
-    r.out = QString::fromUtf8(p.readAllStandardOutput());
-    r.err = QString::fromUtf8(p.readAllStandardError());
-    return r;
-}
-
-inline QString describe(const CliRun& r)
-{
-    return QStringLiteral("exit %1\nstdout: %2\nstderr: %3").arg(r.exitCode).arg(r.out, r.err);
+    return runProcess(QStringLiteral(MARIONETTE_CLI), arguments, 120000, env);
 }
 
 } // namespace marionette::test

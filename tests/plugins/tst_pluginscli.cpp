@@ -17,8 +17,7 @@
 #include <QTest>
 
 using namespace marionette;
-using test::CliRun;
-using test::describe;
+using test::ProcessRun;
 using test::runCli;
 
 class TestPluginsCli : public QObject {
@@ -49,18 +48,18 @@ void TestPluginsCli::initTestCase()
     QVERIFY(mDir.isValid());
     mPluginPath = test::pluginDir() + QLatin1Char(':') + test::testPluginDir();
     mProject = path("dog.mproj");
-    const CliRun r = runCli({QStringLiteral("import"), test::testData("dog.mskel"), QStringLiteral("-o"), mProject,
+    const ProcessRun r = runCli({QStringLiteral("import"), test::testData("dog.mskel"), QStringLiteral("-o"), mProject,
                              QStringLiteral("--template"), QStringLiteral("quadruped"), QStringLiteral("--mass"), QStringLiteral("30")},
                             mPluginPath);
-    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
 }
 
 // --json: one object per built-in and per library, with name, kind, interface, version, file and status;
 // the wrong-version plugin is refused with its message; the folders are listed.
 void TestPluginsCli::plugins_listsLoadedAndRefused()
 {
-    const CliRun r = runCli({QStringLiteral("plugins"), QStringLiteral("--json")}, mPluginPath);
-    QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(describe(r)));
+    const ProcessRun r = runCli({QStringLiteral("plugins"), QStringLiteral("--json")}, mPluginPath);
+    QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(r.describe()));
     const QJsonObject root = QJsonDocument::fromJson(r.out.toUtf8()).object();
     const QJsonArray folders = root.value(QStringLiteral("folders")).toArray();
     QCOMPARE(folders.size(), 2);
@@ -97,8 +96,8 @@ void TestPluginsCli::plugins_listsLoadedAndRefused()
 // The text listing: sections per kind, then what did not load with why, then the folders.
 void TestPluginsCli::plugins_humanReadable()
 {
-    const CliRun r = runCli({QStringLiteral("plugins")}, mPluginPath);
-    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    const ProcessRun r = runCli({QStringLiteral("plugins")}, mPluginPath);
+    QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
     QVERIFY2(r.out.startsWith(QLatin1String("exporters (export --format NAME)\n  mrig ")), qPrintable(r.out));
     QVERIFY(r.out.contains(QStringLiteral("  quadruped   Quadruped (dog, horse, cat)  [RigTemplate/1 1.0.0, %1/libmarionette_quadruped.so]").arg(test::pluginDir())));
     QVERIFY(r.out.contains(QStringLiteral("\nnot loaded\n")));
@@ -111,8 +110,8 @@ void TestPluginsCli::plugins_humanReadable()
 // Without MARIONETTE_PLUGIN_PATH: bin/plugins beside the executable, then the user folder.
 void TestPluginsCli::plugins_defaultFolderNextToTheExecutable()
 {
-    const CliRun r = runCli({QStringLiteral("plugins"), QStringLiteral("--json")}, QString());
-    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    const ProcessRun r = runCli({QStringLiteral("plugins"), QStringLiteral("--json")}, QString());
+    QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
     const QJsonArray folders = QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("folders")).toArray();
     QVERIFY(folders.size() == 2);
     QCOMPARE(QFileInfo(folders[0].toObject().value(QStringLiteral("path")).toString()).canonicalFilePath(), QFileInfo(test::pluginDir()).canonicalFilePath());
@@ -140,8 +139,8 @@ void TestPluginsCli::export_throughPluginFormats()
     QStringList args{QStringLiteral("export"), mProject, QStringLiteral("-o"), out};
     if (!format.isEmpty())
         args << QStringLiteral("--format") << format;
-    const CliRun r = runCli(args, mPluginPath);
-    QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(describe(r)));
+    const ProcessRun r = runCli(args, mPluginPath);
+    QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(r.describe()));
     QVERIFY2(r.out.startsWith(QStringLiteral("wrote %1 (%2 bytes): ").arg(out).arg(QFileInfo(out).size())), qPrintable(r.out));
     project::Project proj;
     QVERIFY(project::loadProject(mProject, proj).ok());
@@ -171,15 +170,15 @@ void TestPluginsCli::export_throughPluginFormats()
 void TestPluginsCli::export_unknownFormatIsAUsageError()
 {
     const QString out = path("dog.fbx");
-    CliRun r = runCli({QStringLiteral("export"), mProject, QStringLiteral("-o"), out, QStringLiteral("--format"), QStringLiteral("fbx")}, mPluginPath);
-    QVERIFY2(r.exitCode == 2 && r.out.isEmpty(), qPrintable(describe(r)));
+    ProcessRun r = runCli({QStringLiteral("export"), mProject, QStringLiteral("-o"), out, QStringLiteral("--format"), QStringLiteral("fbx")}, mPluginPath);
+    QVERIFY2(r.exitCode == 2 && r.out.isEmpty(), qPrintable(r.describe()));
     QVERIFY2(r.err.startsWith(QLatin1String("error: unknown format 'fbx' (available: mrig, c-header, json, testexport)\n")), qPrintable(r.err));
     QVERIFY(!QFile::exists(out));
     r = runCli({QStringLiteral("export"), mProject, QStringLiteral("--format"), QStringLiteral("json")}, mPluginPath);
-    QVERIFY2(r.exitCode == 2 && r.err.startsWith(QLatin1String("error: missing -o FILE.json")), qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 2 && r.err.startsWith(QLatin1String("error: missing -o FILE.json")), qPrintable(r.describe()));
     // With no plugin folder only the built-in format is there.
     r = runCli({QStringLiteral("export"), mProject, QStringLiteral("-o"), out, QStringLiteral("--format"), QStringLiteral("json")}, QStringLiteral(""));
-    QVERIFY2(r.exitCode == 2 && r.err.startsWith(QLatin1String("error: unknown format 'json' (available: mrig)")), qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 2 && r.err.startsWith(QLatin1String("error: unknown format 'json' (available: mrig)")), qPrintable(r.describe()));
 }
 
 // build --template quadruped on a quadruped read by the test importer: the summary, a rig that validates
@@ -187,29 +186,29 @@ void TestPluginsCli::export_unknownFormatIsAUsageError()
 void TestPluginsCli::build_quadrupedTemplate()
 {
     const QString out = path("built-dog.mrig");
-    CliRun r = runCli({QStringLiteral("build"), test::testData("dog.mskel"), QStringLiteral("-o"), out, QStringLiteral("--template"),
+    ProcessRun r = runCli({QStringLiteral("build"), test::testData("dog.mskel"), QStringLiteral("-o"), out, QStringLiteral("--template"),
                        QStringLiteral("quadruped"), QStringLiteral("--mass"), QStringLiteral("30"), QStringLiteral("--json")},
                       mPluginPath);
-    QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(r.describe()));
     const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
     QCOMPARE(o.value(QStringLiteral("template")).toString(), QStringLiteral("quadruped"));
     QCOMPARE(o.value(QStringLiteral("triangles")).toInt(), 11);
     QCOMPARE(o.value(QStringLiteral("angular")).toInt(), 10);
     QCOMPARE(o.value(QStringLiteral("bones")).toInt(), 26);
     r = runCli({QStringLiteral("validate"), out}, mPluginPath);
-    QVERIFY2(r.exitCode == 0, qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
     r = runCli({QStringLiteral("simulate"), QStringLiteral("--json"), QStringLiteral("--drop"), QStringLiteral("1"), QStringLiteral("--frames"),
                 QStringLiteral("600"), out},
                mPluginPath);
     const QJsonObject sim = QJsonDocument::fromJson(r.out.toUtf8()).object();
-    QVERIFY2(r.exitCode == 0 && sim.value(QStringLiteral("finite")).toBool(), qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 0 && sim.value(QStringLiteral("finite")).toBool(), qPrintable(r.describe()));
     QVERIFY2(sim.value(QStringLiteral("min_height")).toDouble(-1.0) > -0.01, qPrintable(r.out));
     QVERIFY2(sim.value(QStringLiteral("settled_frame")).toInt(-1) >= 0, qPrintable(r.out));
     // A humanoid template on the dog is refused with the template's reason.
     r = runCli({QStringLiteral("build"), test::testData("dog.mskel"), QStringLiteral("-o"), path("no.mrig"), QStringLiteral("--template"),
                 QStringLiteral("humanoid")},
                mPluginPath);
-    QVERIFY2(r.exitCode == 1 && r.err.startsWith(QStringLiteral("error: %1: humanoid template: ").arg(test::testData("dog.mskel"))), qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 1 && r.err.startsWith(QStringLiteral("error: %1: humanoid template: ").arg(test::testData("dog.mskel"))), qPrintable(r.describe()));
 }
 
 // import --template quadruped writes a project whose rig is the quadruped; the project records the
@@ -231,10 +230,10 @@ void TestPluginsCli::import_quadrupedTemplateThenExport()
 // An unknown template keeps the built-in message and adds the plugin templates.
 void TestPluginsCli::template_unknownListsPluginTemplates()
 {
-    const CliRun r = runCli({QStringLiteral("build"), test::testData("dog.mskel"), QStringLiteral("-o"), path("x.mrig"), QStringLiteral("--template"),
+    const ProcessRun r = runCli({QStringLiteral("build"), test::testData("dog.mskel"), QStringLiteral("-o"), path("x.mrig"), QStringLiteral("--template"),
                              QStringLiteral("cat")},
                             mPluginPath);
-    QVERIFY2(r.exitCode == 2, qPrintable(describe(r)));
+    QVERIFY2(r.exitCode == 2, qPrintable(r.describe()));
     QVERIFY2(r.err.startsWith(QLatin1String("error: --template must be auto, humanoid or generic, not 'cat' (plugin templates: quadruped)\n")),
              qPrintable(r.err));
 }

@@ -1,12 +1,13 @@
 // samples/c_api run headless: the C program loads the sample rig through marionette.h, checks the bind-pose
 // palette, steps, hits and reads the palette, and ends with every ragdoll above the floor; a rig it cannot
 // load is one line naming the file, and exit code 1.
-#include "SampleProcess.h"
+#include "ProcessRunner.h"
+#include "TestFiles.h"
 
 #include <QTemporaryDir>
 #include <QTest>
 
-using namespace samples;
+using namespace marionette::test;
 
 class TestSampleCApi : public QObject {
     Q_OBJECT
@@ -18,7 +19,7 @@ private slots:
 
 void TestSampleCApi::run_readsThePaletteAndStaysAboveTheFloor()
 {
-    const Run r = run(QStringLiteral(SAMPLE_C_API), {});
+    const ProcessRun r = runProcess(QStringLiteral(SAMPLE_C_API), {});
     QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(r.describe()));
     QVERIFY2(r.out.contains("mannequin.mrig: 20 particles, 43 sticks, 21 bones"), qPrintable(r.describe()));
     QVERIFY2(r.out.contains("spawned 4 ragdolls"), qPrintable(r.describe()));
@@ -38,7 +39,7 @@ void TestSampleCApi::badRig_oneLineNamingTheFile()
     const QString garbage = dir.filePath(QStringLiteral("garbage.mrig"));
     QVERIFY(writeBytes(garbage, QByteArray("MRIG but not really a rig")));
     for (const QString& path : {missing, garbage}) {
-        const Run r = run(QStringLiteral(SAMPLE_C_API), {path});
+        const ProcessRun r = runProcess(QStringLiteral(SAMPLE_C_API), {path});
         QVERIFY2(r.exitCode == 1, qPrintable(r.describe()));
         QVERIFY2(r.err.startsWith(QStringLiteral("error: ")) && r.err.contains(path + QStringLiteral(": ")),
                  qPrintable(r.describe()));

@@ -1,7 +1,8 @@
 // The sample characters (samples/characters/NAME/): each committed project still loads and validates, records
 // the SHA-256 of the mesh beside it, and its rig, exported by the build, loads and comes to rest when dropped.
 // The mannequin's mesh is what its generator writes, byte for byte.
-#include "SampleProcess.h"
+#include "ProcessRunner.h"
+#include "TestFiles.h"
 
 #include <QCryptographicHash>
 #include <QDir>
@@ -11,7 +12,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
-using namespace samples;
+using namespace marionette::test;
 
 class TestSampleCharacters : public QObject {
     Q_OBJECT
@@ -46,7 +47,7 @@ void TestSampleCharacters::project_validatesAndMatchesItsMesh()
     QFETCH(QString, shape);
     const QString project = QStringLiteral(MARIONETTE_SAMPLES_DIR "/characters/%1/%1.mproj").arg(name);
 
-    const Run validate = run(cli(), {QStringLiteral("validate"), project});
+    const ProcessRun validate = runProcess(cli(), {QStringLiteral("validate"), project});
     QVERIFY2(validate.exitCode == 0, qPrintable(validate.describe()));
     QVERIFY2(validate.out.contains(shape), qPrintable(validate.describe()));
 
@@ -65,11 +66,11 @@ void TestSampleCharacters::exportedRig_settlesWhenDropped()
     QFETCH(QString, shape);
     const QString rig = QStringLiteral(MARIONETTE_SAMPLE_RIG_DIR "/%1/%1.mrig").arg(name);
 
-    const Run validate = run(cli(), {QStringLiteral("validate"), rig});
+    const ProcessRun validate = runProcess(cli(), {QStringLiteral("validate"), rig});
     QVERIFY2(validate.exitCode == 0 && validate.out.contains(shape), qPrintable(validate.describe()));
 
     // Dropped from 1 m onto a floor (sleep off): at rest within 15 s, never through the floor.
-    const Run sim = run(cli(), {QStringLiteral("simulate"), rig, QStringLiteral("--frames"), QStringLiteral("900"),
+    const ProcessRun sim = runProcess(cli(), {QStringLiteral("simulate"), rig, QStringLiteral("--frames"), QStringLiteral("900"),
                                 QStringLiteral("--json")});
     QVERIFY2(sim.exitCode == 0, qPrintable(sim.describe()));
     const QJsonObject r = QJsonDocument::fromJson(sim.out.toUtf8()).object();
@@ -84,7 +85,7 @@ void TestSampleCharacters::mannequinMesh_isWhatItsGeneratorWrites()
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
     const QString out = dir.filePath(QStringLiteral("mannequin.glb"));
-    const Run make = run(QStringLiteral(MAKE_MANNEQUIN), {out});
+    const ProcessRun make = runProcess(QStringLiteral(MAKE_MANNEQUIN), {out});
     QVERIFY2(make.exitCode == 0, qPrintable(make.describe()));
     const QByteArray committed = readBytes(QStringLiteral(MARIONETTE_SAMPLES_DIR "/characters/mannequin/mannequin.glb"));
     QVERIFY(!committed.isEmpty());

@@ -1,10 +1,11 @@
 // samples/cloth run headless: the curtain hangs from its pins, the drag tears a strip out of it that falls to
 // the floor, and with tearing out of reach nothing tears and nothing falls.
-#include "SampleProcess.h"
+#include "ProcessRunner.h"
+#include "TestFiles.h"
 
 #include <QTest>
 
-using namespace samples;
+using namespace marionette::test;
 
 class TestSampleCloth : public QObject {
     Q_OBJECT
@@ -16,7 +17,7 @@ private slots:
 
 void TestSampleCloth::drag_tearsAStripAndTheRestHangs()
 {
-    const Run r = run(QStringLiteral(SAMPLE_CLOTH), {QStringLiteral("--ascii")});
+    const ProcessRun r = runProcess(QStringLiteral(SAMPLE_CLOTH), {QStringLiteral("--ascii")});
     QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
     QVERIFY2(r.out.contains("cloth: 40 x 30 particles 5 cm apart, 2330 sticks"), qPrintable(r.describe()));
     QVERIFY2(r.out.contains("frame 60: grab 16 particles") && r.out.contains("frame 120: let go"),
@@ -35,7 +36,7 @@ void TestSampleCloth::drag_tearsAStripAndTheRestHangs()
 
 void TestSampleCloth::drag_tearsNothingWhenSticksHold()
 {
-    const Run r = run(QStringLiteral(SAMPLE_CLOTH), {QStringLiteral("--tear"), QStringLiteral("1000")});
+    const ProcessRun r = runProcess(QStringLiteral(SAMPLE_CLOTH), {QStringLiteral("--tear"), QStringLiteral("1000")});
     QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
     QVERIFY2(r.out.contains("torn: 0 of 2330 sticks"), qPrintable(r.describe()));
     QVERIFY2(r.out.contains("below the pins; 0 particles torn off on the floor"), qPrintable(r.describe()));

@@ -1,12 +1,13 @@
 // samples/gameloop run headless: it loads each sample rig, spawns, shoots and blows up the ragdolls on its
 // schedule, takes bounded fixed steps through a stall, and reports frame cost and a final state with every
 // ragdoll above the floor. A missing or damaged .mrig is one line naming the file, and exit code 1.
-#include "SampleProcess.h"
+#include "ProcessRunner.h"
+#include "TestFiles.h"
 
 #include <QTemporaryDir>
 #include <QTest>
 
-using namespace samples;
+using namespace marionette::test;
 
 class TestSampleGameLoop : public QObject {
     Q_OBJECT
@@ -36,7 +37,7 @@ void TestSampleGameLoop::run_reportsFrameCostAndAllAboveTheFloor()
     QStringList args{QStringLiteral("--count"), QStringLiteral("12"), QStringLiteral("--frames"), QStringLiteral("400")};
     if (!rig.isEmpty())
         args.prepend(rig);
-    const Run r = run(gameloop(), args);
+    const ProcessRun r = runProcess(gameloop(), args);
     QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
 
     // The schedule at 75 Hz: shots at 1 s and 4 s (every other ragdoll), the explosion at 2.5 s, the stall at
@@ -89,7 +90,7 @@ void TestSampleGameLoop::badRig_oneLineNamingTheFile()
     if (!bytes.isNull())
         QVERIFY(writeBytes(path, bytes));
 
-    const Run r = run(gameloop(), {path, QStringLiteral("--frames"), QStringLiteral("10")});
+    const ProcessRun r = runProcess(gameloop(), {path, QStringLiteral("--frames"), QStringLiteral("10")});
     QVERIFY2(r.exitCode == 1, qPrintable(r.describe()));
     const QString line = r.err.trimmed();
     QVERIFY2(!line.contains('\n'), qPrintable(r.describe()));
@@ -101,7 +102,7 @@ void TestSampleGameLoop::badRig_oneLineNamingTheFile()
 
 void TestSampleGameLoop::badOption_usage()
 {
-    const Run r = run(gameloop(), {QStringLiteral("--count"), QStringLiteral("0")});
+    const ProcessRun r = runProcess(gameloop(), {QStringLiteral("--count"), QStringLiteral("0")});
     QVERIFY2(r.exitCode == 2 && r.err.startsWith(QStringLiteral("usage: gameloop")), qPrintable(r.describe()));
 }
 
