@@ -6,10 +6,9 @@
 // comes to rest above the floor when dropped. Skeletons that are not quadrupeds are refused with a reason.
 #include "AutoRigTestSupport.h"
 #include "PluginTestSupport.h"
+#include "RagdollDropTestSupport.h"
 
 #include "marionette/editor/PluginHost.h"
-#include "marionette/runtime/Rig.h"
-#include "marionette/runtime/World.h"
 
 #include <QTest>
 
@@ -51,64 +50,6 @@ Row makeRow(int variant)
         row.input.totalMass = variant == 4 ? 500.f : 30.f;
     }
     return row;
-}
-
-std::int32_t findByName(const std::vector<rig::Triangle>& list, const char* name)
-{
-    for (std::size_t i = 0; i < list.size(); ++i)
-        if (list[i].name == name)
-            return std::int32_t(i);
-    return rig::kNone;
-}
-
-struct Drop {
-    std::shared_ptr<const runtime::Rig> rig;
-    std::unique_ptr<runtime::World> world;
-    runtime::Ragdoll* body = nullptr;
-    std::string error;
-};
-
-Drop spawn(const rig::RigDescription& d, const Transform& placement)
-{
-    Drop s;
-    s.rig = runtime::Rig::build(d, &s.error);
-    if (!s.rig)
-        return s;
-    runtime::WorldSettings ws;
-    ws.sleep = false;
-    ws.threads = 1;
-    s.world = std::make_unique<runtime::World>(ws);
-    s.world->addPlane({0.f, 1.f, 0.f}, 0.f);
-    s.body = s.world->ragdoll(s.world->spawn(s.rig, placement, {}, &s.error));
-    return s;
-}
-
-/// Steps `frames`; the lowest point of any particle sphere, the fastest particle at the end, finiteness.
-struct DropResult {
-    bool finite = true;
-    float lowest = 1e9f, finalSpeed = 0.f;
-};
-
-DropResult run(Drop& s, const rig::RigDescription& d, int frames)
-{
-    DropResult r;
-    for (int n = 0; n < frames; ++n) {
-        s.world->step();
-        float fastest = 0.f;
-        for (std::uint32_t i = 0; i < s.body->particleCount(); ++i) {
-            const Vec3 x = s.body->positions()[i];
-            r.finite = r.finite && isFinite(x);
-            r.lowest = std::min(r.lowest, x.y - d.particles[i].radius);
-            fastest = std::max(fastest, length(s.body->velocity(i)));
-        }
-        r.finalSpeed = fastest;
-    }
-    return r;
-}
-
-QString describe(const DropResult& r)
-{
-    return QStringLiteral("finite %1, lowest sphere point %2 m, final speed %3 m/s").arg(r.finite).arg(double(r.lowest)).arg(double(r.finalSpeed));
 }
 
 } // namespace
@@ -158,7 +99,7 @@ void TestQuadruped::quadruped_rigsTheDog()
     QCOMPARE(d.triangles.size(), std::size_t(11));
     QCOMPARE(d.angular.size(), std::size_t(10));
     for (const char* t : {"pelvis", "chest", "head", "front_l_upper", "front_l_lower", "hind_r_upper", "hind_r_lower"})
-        QVERIFY2(findByName(d.triangles, t) >= 0, t);
+        QVERIFY2(test::findByName(d.triangles, t) >= 0, t);
 
     // Each leg's knee particle sits on the right animal's bone: front/hind and left/right found.
     const std::pair<const char*, const char*> knees[] = {{"front_l_knee", "FrontLegL2"}, {"front_r_knee", "FrontLegR2"},
@@ -184,25 +125,15 @@ void TestQuadruped::quadruped_rigsTheDog()
         QVERIFY(r.notes.size() >= 1);
 
     // The bind pose reproduces itself through the skinning palette.
-    Drop bind = spawn(d, {});
-    QVERIFY2(bind.body, bind.error.c_str());
-    std::vector<Mat4> skin(d.bones.size());
-    QVERIFY(bind.body->skinningMatrices(skin));
-    float worst = 0.f;
-    for (const Mat4& m : skin)
-        for (int k = 0; k < 16; ++k)
-            worst = std::max(worst, std::fabs(m.m[k] - Mat4{}.m[k]));
-    QVERIFY2(worst <= 1e-4f, qPrintable(QString::number(double(worst))));
+    const float palette = test::bindPaletteError(d);
+    QVERIFY2(palette >= 0.f && palette <= 1e-4f, qPrintable(QString::number(double(palette))));
 
     // Dropped from 1 m onto its feet: stays finite and above the floor, and comes to rest standing or lying.
-    float lowest = 1e9f;
-    for (const rig::Particle& p : d.particles)
-        lowest = std::min(lowest, p.position.y - p.radius);
-    Drop s = spawn(d, {Quat{}, {0.f, 1.f - lowest, 0.f}});
+    test::Drop s = test::spawnOnFloor(d, test::dropPlacement(d, Quat{}, 1.f));
     QVERIFY2(s.body, s.error.c_str());
-    const DropResult m = run(s, d, 600);
+    const test::DropResult m = test::runDrop(s, 600);
     qInfo("%s", qPrintable(describe(m)));
-    QVERIFY2(m.finite && m.lowest >= -0.01f && m.finalSpeed < 0.05f, qPrintable(describe(m)));
+    QVERIFY2(m.finite && m.lowestSurface >= -0.01f && m.finalSpeed < 0.05f, qPrintable(describe(m)));
 }
 
 // 20 drops from 2 m in random orientations: all finite, none through the floor, nearly all at rest in 10 s.
@@ -216,13 +147,10 @@ void TestQuadruped::quadruped_settlesFromRandomDrops()
     for (int i = 0; i < 20; ++i) {
         const Vec3 axis = normalizeOr(Vec3{u(rng) - 0.5f, u(rng) - 0.5f, u(rng) - 0.5f}, {1, 0, 0});
         const Quat q = Quat::fromAxisAngle(axis, u(rng) * kPi);
-        float lowest = 1e9f;
-        for (const rig::Particle& p : r.rig.particles)
-            lowest = std::min(lowest, q.rotate(p.position).y - p.radius);
-        Drop s = spawn(r.rig, {q, {0.f, 2.f - lowest, 0.f}});
+        test::Drop s = test::spawnOnFloor(r.rig, test::dropPlacement(r.rig, q, 2.f));
         QVERIFY2(s.body, s.error.c_str());
-        const DropResult m = run(s, r.rig, 600);
-        QVERIFY2(m.finite && m.lowest >= -0.02f, qPrintable(QStringLiteral("drop %1: ").arg(i) + describe(m)));
+        const test::DropResult m = test::runDrop(s, 600);
+        QVERIFY2(m.finite && m.lowestSurface >= -0.02f, qPrintable(QStringLiteral("drop %1: ").arg(i) + describe(m)));
         moving += m.finalSpeed >= 0.05f ? 1 : 0;
     }
     QVERIFY2(moving <= 2, qPrintable(QStringLiteral("%1 of 20 still moving").arg(moving)));

@@ -2,7 +2,8 @@
 // (Mixamo, Unreal mannequin, 3ds Max Biped, Rigify DEF bones, Rigify metarig, plain names), posed in a T- or
 // A-pose, optionally with bent elbows and knees, facing +Z or −Z, at any height, with bone frames that are
 // identity, Blender-like (+Y along the bone) or scaled; and a quadruped and a tail. Vertices are rings
-// around the bones (a known radius per part), a sphere for the head and a block for each foot.
+// around the bones (a known radius per part), a sphere for the head and a block for each foot. Then what
+// the suites look at results with (names, notes, bind positions, a relative-tolerance check).
 // Header-only; each suite is one translation unit.
 #pragma once
 
@@ -10,7 +11,12 @@
 #include "marionette/editor/AutoRig.h"
 #include "marionette/rig/RigDescription.h"
 
+#include <QString>
+#include <QTest>
+
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <map>
 #include <string>
 #include <vector>
@@ -453,6 +459,47 @@ inline std::vector<HumanoidRow> humanoidRows()
     s.facingMinusZ = true;
     rows.push_back({"Left/Right/L/.L/_L spellings, A-pose, facing -Z", s});
     return rows;
+}
+
+} // namespace marionette::test
+
+/// Fails the test when |actual − expected| > relTol·|expected|, printing both.
+#define EXPECT_NEAR_REL(actual, expected, relTol)                                                              \
+    do {                                                                                                       \
+        const double a_ = (actual), e_ = (expected);                                                           \
+        if (!(std::fabs(a_ - e_) <= double(relTol) * std::fabs(e_)))                                           \
+            QFAIL(qPrintable(QStringLiteral("%1 = %2, expected %3 (line %4)")                                  \
+                                 .arg(QString::fromLatin1(#actual), QString::number(a_), QString::number(e_))   \
+                                 .arg(__LINE__)));                                                             \
+    } while (0)
+
+namespace marionette::test {
+
+/// A number for failure messages (5 significant digits).
+inline QString num(double v) { return QString::number(v, 'g', 5); }
+
+/// Index of the first element of `list` (particles, sticks, triangles, bones, ...) called `name`, or -1.
+inline std::int32_t findByName(const auto& list, const std::string& name)
+{
+    for (std::size_t i = 0; i < list.size(); ++i)
+        if (list[i].name == name)
+            return std::int32_t(i);
+    return -1;
+}
+
+/// True when one of the result's notes contains `what`.
+inline bool noteMentions(const editor::AutoRigResult& r, const std::string& what)
+{
+    return std::any_of(r.notes.begin(), r.notes.end(), [&](const std::string& n) { return n.find(what) != std::string::npos; });
+}
+
+/// The particles' bind positions, by index.
+inline std::vector<Vec3> bindPositions(const rig::RigDescription& d)
+{
+    std::vector<Vec3> x;
+    for (const rig::Particle& p : d.particles)
+        x.push_back(p.position);
+    return x;
 }
 
 } // namespace marionette::test
