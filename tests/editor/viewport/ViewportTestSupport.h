@@ -1,8 +1,11 @@
-// Hand-built rigs and meshes for the viewport tests.
+// Shared by the viewport tests: hand-built rigs and meshes, and vector comparisons for failure messages.
+// No widget (ViewportWindowTestSupport.h adds what the suites in a real window share).
 #pragma once
 
 #include "marionette/import/ImportedScene.h"
 #include "marionette/rig/RigDescription.h"
+
+#include <QString>
 
 #include <cmath>
 #include <cstdint>
@@ -90,6 +93,41 @@ inline import::ImportedScene cylinderScene(float x0, float x1, float r, int side
     }
     s.meshes.push_back(std::move(m));
     return s;
+}
+
+/// Two triangles sharing particle (0, 0, 0) and one angular constraint (id 7, `limit`) from A to B.
+/// A = (0, 0, 0), (0, −1, 0), (1, −0.5, 0); B = (0, 0, 0), (0, 1, 0), (1, 0, 0), whose frame is right −X,
+/// up +Y, facing −Z, so with the default axes the limit frame is s1 = −X, t = +Y, s2 = −Z at (0, 0, 0).
+inline rig::RigDescription twoTriangleRig(rig::AngularLimit limit)
+{
+    rig::RigDescription r;
+    r.particles = {particle(1, {0, 0, 0}), particle(2, {0, 1, 0}), particle(3, {1, 0, 0}), particle(4, {0, -1, 0}),
+                   particle(5, {1, -0.5f, 0})};
+    rig::Triangle a, b;
+    a.id = 1;
+    a.p[0] = 0, a.p[1] = 3, a.p[2] = 4;
+    b.id = 2;
+    b.p[0] = 0, b.p[1] = 1, b.p[2] = 2;
+    r.triangles = {a, b};
+    rig::AngularConstraint c;
+    c.id = 7;
+    c.triangleA = 0;
+    c.triangleB = 1;
+    c.limit = limit;
+    r.angular = {c};
+    return r;
+}
+
+/// Within `tolerance` metres of each other.
+inline bool near(Vec3 a, Vec3 b, float tolerance = 1e-4f)
+{
+    return length(a - b) <= tolerance;
+}
+
+/// "(x, y, z)" for failure messages.
+inline QString str(Vec3 v)
+{
+    return QStringLiteral("(%1, %2, %3)").arg(double(v.x)).arg(double(v.y)).arg(double(v.z));
 }
 
 } // namespace marionette::test

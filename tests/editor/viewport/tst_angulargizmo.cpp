@@ -22,24 +22,7 @@ struct Rig {
     rig::RigDescription rig;
     ViewportScene scene;
 
-    explicit Rig(rig::AngularLimit limit)
-    {
-        rig.particles = {particle(1, {0, 0, 0}), particle(2, {0, 1, 0}), particle(3, {1, 0, 0}), particle(4, {0, -1, 0}),
-                         particle(5, {1, -0.5f, 0})};
-        rig::Triangle a, b;
-        a.id = 1;
-        a.p[0] = 0, a.p[1] = 3, a.p[2] = 4;
-        b.id = 2;
-        b.p[0] = 0, b.p[1] = 1, b.p[2] = 2;
-        rig.triangles = {a, b};
-        rig::AngularConstraint c;
-        c.id = 7;
-        c.triangleA = 0;
-        c.triangleB = 1;
-        c.limit = limit;
-        rig.angular = {c};
-        scene.rig = &rig;
-    }
+    explicit Rig(rig::AngularLimit limit) : rig(twoTriangleRig(limit)) { scene.rig = &rig; }
 };
 
 Camera camera(Camera::View view)
@@ -49,16 +32,6 @@ Camera camera(Camera::View view)
     c.setView(view);
     c.setDistance(3.f);
     return c;
-}
-
-bool near(Vec3 a, Vec3 b, float tolerance = 1e-4f)
-{
-    return length(a - b) <= tolerance;
-}
-
-QString str(Vec3 v)
-{
-    return QStringLiteral("(%1, %2, %3)").arg(double(v.x)).arg(double(v.y)).arg(double(v.z));
 }
 
 } // namespace

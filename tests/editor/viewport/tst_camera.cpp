@@ -4,26 +4,19 @@
 
 #include <QtTest/QtTest>
 
+#include "ViewportTestSupport.h"
+
 #include <cmath>
 
 Q_DECLARE_METATYPE(marionette::Vec3)
 
 using namespace marionette;
 using namespace marionette::viewport;
+using namespace marionette::test;
 
 namespace {
 
 constexpr QSize kSize{800, 600};
-
-bool near(Vec3 a, Vec3 b, float tolerance = 1e-4f)
-{
-    return length(a - b) <= tolerance;
-}
-
-QString str(Vec3 v)
-{
-    return QStringLiteral("(%1, %2, %3)").arg(double(v.x)).arg(double(v.y)).arg(double(v.z));
-}
 
 Camera frontCamera(float distance = 3.f)
 {

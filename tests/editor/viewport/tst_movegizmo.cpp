@@ -5,8 +5,11 @@
 
 #include <QtTest/QtTest>
 
+#include "ViewportTestSupport.h"
+
 using namespace marionette;
 using namespace marionette::viewport;
+using namespace marionette::test;
 
 namespace {
 
@@ -19,16 +22,6 @@ Camera camera(float yaw = 0.f, float pitch = 0.f)
     c.setYawPitch(yaw, pitch);
     c.setDistance(5.f);
     return c;
-}
-
-bool near(Vec3 a, Vec3 b, float tolerance = 1e-4f)
-{
-    return length(a - b) <= tolerance;
-}
-
-QString str(Vec3 v)
-{
-    return QStringLiteral("(%1, %2, %3)").arg(double(v.x)).arg(double(v.y)).arg(double(v.z));
 }
 
 } // namespace

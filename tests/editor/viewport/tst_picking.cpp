@@ -35,16 +35,6 @@ QPointF pixelOf(float x, float y)
     return {400. + double(x) * kPixelsPerMetre, 300. - double(y) * kPixelsPerMetre};
 }
 
-bool near(Vec3 a, Vec3 b, float tolerance = 1e-4f)
-{
-    return length(a - b) <= tolerance;
-}
-
-QString str(Vec3 v)
-{
-    return QStringLiteral("(%1, %2, %3)").arg(double(v.x)).arg(double(v.y)).arg(double(v.z));
-}
-
 } // namespace
 
 class TestPicking : public QObject {

@@ -11,7 +11,7 @@
 #include <QSignalSpy>
 #include <QtTest/QtTest>
 
-#include "ViewportTestSupport.h"
+#include "ViewportWindowTestSupport.h"
 
 using namespace marionette;
 using namespace marionette::viewport;
@@ -21,61 +21,13 @@ namespace {
 
 constexpr QSize kSize{400, 300};
 
-struct Fixture {
-    rig::RigDescription rig;
-    import::ImportedScene mesh;
-    ViewportScene scene;
-
-    Fixture()
-    {
-        // two particles and a rigid stick on the left, a particle inside the box on the right
-        rig.particles = {particle(1, {-0.5f, 0.5f, 0}, 0.1f), particle(2, {0.f, 0.5f, 0}, 0.1f),
-                         particle(3, {1.05f, 0.5f, 0}, 0.08f)};
-        rig.sticks = {stick(10, 0, 1)};
-        mesh = boxScene({0.8f, 0.2f, -0.25f}, {1.3f, 0.8f, 0.25f});
-        import::ImportedMaterial red;
-        red.baseColor = {1.f, 0.f, 0.f, 1.f};
-        mesh.materials = {red};
-        mesh.meshes[0].material = 0;
-        scene.rig = &rig;
-        scene.mesh = &mesh;
-    }
-};
-
-DisplayOptions plainOptions()
-{
-    DisplayOptions o;
-    o.showGrid = false;
-    o.showGround = false;
-    return o;
-}
-
-Camera frontCamera()
-{
-    Camera c;
-    c.setViewportSize(kSize);
-    c.setView(Camera::View::Front);
-    c.setTarget({0, 0.5f, 0});
-    c.setDistance(4.f);
-    return c;
-}
-
-bool isBackground(QRgb c)
-{
-    const Colour b = colours::kBackground;
-    return std::abs(qRed(c) - int(b.r * 255.f + 0.5f)) <= 3 && std::abs(qGreen(c) - int(b.g * 255.f + 0.5f)) <= 3 &&
-           std::abs(qBlue(c) - int(b.b * 255.f + 0.5f)) <= 3;
-}
-
-QString describe(QRgb c)
-{
-    return QStringLiteral("rgb(%1, %2, %3)").arg(qRed(c)).arg(qGreen(c)).arg(qBlue(c));
-}
-
 } // namespace
 
-class TestViewport : public QObject {
+class TestViewport : public QObject, private ShownViewport {
     Q_OBJECT
+
+public:
+    TestViewport() : ShownViewport(kSize) {}
 
 private slots:
     void init();
@@ -96,45 +48,17 @@ private slots:
     void navigation_keysAndWheel();
     void glFailure_disablesWithoutCrashing();
 
-private:
-    QImage render();
-    QPoint pixelOf(Vec3 p) const;
-
-    std::unique_ptr<Fixture> mFixture;
-    std::unique_ptr<Viewport> mView;
 };
 
 void TestViewport::init()
 {
-    mFixture = std::make_unique<Fixture>();
-    mView = std::make_unique<Viewport>();
-    mView->setFixedSize(kSize);
-    mView->setCamera(frontCamera());
-    mView->setDisplayOptions(plainOptions());
-    mView->setScene(mFixture->scene);
-    mView->show();
-    QVERIFY(QTest::qWaitForWindowExposed(mView.get()));
-    QVERIFY2(mView->isUsable(), qPrintable(mView->failureReason()));
+    const QString error = showFixture();
+    QVERIFY2(error.isEmpty(), qPrintable(error));
 }
 
 void TestViewport::cleanup()
 {
-    mView.reset();
-    mFixture.reset();
-}
-
-QImage TestViewport::render()
-{
-    QImage image = mView->grabFramebuffer();
-    if (image.size() != kSize) // a device pixel ratio other than 1: compare in logical pixels
-        image = image.scaled(kSize);
-    return image;
-}
-
-QPoint TestViewport::pixelOf(Vec3 p) const
-{
-    const std::optional<QPointF> s = mView->camera().project(p, mView->size());
-    return s ? s->toPoint() : QPoint(-1, -1);
+    dropFixture();
 }
 
 void TestViewport::draw_characterOverBackground()
@@ -214,7 +138,7 @@ void TestViewport::draw_xrayShowsParticlesInsideTheMesh()
 
 void TestViewport::draw_gridAndGroundBelowTheCharacter()
 {
-    Camera c = frontCamera();
+    Camera c = frontCamera(kSize);
     c.setYawPitch(20.f, 35.f); // looking down on the floor
     mView->setCamera(c);
     const QPoint floor = pixelOf({-0.5f, 0.f, 1.0f});
@@ -356,29 +280,15 @@ void TestViewport::gizmo_axisLockAndCancel()
     QCOMPARE(cancelled.count(), 2);
 }
 
-// Two triangles sharing particle (0, 0, 0), limit frame s1 = −X, t = +Y, s2 = −Z (tst_angulargizmo.cpp): the
+// Two triangles sharing particle (0, 0, 0), limit frame s1 = −X, t = +Y, s2 = −Z (twoTriangleRig): the
 // swing-2 handle moves in the plane z = 0 at angle atan2(x, y) from +Y, 0.282843 m from the anchor.
 void TestViewport::angularGizmo_dragEmitsTheNewLimit()
 {
-    rig::RigDescription r;
-    r.particles = {particle(1, {0, 0, 0}), particle(2, {0, 1, 0}), particle(3, {1, 0, 0}), particle(4, {0, -1, 0}),
-                   particle(5, {1, -0.5f, 0})};
-    rig::Triangle a, b;
-    a.id = 1;
-    a.p[0] = 0, a.p[1] = 3, a.p[2] = 4;
-    b.id = 2;
-    b.p[0] = 0, b.p[1] = 1, b.p[2] = 2;
-    r.triangles = {a, b};
-    rig::AngularConstraint c;
-    c.id = 7;
-    c.triangleA = 0;
-    c.triangleB = 1;
-    c.limit = rig::AngularLimit::SwingTwist;
-    r.angular = {c};
+    rig::RigDescription r = twoTriangleRig(rig::AngularLimit::SwingTwist);
     ViewportScene s;
     s.rig = &r;
     mView->setScene(s);
-    Camera cam = frontCamera();
+    Camera cam = frontCamera(kSize);
     cam.setTarget({0, 0.2f, 0});
     cam.setDistance(2.f);
     mView->setCamera(cam);

@@ -18,7 +18,7 @@
 #include <QSignalSpy>
 #include <QtTest/QtTest>
 
-#include "ViewportTestSupport.h"
+#include "ViewportWindowTestSupport.h"
 
 #include <algorithm>
 #include <numeric>
@@ -30,31 +30,6 @@ using namespace marionette::test;
 namespace {
 
 constexpr QSize kSize{400, 300};
-
-DisplayOptions plainOptions()
-{
-    DisplayOptions o;
-    o.showGrid = false;
-    o.showGround = false;
-    return o;
-}
-
-Camera frontCamera(Vec3 target = {0, 0.5f, 0}, float distance = 4.f)
-{
-    Camera c;
-    c.setViewportSize(kSize);
-    c.setView(Camera::View::Front);
-    c.setTarget(target);
-    c.setDistance(distance);
-    return c;
-}
-
-bool isBackground(QRgb c)
-{
-    const Colour b = colours::kBackground;
-    return std::abs(qRed(c) - int(b.r * 255.f + 0.5f)) <= 3 && std::abs(qGreen(c) - int(b.g * 255.f + 0.5f)) <= 3 &&
-           std::abs(qBlue(c) - int(b.b * 255.f + 0.5f)) <= 3;
-}
 
 bool isReddish(QRgb c)
 {
@@ -87,11 +62,6 @@ bool isGrey(QRgb c)
     return qRed(c) > 70 && std::abs(qRed(c) - qGreen(c)) < 12 && std::abs(qGreen(c) - qBlue(c)) < 12;
 }
 
-QString describe(QRgb c)
-{
-    return QStringLiteral("rgb(%1, %2, %3)").arg(qRed(c)).arg(qGreen(c)).arg(qBlue(c));
-}
-
 int count(const QImage& image, const QRect& rect, bool (*predicate)(QRgb))
 {
     int n = 0;
@@ -101,28 +71,6 @@ int count(const QImage& image, const QRect& rect, bool (*predicate)(QRgb))
             n += predicate(image.pixel(x, y)) ? 1 : 0;
     return n;
 }
-
-/// Two particles and a rigid stick on the left, a particle inside a red box mesh on the right
-/// (tst_viewport.cpp's fixture).
-struct Fixture {
-    rig::RigDescription rig;
-    import::ImportedScene mesh;
-    ViewportScene scene;
-
-    Fixture()
-    {
-        rig.particles = {particle(1, {-0.5f, 0.5f, 0}, 0.1f), particle(2, {0.f, 0.5f, 0}, 0.1f),
-                         particle(3, {1.05f, 0.5f, 0}, 0.08f)};
-        rig.sticks = {stick(10, 0, 1)};
-        mesh = boxScene({0.8f, 0.2f, -0.25f}, {1.3f, 0.8f, 0.25f});
-        import::ImportedMaterial red;
-        red.baseColor = {1.f, 0.f, 0.f, 1.f};
-        mesh.materials = {red};
-        mesh.meshes[0].material = 0;
-        scene.rig = &rig;
-        scene.mesh = &mesh;
-    }
-};
 
 /// Paints synchronously into the widget's framebuffer and waits for the GL to finish (for timing).
 class TimedViewport : public Viewport {
@@ -138,8 +86,11 @@ public:
 
 } // namespace
 
-class TestViewportPreview : public QObject {
+class TestViewportPreview : public QObject, private ShownViewport {
     Q_OBJECT
+
+public:
+    TestViewportPreview() : ShownViewport(kSize) {}
 
 private slots:
     void init();
@@ -154,45 +105,17 @@ private slots:
     void pointAtDepth_underThePixelAtTheReferenceDepth();
     void perf_mannequinPreviewFrame();
 
-private:
-    QImage render();
-    QPoint pixelOf(Vec3 p) const;
-
-    std::unique_ptr<Fixture> mFixture;
-    std::unique_ptr<Viewport> mView;
 };
 
 void TestViewportPreview::init()
 {
-    mFixture = std::make_unique<Fixture>();
-    mView = std::make_unique<Viewport>();
-    mView->setFixedSize(kSize);
-    mView->setCamera(frontCamera());
-    mView->setDisplayOptions(plainOptions());
-    mView->setScene(mFixture->scene);
-    mView->show();
-    QVERIFY(QTest::qWaitForWindowExposed(mView.get()));
-    QVERIFY2(mView->isUsable(), qPrintable(mView->failureReason()));
+    const QString error = showFixture();
+    QVERIFY2(error.isEmpty(), qPrintable(error));
 }
 
 void TestViewportPreview::cleanup()
 {
-    mView.reset();
-    mFixture.reset();
-}
-
-QImage TestViewportPreview::render()
-{
-    QImage image = mView->grabFramebuffer();
-    if (image.size() != kSize) // a device pixel ratio other than 1: compare in logical pixels
-        image = image.scaled(kSize);
-    return image;
-}
-
-QPoint TestViewportPreview::pixelOf(Vec3 p) const
-{
-    const std::optional<QPointF> s = mView->camera().project(p, mView->size());
-    return s ? s->toPoint() : QPoint(-1, -1);
+    dropFixture();
 }
 
 // Five horizontal sticks 1 m long: rigid +20 % (red), rigid −20 % (blue), rigid at rest (white), range
@@ -265,31 +188,17 @@ void TestViewportPreview::strain_stretchedRedCompressedBlueAtRestNormal()
     QVERIFY(isWhitish(image.pixel(pixelOf({0.7f, 1.0f, 0}))));
 }
 
-// Two triangles sharing particle (0, 0, 0) with a swing-twist constraint (tst_angulargizmo.cpp's rig).
+// Two triangles sharing particle (0, 0, 0) with a swing-twist constraint (twoTriangleRig, as in tst_angulargizmo).
 void TestViewportPreview::angularViolation_drawsTheConeRed()
 {
-    rig::RigDescription r;
-    r.particles = {particle(1, {0, 0, 0}), particle(2, {0, 1, 0}), particle(3, {1, 0, 0}), particle(4, {0, -1, 0}),
-                   particle(5, {1, -0.5f, 0})};
-    rig::Triangle a, b;
-    a.id = 1;
-    a.p[0] = 0, a.p[1] = 3, a.p[2] = 4;
-    b.id = 2;
-    b.p[0] = 0, b.p[1] = 1, b.p[2] = 2;
-    r.triangles = {a, b};
-    rig::AngularConstraint c;
-    c.id = 7;
-    c.triangleA = 0;
-    c.triangleB = 1;
-    c.limit = rig::AngularLimit::SwingTwist;
-    r.angular = {c};
+    rig::RigDescription r = twoTriangleRig(rig::AngularLimit::SwingTwist);
     ViewportScene s;
     s.rig = &r;
     DisplayOptions o = plainOptions();
     o.showParticles = false; // particles and the triangles' X axes would be red too
     o.showTriangles = false;
     mView->setDisplayOptions(o);
-    mView->setCamera(frontCamera({0, 0.2f, 0}, 2.f));
+    mView->setCamera(frontCamera(kSize, {0, 0.2f, 0}, 2.f));
     // the cone is drawn within 0.3 m of the anchor
     const QPoint anchor = pixelOf({0, 0, 0});
     const int reach = pixelOf({0.35f, 0, 0}).x() - anchor.x();
@@ -336,7 +245,7 @@ void TestViewportPreview::contacts_dotsOnTopAtThePoints()
     QVERIFY(isBackground(image.pixel(p + QPoint(12, 0))));
     const int near = count(image, QRect(p - QPoint(15, 15), QSize(31, 31)), isOrange);
     QVERIFY2(near > 20 && near < 250, qPrintable(QString::number(near)));
-    mView->setCamera(frontCamera({0, 0.5f, 0}, 8.f));
+    mView->setCamera(frontCamera(kSize, {0, 0.5f, 0}, 8.f));
     const QPoint far = pixelOf(free);
     const int farCount = count(render(), QRect(far - QPoint(15, 15), QSize(31, 31)), isOrange);
     QVERIFY2(std::abs(farCount - near) <= near / 4, qPrintable(QStringLiteral("%1 vs %2").arg(farCount).arg(near)));
@@ -369,7 +278,7 @@ void TestViewportPreview::staticBoxes_drawnShadedAndOpaque()
     QVERIFY2(isGrey(hidden), qPrintable(describe(hidden)));
     // shaded: the top face (seen from above) is lighter than the front face
     mView->setCamera([] {
-        Camera c = frontCamera();
+        Camera c = frontCamera(kSize);
         c.setYawPitch(0.f, 40.f);
         return c;
     }());
@@ -517,7 +426,7 @@ void TestViewportPreview::previewMode_navigationUnchangedAndDragsEndCleanly()
 
 void TestViewportPreview::pointAtDepth_underThePixelAtTheReferenceDepth()
 {
-    Camera c = frontCamera();
+    Camera c = frontCamera(kSize);
     c.setYawPitch(30.f, 25.f);
     mView->setCamera(c);
     const Vec3 reference{0.3f, 0.7f, -0.4f};
