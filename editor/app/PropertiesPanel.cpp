@@ -92,8 +92,8 @@ void PropertiesPanel::commit(const QString& key, const QVariant& value)
         return;
     }
     bool mixed = false;
-    if (!mixed && currentValue(key, &mixed) == value && !mixed)
-        return;
+    if (currentValue(key, &mixed) == value && !mixed)
+        return; // every target already has it: no empty undo step
     auto* command = mTargets.empty() ? new editor::ChangePropertyCommand(mDocument, key, value)
                                      : new editor::ChangePropertyCommand(mDocument, mTargets, key, value);
     mDocument->undoStack()->push(command);

@@ -4,6 +4,7 @@
 #include "RigEditTestSupport.h"
 
 #include "marionette/editor/Document.h"
+#include "marionette/editor/commands/AddScenarioCommand.h"
 #include "marionette/editor/commands/ChangePropertyCommand.h"
 
 #include <QSignalSpy>
@@ -166,6 +167,31 @@ class TestDocument : public QObject {
         QVERIFY(doc->selection().empty());
         QVERIFY(!doc->isModified());
         QCOMPARE(doc->undoStack()->count(), 0);
+    }
+
+    void addScenario_isOneStep_andKeepsNamesUnique()
+    {
+        Document doc;
+        QSignalSpy changed(&doc, &Document::scenariosChanged);
+        project::Scenario s;
+        s.name = QStringLiteral("drop");
+        s.dropHeight = 2.f;
+        doc.undoStack()->push(new editor::AddScenarioCommand(&doc, s));
+        doc.undoStack()->push(new editor::AddScenarioCommand(&doc, s)); // same name again
+        s.name.clear();
+        doc.undoStack()->push(new editor::AddScenarioCommand(&doc, s)); // no name
+        QCOMPARE(doc.project().scenarios.size(), std::size_t(3));
+        QCOMPARE(doc.project().scenarios[0].name, QStringLiteral("drop"));
+        QCOMPARE(doc.project().scenarios[1].name, QStringLiteral("drop (2)"));
+        QCOMPARE(doc.project().scenarios[2].name, QStringLiteral("scenario"));
+        QCOMPARE(doc.project().scenarios[1].dropHeight, 2.f);
+        QVERIFY(doc.isModified());
+        doc.undoStack()->undo();
+        doc.undoStack()->undo();
+        QCOMPARE(doc.project().scenarios.size(), std::size_t(1));
+        doc.undoStack()->redo();
+        QCOMPARE(doc.project().scenarios.back().name, QStringLiteral("drop (2)"));
+        QCOMPARE(changed.count(), 6);
     }
 };
 

@@ -13,8 +13,10 @@ AddScenarioCommand::AddScenarioCommand(Document* document, project::Scenario sce
                 return true;
         return false;
     };
-    const QString base = mScenario.name.isEmpty() ? QStringLiteral("scenario") : mScenario.name;
-    for (int n = 2; taken(mScenario.name) || mScenario.name.isEmpty(); ++n)
+    if (mScenario.name.isEmpty())
+        mScenario.name = QStringLiteral("scenario");
+    const QString base = mScenario.name;
+    for (int n = 2; taken(mScenario.name); ++n)
         mScenario.name = QStringLiteral("%1 (%2)").arg(base).arg(n);
     setText(QCoreApplication::translate("Commands", "Add Scenario '%1'").arg(mScenario.name));
 }
