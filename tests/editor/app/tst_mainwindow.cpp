@@ -4,6 +4,9 @@
 #include "GlProbe.h"
 #include "LogPanel.h"
 #include "MainWindow.h"
+#include "OutlinerPanel.h"
+#include "PropertiesPanel.h"
+#include "ValidationPanel.h"
 #include "viewport/Viewport.h"
 
 #include "marionette/editor/Recovery.h"
@@ -13,6 +16,7 @@
 #include "marionette/runtime/World.h"
 
 #include <QElapsedTimer>
+#include <QDoubleSpinBox>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -102,6 +106,7 @@ class TestMainWindow : public QObject {
     void initTestCase();
     void authoring_importRigClickUndoRedoSaveReopenExport();
     void viewport_drawsMeshAndRig();
+    void panels_outlinerPropertiesAndValidationEditTheDocument();
     void angularGizmo_dragEditsLimitAsOneStep();
     void recovery_offeredAfterCrash();
     void badProject_showsDialogAndKeepsDocument();
@@ -283,6 +288,64 @@ void TestMainWindow::viewport_drawsMeshAndRig()
                              std::abs(c.blue() - background.blue())) > 40;
     }
     QVERIFY2(particlesSeen >= int(w.document().rig().particles.size()) * 3 / 4, qPrintable(QString::number(particlesSeen)));
+}
+
+void TestMainWindow::panels_outlinerPropertiesAndValidationEditTheDocument()
+{
+    app::MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.importMesh(kHuman, QStringLiteral("humanoid"), 70.f));
+    editor::Document& doc = w.document();
+    const rig::RigDescription& rig = doc.rig();
+    const std::int32_t hipL = particleNamed(rig, "hip_l"), hipR = particleNamed(rig, "hip_r");
+
+    // Outliner: selecting rows selects the elements; the eye box hides one (an undo step).
+    app::OutlinerPanel* outliner = w.outliner();
+    const QModelIndex rowL = outliner->indexOf({ElementKind::Particle, rig.particles[std::size_t(hipL)].id});
+    const QModelIndex rowR = outliner->indexOf({ElementKind::Particle, rig.particles[std::size_t(hipR)].id});
+    QVERIFY(rowL.isValid() && rowR.isValid());
+    outliner->selectionModel()->select(rowL, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    outliner->selectionModel()->select(rowR, QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    QCOMPARE(doc.selection().size(), std::size_t(2));
+    const int steps = doc.undoStack()->count();
+
+    // Properties: one radius typed for both selected particles is one undo step.
+    auto* radius = qobject_cast<QDoubleSpinBox*>(w.properties()->editorFor(QStringLiteral("radius")));
+    QVERIFY(radius);
+    radius->setFocus();
+    radius->selectAll();
+    QTest::keyClicks(radius, QStringLiteral("0.123"));
+    QTest::keyClick(radius, Qt::Key_Return);
+    QCOMPARE(rig.particles[std::size_t(hipL)].radius, 0.123f);
+    QCOMPARE(rig.particles[std::size_t(hipR)].radius, 0.123f);
+    QCOMPARE(doc.undoStack()->count(), steps + 1);
+
+    QStandardItem* eye = outliner->outlinerModel()->itemFromIndex(rowL.siblingAtColumn(app::OutlinerPanel::VisibleColumn));
+    eye->setCheckState(Qt::Unchecked);
+    QTRY_VERIFY(!doc.isVisible({ElementKind::Particle, rig.particles[std::size_t(hipL)].id}));
+    QCOMPARE(doc.undoStack()->count(), steps + 2);
+    QVERIFY(!w.viewport() || std::find(w.viewport()->scene().hidden.begin(), w.viewport()->scene().hidden.end(),
+                                 ElementRef{ElementKind::Particle, rig.particles[std::size_t(hipL)].id}) != w.viewport()->scene().hidden.end());
+    doc.undoStack()->undo();
+    QVERIFY(doc.isVisible({ElementKind::Particle, rig.particles[std::size_t(hipL)].id}));
+
+    // Validation: an isolated particle is listed; clicking the entry selects it.
+    doc.undoStack()->push(new editor::AddParticleCommand(&doc, Vec3{3, 3, 3}, 0.05f));
+    const ElementRef lonely{ElementKind::Particle, rig.particles.back().id};
+    doc.setSelection({});
+    app::ValidationPanel* validation = w.validationPanel();
+    auto isolatedRow = [validation] {
+        for (std::size_t i = 0; i < validation->issues().size(); ++i)
+            if (validation->issues()[i].message.contains(QStringLiteral("isolated")))
+                return int(i);
+        return -1;
+    };
+    QTRY_VERIFY(isolatedRow() >= 0); // re-validated a moment after the edit
+    const int row = isolatedRow();
+    const QRect rect = validation->visualItemRect(validation->item(row));
+    QTest::mouseClick(validation->viewport(), Qt::LeftButton, {}, rect.center());
+    QCOMPARE(doc.selection(), std::vector<ElementRef>{lonely});
 }
 
 void TestMainWindow::angularGizmo_dragEditsLimitAsOneStep()
