@@ -43,7 +43,6 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     createViewport();
     mTools = new EditTools(&mDocument, mViewport, this);
     createDocks();
-    createActions();
     createMenusAndToolbars();
     createPreview();
 
@@ -180,8 +179,6 @@ QAction* MainWindow::action(const QString& name) const
     const auto it = mActions.find(name);
     return it == mActions.end() ? nullptr : it->second;
 }
-
-void MainWindow::createActions() {}
 
 void MainWindow::createMenusAndToolbars()
 {
@@ -435,40 +432,10 @@ void MainWindow::setSelectionView(std::optional<bool> visible, std::optional<boo
 
 void MainWindow::frameSelection()
 {
-    if (!mViewport)
-        return;
-    const rig::RigDescription& rig = mDocument.rig();
-    std::vector<Vec3> points;
-    for (const ElementRef& r : mDocument.selection()) {
-        const std::int32_t i = editor::indexOf(rig, r);
-        if (i == rig::kNone)
-            continue;
-        if (r.kind == ElementKind::Bone) {
-            const Mat4& m = rig.bones[std::size_t(i)].bindWorld;
-            points.push_back({m(0, 3), m(1, 3), m(2, 3)});
-        }
-        for (std::int32_t p : editor::particlesOf(rig, r.kind, std::size_t(i)))
-            if (p >= 0 && std::size_t(p) < rig.particles.size())
-                points.push_back(rig.particles[std::size_t(p)].position);
-    }
-    if (points.empty()) {
-        for (const auto& p : rig.particles)
-            points.push_back(p.position);
-        if (const auto& mesh = mDocument.mesh())
-            for (const auto& m : mesh->meshes)
-                points.insert(points.end(), m.positions.begin(), m.positions.end());
-    }
-    if (points.empty())
-        return;
-    viewport::Bounds box;
-    box.min = box.max = points.front();
-    for (const Vec3& p : points) {
-        box.min = {std::min(box.min.x, p.x), std::min(box.min.y, p.y), std::min(box.min.z, p.z)};
-        box.max = {std::max(box.max.x, p.x), std::max(box.max.y, p.y), std::max(box.max.z, p.z)};
-    }
-    mViewport->camera().frame(box);
-    mViewport->update();
-    mDocument.setViewState(mViewport->camera().state(), mDisplay.meshOpacity, mDisplay.xray);
+    // The viewport frames what its scene selects (everything when nothing is); its cameraChanged() records
+    // the view in the document.
+    if (mViewport)
+        mViewport->frameSelection();
 }
 
 void MainWindow::showError(const QString& title, const QString& message)

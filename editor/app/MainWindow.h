@@ -89,7 +89,6 @@ class MainWindow : public QMainWindow {
   private:
     void createViewport();
     void createDocks();
-    void createActions();
     void createMenusAndToolbars();
     QAction* addAction(QMenu* menu, const QString& name, const QString& text, const QKeySequence& shortcut,
         std::function<void()> slot);
