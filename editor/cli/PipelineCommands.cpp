@@ -3,6 +3,7 @@
 #include "Cli.h"
 
 #include "marionette/editor/AutoRig.h"
+#include "marionette/editor/MeshSource.h"
 #include "marionette/editor/PluginHost.h"
 #include "marionette/editor/SceneInput.h"
 #include "marionette/import/Import.h"
@@ -168,17 +169,8 @@ int importCommand(const QStringList& arguments, Io& io)
     proj.sourceMesh.sha256 = project::SourceMesh::hashFile(mesh, &hashError);
     if (proj.sourceMesh.sha256.isEmpty())
         return fail(io, hashError.isEmpty() ? QStringLiteral("%1: cannot read it to hash it").arg(mesh) : hashError);
-    const import::ImportConversion& c = rigged.scene.conversion;
-    proj.import.scaleToMetres = double(c.scale);
-    proj.import.sourceUpAxis = c.sourceUpAxis == import::UpAxis::Z ? project::UpAxis::Z : project::UpAxis::Y;
-    proj.import.unitConversionApplied = c.scale != 1.f;
-    proj.import.axisConversionApplied = c.sourceUpAxis != import::UpAxis::Y;
-    proj.import.conversionNote = QStringLiteral("%1; source unit %2 (scale %3%4); up axis %5%6")
-                                     .arg(QString::fromStdString(c.format), QString::fromStdString(c.sourceUnit))
-                                     .arg(double(c.scale))
-                                     .arg(QLatin1String(c.scaleOverridden ? ", overridden" : ""),
-                                          QLatin1String(import::toString(c.sourceUpAxis)),
-                                          QLatin1String(c.upAxisOverridden ? " (overridden)" : ""));
+    proj.import = editor::importSettingsFrom(rigged.scene.conversion); // the editor records the same
+
     proj.rig = std::move(rigged.rig.rig);
     project::assignMissingIds(proj);
     const project::SaveResult saved = project::saveProject(target, proj);
