@@ -71,6 +71,29 @@ QVariant elementName(const Rig& rig, ElementKind kind, std::int32_t index)
     return name.empty() ? QStringLiteral("#%1").arg(index) : str(name);
 }
 
+// A rig field as the panel's QVariant (stored units), and back. Enums travel as int.
+template <typename T>
+QVariant fieldToVariant(const T& v)
+{
+    if constexpr (std::is_same_v<T, float>) return double(v);
+    else if constexpr (std::is_same_v<T, std::uint32_t>) return qulonglong(v);
+    else if constexpr (std::is_same_v<T, bool>) return v;
+    else if constexpr (std::is_same_v<T, std::string>) return str(v);
+    else if constexpr (std::is_same_v<T, Vec3>) return toVariant(v);
+    else return int(v);
+}
+
+template <typename T>
+void assignField(T& v, const QVariant& value)
+{
+    if constexpr (std::is_same_v<T, float>) v = f32(value);
+    else if constexpr (std::is_same_v<T, std::uint32_t>) v = std::uint32_t(value.toULongLong());
+    else if constexpr (std::is_same_v<T, bool>) v = value.toBool();
+    else if constexpr (std::is_same_v<T, std::string>) v = std8(value);
+    else if constexpr (std::is_same_v<T, Vec3>) v = vec3FromVariant(value).value_or(v);
+    else v = T(value.toInt());
+}
+
 // Builds accessors for a member of the element vector `V` of the rig.
 template <auto Vector>
 struct For {
@@ -78,26 +101,8 @@ struct For {
     static Accessor value(PropertyDef d)
     {
         Accessor a{std::move(d), {}, {}};
-        a.get = [](const Rig& rig, std::size_t i) -> QVariant {
-            const auto& v = (rig.*Vector)[i].*Member;
-            using T = std::decay_t<decltype(v)>;
-            if constexpr (std::is_same_v<T, float>) return double(v);
-            else if constexpr (std::is_same_v<T, std::uint32_t>) return qulonglong(v);
-            else if constexpr (std::is_same_v<T, bool>) return v;
-            else if constexpr (std::is_same_v<T, std::string>) return str(v);
-            else if constexpr (std::is_same_v<T, Vec3>) return toVariant(v);
-            else return int(v); // enums
-        };
-        a.set = [](Rig& rig, std::size_t i, const QVariant& value) {
-            auto& v = (rig.*Vector)[i].*Member;
-            using T = std::decay_t<decltype(v)>;
-            if constexpr (std::is_same_v<T, float>) v = f32(value);
-            else if constexpr (std::is_same_v<T, std::uint32_t>) v = std::uint32_t(value.toULongLong());
-            else if constexpr (std::is_same_v<T, bool>) v = value.toBool();
-            else if constexpr (std::is_same_v<T, std::string>) v = std8(value);
-            else if constexpr (std::is_same_v<T, Vec3>) v = vec3FromVariant(value).value_or(v);
-            else v = T(value.toInt());
-        };
+        a.get = [](const Rig& rig, std::size_t i) { return fieldToVariant((rig.*Vector)[i].*Member); };
+        a.set = [](Rig& rig, std::size_t i, const QVariant& value) { assignField((rig.*Vector)[i].*Member, value); };
         return a;
     }
     static Accessor link(PropertyDef d, ElementKind target, std::function<std::int32_t(const Rig&, std::size_t)> index)
@@ -274,24 +279,8 @@ template <auto Member>
 SettingAccessor setting(PropertyDef d)
 {
     return {std::move(d),
-        [](const rig::Settings& s) -> QVariant {
-            const auto& v = s.*Member;
-            using T = std::decay_t<decltype(v)>;
-            if constexpr (std::is_same_v<T, float>) return double(v);
-            else if constexpr (std::is_same_v<T, std::uint32_t>) return qulonglong(v);
-            else if constexpr (std::is_same_v<T, bool>) return v;
-            else if constexpr (std::is_same_v<T, Vec3>) return toVariant(v);
-            else return int(v);
-        },
-        [](rig::Settings& s, const QVariant& value) {
-            auto& v = s.*Member;
-            using T = std::decay_t<decltype(v)>;
-            if constexpr (std::is_same_v<T, float>) v = f32(value);
-            else if constexpr (std::is_same_v<T, std::uint32_t>) v = std::uint32_t(value.toULongLong());
-            else if constexpr (std::is_same_v<T, bool>) v = value.toBool();
-            else if constexpr (std::is_same_v<T, Vec3>) v = vec3FromVariant(value).value_or(v);
-            else v = T(value.toInt());
-        }};
+        [](const rig::Settings& s) { return fieldToVariant(s.*Member); },
+        [](rig::Settings& s, const QVariant& value) { assignField(s.*Member, value); }};
 }
 
 const std::vector<SettingAccessor>& settingAccessors()
