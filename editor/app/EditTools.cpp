@@ -235,34 +235,37 @@ std::optional<rig::ElementId> EditTools::angularGizmo() const
     return selection.front().id;
 }
 
+std::vector<std::int32_t> EditTools::movableSelection() const
+{
+    std::vector<std::int32_t> out;
+    for (std::int32_t i : mDocument->selectedIndices(ElementKind::Particle)) {
+        const ElementRef ref{ElementKind::Particle, mDocument->rig().particles[std::size_t(i)].id};
+        if (!mDocument->isLocked(ref) && mDocument->isVisible(ref))
+            out.push_back(i);
+    }
+    return out;
+}
+
 std::optional<Vec3> EditTools::gizmoOrigin() const
 {
     if (mTool != Tool::Select)
         return std::nullopt;
-    Vec3 sum;
-    int n = 0;
-    for (std::int32_t i : mDocument->selectedIndices(ElementKind::Particle)) {
-        const ElementRef ref{ElementKind::Particle, mDocument->rig().particles[std::size_t(i)].id};
-        if (mDocument->isLocked(ref) || !mDocument->isVisible(ref))
-            continue;
-        sum = sum + (mPreview.empty() ? mDocument->rig().particles[std::size_t(i)].position : mPreview[std::size_t(i)]);
-        ++n;
-    }
-    if (n == 0)
+    const std::vector<std::int32_t> movable = movableSelection();
+    if (movable.empty())
         return std::nullopt;
-    return sum * (1.f / float(n));
+    Vec3 sum;
+    for (std::int32_t i : movable)
+        sum = sum + (mPreview.empty() ? mDocument->rig().particles[std::size_t(i)].position : mPreview[std::size_t(i)]);
+    return sum * (1.f / float(movable.size()));
 }
 
 void EditTools::onMoveStarted()
 {
     mDragged.clear();
     mDragStart.clear();
-    for (std::int32_t i : mDocument->selectedIndices(ElementKind::Particle)) {
+    for (std::int32_t i : movableSelection()) {
         const rig::Particle& p = mDocument->rig().particles[std::size_t(i)];
-        const ElementRef ref{ElementKind::Particle, p.id};
-        if (mDocument->isLocked(ref) || !mDocument->isVisible(ref))
-            continue;
-        mDragged.push_back(ref);
+        mDragged.push_back({ElementKind::Particle, p.id});
         mDragStart.push_back(p.position);
     }
 }

@@ -65,6 +65,8 @@ class EditTools : public QObject {
     void onHover(QPointF pixel);
     void onAngularDragged(quint32 id, int handle, float radians);
     void addParticleAt(QPointF pixel, bool snapToJoint);
+    /// Indices of the selected particles the gizmo moves: visible and unlocked.
+    std::vector<std::int32_t> movableSelection() const;
     /// Elements of `kind` the current tool needs, and how many.
     std::optional<std::pair<project::ElementKind, std::size_t>> inputsNeeded() const;
     /// Applies the linking tool to `inputs` (indices of the needed kind). Returns false if they do not fit.

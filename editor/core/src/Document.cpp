@@ -173,6 +173,11 @@ bool Document::isLocked(ElementRef ref) const
     return false;
 }
 
+bool Document::pruneSelection()
+{
+    return std::erase_if(mSelection, [this](ElementRef ref) { return indexOf(mProject.rig, ref) == rig::kNone; }) > 0;
+}
+
 void Document::appendElement(AnyElement element)
 {
     editor::appendElement(mProject.rig, std::move(element));
@@ -182,10 +187,9 @@ void Document::appendElement(AnyElement element)
 void Document::removeLastElement(ElementKind kind)
 {
     editor::removeLastElement(mProject.rig, kind);
-    const std::size_t before = mSelection.size();
-    std::erase_if(mSelection, [this](ElementRef ref) { return indexOf(mProject.rig, ref) == rig::kNone; });
+    const bool selectionLost = pruneSelection();
     emit structureChanged();
-    if (mSelection.size() != before)
+    if (selectionLost)
         emit selectionChanged();
 }
 
@@ -193,12 +197,11 @@ void Document::replaceRig(rig::RigDescription rig, std::vector<project::ElementV
 {
     mProject.rig = std::move(rig);
     mProject.editor.elements = std::move(views);
-    const std::size_t before = mSelection.size();
-    std::erase_if(mSelection, [this](ElementRef ref) { return indexOf(mProject.rig, ref) == rig::kNone; });
+    const bool selectionLost = pruneSelection();
     emit structureChanged();
     emit settingsChanged();
     emit viewsChanged();
-    if (mSelection.size() != before)
+    if (selectionLost)
         emit selectionChanged();
 }
 

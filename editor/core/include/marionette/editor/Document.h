@@ -107,6 +107,8 @@ class Document : public QObject {
   private:
     void resetHistory(bool modified);
     void emitModified();
+    /// Drops selected elements the rig no longer has; true when any were dropped.
+    bool pruneSelection();
 
     project::Project mProject;
     std::shared_ptr<const import::ImportedScene> mMesh;
