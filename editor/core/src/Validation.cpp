@@ -115,17 +115,12 @@ void checkTriangles(const rig::RigDescription& rig, std::vector<ValidationIssue>
         const auto& c = rig.angular[i];
         const auto& a = rig.triangles[std::size_t(c.triangleA)].p;
         const auto& b = rig.triangles[std::size_t(c.triangleB)].p;
-        bool shared = false;
-        for (auto p : a)
-            shared = shared || std::find(std::begin(b), std::end(b), p) != std::end(b);
+        auto inA = [&a](std::int32_t p) { return std::find(std::begin(a), std::end(a), p) != std::end(a); };
+        auto inB = [&b](std::int32_t p) { return std::find(std::begin(b), std::end(b), p) != std::end(b); };
+        bool shared = std::any_of(std::begin(a), std::end(a), inB);
         // Without a shared particle, a rigid stick from one triangle to the other still pins them together.
-        for (const rig::Stick& s : rig.sticks) {
-            const bool inA = std::find(std::begin(a), std::end(a), s.a) != std::end(a) || std::find(std::begin(a), std::end(a), s.b) != std::end(a);
-            const bool inB = std::find(std::begin(b), std::end(b), s.a) != std::end(b) || std::find(std::begin(b), std::end(b), s.b) != std::end(b);
-            const bool aToB = (std::find(std::begin(a), std::end(a), s.a) != std::end(a) && std::find(std::begin(b), std::end(b), s.b) != std::end(b)) ||
-                              (std::find(std::begin(a), std::end(a), s.b) != std::end(a) && std::find(std::begin(b), std::end(b), s.a) != std::end(b));
-            shared = shared || (inA && inB && aToB && s.kind == rig::StickKind::Rigid);
-        }
+        for (const rig::Stick& s : rig.sticks)
+            shared = shared || (s.kind == rig::StickKind::Rigid && ((inA(s.a) && inB(s.b)) || (inA(s.b) && inB(s.a))));
         const ElementRef ref = refAt(rig, ElementKind::Angular, i);
         if (!shared)
             out.push_back({Severity::Warning, label(rig, ElementKind::Angular, i) + QStringLiteral(": its triangles share no particle and no rigid stick joins them, so the joint has no pivot"), {ref, refAt(rig, ElementKind::Triangle, std::size_t(c.triangleA)), refAt(rig, ElementKind::Triangle, std::size_t(c.triangleB))}});
