@@ -47,6 +47,17 @@ QString displayName(const rig::RigDescription& rig, ElementKind kind, std::size_
     return text;
 }
 
+// An item of the Visible or Locked column.
+QStandardItem* checkBoxItem(int column)
+{
+    auto* item = new QStandardItem;
+    item->setCheckable(true);
+    item->setEditable(false);
+    item->setToolTip(column == OutlinerPanel::VisibleColumn ? QObject::tr("Visible in the viewport")
+                                                            : QObject::tr("Locked: drawn but not pickable"));
+    return item;
+}
+
 } // namespace
 
 OutlinerPanel::OutlinerPanel(editor::Document* document, QWidget* parent) : QTreeView(parent), mDocument(document)
@@ -86,18 +97,9 @@ QList<QStandardItem*> OutlinerPanel::makeRow(ElementRef ref, const QString& name
     nameItem->setEditable(false);
     nameItem->setData(int(ref.kind), kKindRole);
     nameItem->setData(ref.id, kIdRole);
-    auto* visible = new QStandardItem;
-    visible->setCheckable(true);
-    visible->setEditable(false);
-    visible->setCheckState(mDocument->isVisible(ref) ? Qt::Checked : Qt::Unchecked);
-    visible->setToolTip(tr("Visible in the viewport"));
-    auto* locked = new QStandardItem;
-    locked->setCheckable(true);
-    locked->setEditable(false);
-    locked->setCheckState(mDocument->isLocked(ref) ? Qt::Checked : Qt::Unchecked);
-    locked->setToolTip(tr("Locked: drawn but not pickable"));
     mItems[ref] = nameItem;
-    return {nameItem, visible, locked};
+    // The boxes' states are set by refreshViews(), which rebuild() ends with.
+    return {nameItem, checkBoxItem(VisibleColumn), checkBoxItem(LockedColumn)};
 }
 
 void OutlinerPanel::rebuild()
@@ -115,13 +117,9 @@ void OutlinerPanel::rebuild()
         group->setEditable(false);
         group->setSelectable(false);
         group->setData(int(kind), kGroupRole);
-        auto* groupVisible = new QStandardItem;
-        groupVisible->setCheckable(true);
-        groupVisible->setEditable(false);
+        QStandardItem* groupVisible = checkBoxItem(VisibleColumn);
         groupVisible->setData(int(kind), kGroupRole);
-        auto* groupLocked = new QStandardItem;
-        groupLocked->setCheckable(true);
-        groupLocked->setEditable(false);
+        QStandardItem* groupLocked = checkBoxItem(LockedColumn);
         groupLocked->setData(int(kind), kGroupRole);
         mModel.appendRow({group, groupVisible, groupLocked});
         mGroups[kind] = group;
