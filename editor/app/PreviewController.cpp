@@ -2,6 +2,9 @@
 
 #include "viewport/Viewport.h"
 
+#include "marionette/editor/AnimationPose.h"
+#include "marionette/editor/TestScenes.h"
+
 #include <QString>
 
 #include <algorithm>
@@ -217,7 +220,8 @@ void PreviewController::decorate(viewport::ViewportScene& scene) const
     const auto mesh = mDocument->mesh();
     if (!mSession) {
         if (mAnimationPose && mesh)
-            scene.bonePalette = editor::PreviewSession().animationPalette(*mesh, mAnimationPose->first, mAnimationPose->second);
+            scene.bonePalette = editor::animationPalette(*mesh, mAnimationPose->first, mAnimationPose->second,
+                editor::sceneTopHeight(mSettings.scene)); // where startFromAnimation() will put it
         return;
     }
     // The drawn pose lags the simulation by (1 − alpha) of a step, blending the last two steps.

@@ -79,6 +79,16 @@ std::vector<Mat4> sampleBoneWorld(const import::ImportedScene& scene, std::size_
     return world;
 }
 
+std::vector<Mat4> animationPalette(const import::ImportedScene& scene, std::size_t clip, float t, float height)
+{
+    std::vector<Mat4> world = sampleBoneWorld(scene, clip, t);
+    Mat4 raise;
+    raise.m[13] = height;
+    for (std::size_t b = 0; b < world.size(); ++b)
+        world[b] = raise * world[b] * scene.skeleton[b].inverseBind;
+    return world;
+}
+
 std::vector<std::int32_t> particleBones(const rig::RigDescription& rig, const import::ImportedScene& scene)
 {
     std::vector<std::int32_t> out(rig.particles.size(), rig::kNone);

@@ -134,12 +134,7 @@ bool PreviewSession::startFromAnimation(const import::ImportedScene& mesh, std::
 
 std::vector<Mat4> PreviewSession::animationPalette(const import::ImportedScene& mesh, std::size_t clip, float t) const
 {
-    std::vector<Mat4> world = sampleBoneWorld(mesh, clip, t);
-    Mat4 raise;
-    raise.m[13] = sceneTopHeight(mSettings.scene);
-    for (std::size_t b = 0; b < world.size(); ++b)
-        world[b] = raise * world[b] * mesh.skeleton[b].inverseBind;
-    return world;
+    return editor::animationPalette(mesh, clip, t, sceneTopHeight(mSettings.scene));
 }
 
 } // namespace marionette::editor

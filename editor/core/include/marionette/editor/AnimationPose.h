@@ -17,6 +17,10 @@ namespace marionette::editor {
 /// Empty when `clip` is out of range.
 std::vector<Mat4> sampleBoneWorld(const import::ImportedScene& scene, std::size_t clip, float t);
 
+/// Skinning palette of `clip` at time t: boneWorld · inverseBind per scene.skeleton bone, raised by `height`
+/// (the preview's scene top). Empty when `clip` is out of range.
+std::vector<Mat4> animationPalette(const import::ImportedScene& scene, std::size_t clip, float t, float height);
+
 /// The bone of scene.skeleton each rig particle follows: the bone named like the rig bone it was created
 /// from (Particle::bone), else the bone a binding makes its stick or triangle drive (the tip of a limb turns
 /// with the limb), else the bone whose bind head (bindWorld translation) is nearest its bind position.
