@@ -53,7 +53,7 @@ Counts count(const rig::RigDescription& d)
         (a.form == rig::AngleConstraint::Form::DotProduct ? c.dotAngles : c.cosineAngles) += 1;
     for (const rig::AngularConstraint& a : d.angular) {
         (a.limit == rig::AngularLimit::Cone ? c.cones : c.swingTwists) += 1;
-        c.withFriction += (a.dynamicFriction > 0.f || a.staticFrictionAngle > 0.f) ? 1 : 0;
+        c.withFriction += (a.damping > 0.f || a.staticFrictionSpeed > 0.f) ? 1 : 0;
     }
     c.driver.assign(d.bones.size(), -1);
     for (std::size_t i = 0; i < d.bindings.size(); ++i)
@@ -232,10 +232,11 @@ int infoCommand(const QStringList& arguments, Io& io)
             {QStringLiteral("gravity"), toJson(st.gravity)},
             {QStringLiteral("timeStep"), double(st.timeStep)},
             {QStringLiteral("maxSubsteps"), qint64(st.maxSubsteps)},
+            {QStringLiteral("substeps"), qint64(st.substeps)},
             {QStringLiteral("iterations"), qint64(st.iterations)},
-            {QStringLiteral("drag"), double(st.drag)},
+            {QStringLiteral("damping"), double(st.damping)},
             {QStringLiteral("friction"), double(st.friction)},
-            {QStringLiteral("staticFriction"), double(st.staticFriction)},
+            {QStringLiteral("staticFrictionSpeed"), double(st.staticFrictionSpeed)},
             {QStringLiteral("sleepVelocity"), double(st.sleepVelocity)},
             {QStringLiteral("sleepTime"), double(st.sleepTime)},
             {QStringLiteral("overRelaxation"), double(st.overRelaxation)},
@@ -309,14 +310,18 @@ int infoCommand(const QStringList& arguments, Io& io)
                       .leftJustified(22)
                << ' ' << (drv.isEmpty() ? QStringLiteral("unbound") : QStringLiteral("driven by %1").arg(drv)) << '\n';
     }
-    row("settings", QStringLiteral("step %1 s, %2 iterations, at most %3 substeps, solver %4")
-                        .arg(num(double(st.timeStep))).arg(st.iterations).arg(st.maxSubsteps)
-                        .arg(QLatin1String(rig::toString(st.solver))));
-    row("", QStringLiteral("gravity (%1, %2, %3) m/s², drag %4, over-relaxation %5")
+    auto plural = [](std::uint32_t n, const char* one, const char* many) {
+        return QStringLiteral("%1 %2").arg(n).arg(QLatin1String(n == 1 ? one : many));
+    };
+    row("settings", QStringLiteral("solver %1, %2 of %3 per step of %4 s (at most %5 per advance)")
+                        .arg(QLatin1String(rig::toString(st.solver)), plural(st.substeps, "substep", "substeps"),
+                             plural(st.iterations, "iteration", "iterations"), num(double(st.timeStep)),
+                             plural(st.maxSubsteps, "step", "steps")));
+    row("", QStringLiteral("gravity (%1, %2, %3) m/s², damping %4 1/s, over-relaxation %5")
                 .arg(num(double(st.gravity.x)), num(double(st.gravity.y)), num(double(st.gravity.z)),
-                     num(double(st.drag)), num(double(st.overRelaxation))));
-    row("", QStringLiteral("friction %1, static friction %2 m per step, sleep below %3 m/s for %4 s")
-                .arg(num(double(st.friction)), num(double(st.staticFriction)), num(double(st.sleepVelocity)),
+                     num(double(st.damping)), num(double(st.overRelaxation))));
+    row("", QStringLiteral("friction %1, static friction speed %2 m/s, sleep below %3 m/s for %4 s")
+                .arg(num(double(st.friction)), num(double(st.staticFrictionSpeed)), num(double(st.sleepVelocity)),
                      num(double(st.sleepTime))));
     row("", QStringLiteral("square-root approximation %1, self-collision %2")
                 .arg(QLatin1String(st.sqrtApproximation ? "on" : "off"), QLatin1String(st.selfCollision ? "on" : "off")));

@@ -64,7 +64,8 @@ bool floatOption(const QCommandLineParser& p, const QCommandLineOption& o, doubl
 }
 
 /// The rig of `path` (a .mrig, or a .mproj's rig), compiled; on failure prints the error and sets code.
-std::shared_ptr<const runtime::Rig> loadRig(const QString& path, Io& io, int& code, long iterations = 0)
+/// The rig's iterations per substep and substeps overridden where > 0.
+std::shared_ptr<const runtime::Rig> loadRig(const QString& path, Io& io, int& code, long iterations = 0, long substeps = 0)
 {
     RigFile file;
     if (const QString error = loadRigFile(path, file); !error.isEmpty()) {
@@ -73,6 +74,8 @@ std::shared_ptr<const runtime::Rig> loadRig(const QString& path, Io& io, int& co
     }
     if (iterations > 0)
         file.rig.settings.iterations = std::uint32_t(iterations);
+    if (substeps > 0)
+        file.rig.settings.substeps = std::uint32_t(substeps);
     std::string error;
     auto rig = runtime::Rig::build(file.rig, &error);
     if (!rig)
@@ -96,8 +99,12 @@ const char* kSimulateHelp =
     "  --drop HEIGHT         height of the bind pose's lowest point above the floor, metres (default 1)\n"
     "  --scene NAME          floor | stairs | ledge | box (default floor; see docs/preview.md)\n"
     "  --hit P:FX,FY,FZ@F    impulse (N·s) on particle P (a name or an index) at frame F; repeatable\n"
-    "  --json                print {\"frames\", \"finite\", \"settled_frame\", \"max_stick_error\",\n"
-    "                        \"max_penetration\", \"min_height\", \"max_limit_violation_deg\"}\n"
+    "  --substeps N          override the rig's solver substeps per step, [1, 64]\n"
+    "  --iterations N        override the rig's iterations per substep, [1, 64]\n"
+    "  --json                print {\"frames\", \"finite\", \"settled_frame\", \"settle_seconds\",\n"
+    "                        \"max_stick_error\", \"max_stick_error_impact\", \"max_stick_error_rest\",\n"
+    "                        \"worst_stick\", \"max_penetration\", \"min_height\", \"max_limit_violation_deg\",\n"
+    "                        \"worst_limit\", \"dropped_contacts\"}\n"
     "  --scenario NAME       replay the project's recorded scenario NAME (as the editor's preview does) and\n"
     "                        check its expectations; prints PASS/FAIL with the measured values\n"
     "  --all-scenarios       the same for every scenario of the project\n"
@@ -105,11 +112,15 @@ const char* kSimulateHelp =
     "With --scenario/--all-scenarios, --json prints {\"project\", \"passed\", \"scenarios\": [{\"name\", \"passed\",\n"
     "\"steps\", \"settled_at\", \"max_penetration\", \"max_limit_violation_deg\", \"failures\"}]}; the exit code is\n"
     "1 when any expectation fails (one 'error: PROJECT: scenario 'NAME': ...' line each on stderr).\n\n"
-    "settled_frame is the first frame from which every particle stays slower than 5 cm/s to the end (-1 if\n"
-    "it never does); max_stick_error is the largest |L - clamp(L, min, max)| / rest length over the run;\n"
-    "max_penetration the deepest particle sphere in the floor or a box (metres); min_height the lowest\n"
-    "particle centre; max_limit_violation_deg the largest angular-limit excess after the solver's last\n"
-    "iteration of a step. Exit codes: 0 success, 1 bad rig file or particle, 2 usage error.\n";
+    "settled_frame is the first frame from which every particle moves slower than 5 cm/s (over each frame)\n"
+    "to the end (-1 if it never does) and settle_seconds the time to the end of that frame (-1);\n"
+    "max_stick_error is the largest |L - clamp(L, min, max)| / rest length over the run,\n"
+    "max_stick_error_impact the same over the 0.5 s after the first contact and max_stick_error_rest over\n"
+    "the last second; worst_stick and worst_limit name the stick and angular constraint with the largest\n"
+    "error (\"\" when none); max_penetration the deepest particle sphere in the floor or a box (metres);\n"
+    "min_height the lowest particle centre; max_limit_violation_deg the largest angular-limit excess after a\n"
+    "step; dropped_contacts the contact candidates that did not fit the world's buffers over the run (0\n"
+    "unless the world is overloaded). Exit codes: 0 success, 1 bad rig file or particle, 2 usage error.\n";
 
 const char* kBenchHelp =
     "Usage: marionette bench [options] RIG\n\n"
@@ -137,17 +148,19 @@ int simulateCommand(const QStringList& arguments, Io& io)
     const QCommandLineOption drop(QStringLiteral("drop"), {}, QStringLiteral("HEIGHT"));
     const QCommandLineOption scene(QStringLiteral("scene"), {}, QStringLiteral("NAME"));
     const QCommandLineOption hit(QStringLiteral("hit"), {}, QStringLiteral("P:FX,FY,FZ@F"));
+    const QCommandLineOption substeps(QStringLiteral("substeps"), {}, QStringLiteral("N"));
+    const QCommandLineOption iterations(QStringLiteral("iterations"), {}, QStringLiteral("N"));
     const QCommandLineOption json(QStringLiteral("json"), {});
     const QCommandLineOption scenarioOption(QStringLiteral("scenario"), {}, QStringLiteral("NAME"));
     const QCommandLineOption allScenarios(QStringLiteral("all-scenarios"), {});
-    parser.addOptions({frames, drop, scene, hit, json, scenarioOption, allScenarios});
+    parser.addOptions({frames, drop, scene, hit, substeps, iterations, json, scenarioOption, allScenarios});
     if (const int code = parseCommand(arguments, parser, io, kSimulateHelp, "RIG"); code >= 0)
         return code;
     const QString command = arguments[0];
     if (parser.isSet(scenarioOption) || parser.isSet(allScenarios)) {
         if (parser.isSet(scenarioOption) && parser.isSet(allScenarios))
             return usageError(io, command, QStringLiteral("--scenario and --all-scenarios exclude each other"));
-        for (const QCommandLineOption* o : {&frames, &drop, &scene, &hit})
+        for (const QCommandLineOption* o : {&frames, &drop, &scene, &hit, &substeps, &iterations})
             if (parser.isSet(*o))
                 return usageError(io, command, QStringLiteral("--%1 cannot be combined with a scenario: the scenario "
                                                               "says what to run").arg(o->names().constFirst()));
@@ -155,10 +168,12 @@ int simulateCommand(const QStringList& arguments, Io& io)
                                  parser.isSet(allScenarios), parser.isSet(json), io, command);
     }
     int code = kOk;
-    long frameCount = 300;
+    long frameCount = 300, substepCount = 0, iterationCount = 0;
     double dropHeight = 1.0;
     if (!intOption(parser, frames, 1, 1000000, frameCount, io, command, code) ||
-        !floatOption(parser, drop, 0.0, 1000.0, dropHeight, io, command, code))
+        !floatOption(parser, drop, 0.0, 1000.0, dropHeight, io, command, code) ||
+        !intOption(parser, substeps, 1, 64, substepCount, io, command, code) ||
+        !intOption(parser, iterations, 1, 64, iterationCount, io, command, code))
         return code;
     const QString sceneName = parser.isSet(scene) ? parser.value(scene) : QStringLiteral("floor");
     project::Scene sceneKind = project::Scene::Floor;
@@ -166,7 +181,7 @@ int simulateCommand(const QStringList& arguments, Io& io)
         return usageError(io, command, QStringLiteral("--scene must be floor, stairs, ledge or box, not '%1'").arg(sceneName));
 
     const QString path = parser.positionalArguments().first();
-    const auto rig = loadRig(path, io, code);
+    const auto rig = loadRig(path, io, code, iterationCount, substepCount);
     if (!rig)
         return code;
     const auto& particles = rig->description().particles;
@@ -212,11 +227,17 @@ int simulateCommand(const QStringList& arguments, Io& io)
     if (!r)
         return fail(io, QStringLiteral("%1: cannot spawn: %2").arg(path, QString::fromStdString(error)));
 
-    const auto sticks = rig->sticks();
+    std::vector<float> strains(rig->sticks().size()), excesses(rig->angular().size());
     const auto radii = rig->radii();
+    const float dt = rig->settings().timeStep;
+    const long impactFrames = std::lround(0.5 / double(dt)), restFrames = std::lround(1.0 / double(dt));
     bool finite = true;
-    long settledFrame = -1;
-    float maxStickError = 0.f, maxPenetration = 0.f, minHeight = std::numeric_limits<float>::infinity(), maxLimit = 0.f;
+    long settledFrame = -1, firstContact = -1;
+    float maxStickError = 0.f, impactStickError = 0.f, restStickError = 0.f, maxPenetration = 0.f,
+          minHeight = std::numeric_limits<float>::infinity(), maxLimit = 0.f;
+    long worstStick = -1, worstLimit = -1;
+    std::uint64_t droppedContacts = 0;
+    std::vector<Vec3> lastFrame(r->positions().begin(), r->positions().end());
     const bool progress = !parser.isSet(json) && isatty(STDERR_FILENO) && frameCount >= 2000;
     for (long f = 0; f < frameCount; ++f) {
         for (const Hit& hh : hits)
@@ -224,24 +245,38 @@ int simulateCommand(const QStringList& arguments, Io& io)
                 r->applyImpulse(hh.particle, hh.impulse);
         world.step();
         const auto x = r->positions();
-        float fastest = 0.f;
+        float fastest = 0.f; // over the frame: what the eye sees, not the solver's substep jitter
         for (std::uint32_t i = 0; i < x.size(); ++i) {
             if (!std::isfinite(x[i].x) || !std::isfinite(x[i].y) || !std::isfinite(x[i].z))
                 finite = false;
             minHeight = std::min(minHeight, x[i].y);
             maxPenetration = std::max(maxPenetration, editor::penetrationDepth(geometry, x[i], radii[i]));
-            fastest = std::max(fastest, length(r->velocity(i)));
+            fastest = std::max(fastest, length(x[i] - lastFrame[i]) / dt);
+            lastFrame[i] = x[i];
+            // The impact window starts at the first frame a particle touches something (within 1 mm).
+            if (firstContact < 0 && editor::penetrationDepth(geometry, x[i], radii[i] + 0.001f) > 0.f)
+                firstContact = f;
         }
-        for (std::uint32_t k = 0; k < sticks.size(); ++k) {
-            if (r->stickTorn(k))
-                continue;
-            const float L = length(x[sticks[k].b] - x[sticks[k].a]);
-            const float target = std::clamp(L, sticks[k].minLength, sticks[k].maxLength);
-            const float rest = std::isfinite(sticks[k].maxLength) ? sticks[k].maxLength : sticks[k].minLength;
-            if (rest > 1e-6f)
-                maxStickError = std::max(maxStickError, std::fabs(L - target) / rest);
+        droppedContacts += world.stats().droppedContacts;
+        r->stickStrains(strains);
+        float frameStick = 0.f;
+        for (std::size_t k = 0; k < strains.size(); ++k) {
+            frameStick = std::max(frameStick, std::fabs(strains[k]));
+            if (std::fabs(strains[k]) > maxStickError) {
+                maxStickError = std::fabs(strains[k]);
+                worstStick = long(k);
+            }
         }
-        maxLimit = std::max(maxLimit, r->stats().maxAngularViolation);
+        if (firstContact >= 0 && f < firstContact + impactFrames)
+            impactStickError = std::max(impactStickError, frameStick);
+        if (f >= frameCount - restFrames)
+            restStickError = std::max(restStickError, frameStick);
+        r->angularExcesses(excesses);
+        for (std::size_t k = 0; k < excesses.size(); ++k)
+            if (excesses[k] > maxLimit) {
+                maxLimit = excesses[k];
+                worstLimit = long(k);
+            }
         if (fastest < 0.05f) {
             if (settledFrame < 0)
                 settledFrame = f;
@@ -254,23 +289,42 @@ int simulateCommand(const QStringList& arguments, Io& io)
     if (progress)
         io.err << "\r" << QString(40, QLatin1Char(' ')) << "\r" << Qt::flush;
     const float limitDeg = maxLimit * (180.f / kPi);
+    const double settleSeconds = settledFrame >= 0 ? double(settledFrame + 1) * double(dt) : -1.0;
+    const QString stickName = worstStick < 0 ? QString() : QString::fromStdString(rig->stickName(std::size_t(worstStick)));
+    const QString limitName =
+        worstLimit < 0 ? QString() : QString::fromStdString(rig->description().angular[std::size_t(worstLimit)].name);
     if (parser.isSet(json)) {
         const QJsonObject o{{QStringLiteral("frames"), qint64(frameCount)},
                             {QStringLiteral("finite"), finite},
                             {QStringLiteral("settled_frame"), qint64(settledFrame)},
+                            {QStringLiteral("settle_seconds"), settleSeconds},
                             {QStringLiteral("max_stick_error"), double(maxStickError)},
+                            {QStringLiteral("max_stick_error_impact"), double(impactStickError)},
+                            {QStringLiteral("max_stick_error_rest"), double(restStickError)},
+                            {QStringLiteral("worst_stick"), stickName},
                             {QStringLiteral("max_penetration"), double(maxPenetration)},
                             {QStringLiteral("min_height"), double(minHeight)},
-                            {QStringLiteral("max_limit_violation_deg"), double(limitDeg)}};
+                            {QStringLiteral("max_limit_violation_deg"), double(limitDeg)},
+                            {QStringLiteral("worst_limit"), limitName},
+                            {QStringLiteral("dropped_contacts"), qint64(droppedContacts)}};
         io.out << QJsonDocument(o).toJson(QJsonDocument::Compact) << '\n';
     } else {
+        auto percent = [](float v) { return QString::number(double(v) * 100.0, 'f', 2) + QStringLiteral(" %"); };
         io.out << path << ": " << frameCount << " frames on " << sceneName << " from " << dropHeight << " m\n"
                << "  finite              " << (finite ? "yes" : "NO") << '\n'
-               << "  settled at frame    " << (settledFrame >= 0 ? QString::number(settledFrame) : QStringLiteral("never")) << '\n'
-               << "  max stick error     " << QString::number(double(maxStickError) * 100.0, 'f', 2) << " %\n"
+               << "  settled at frame    "
+               << (settledFrame >= 0 ? QStringLiteral("%1 (%2 s)").arg(settledFrame).arg(settleSeconds, 0, 'f', 2)
+                                     : QStringLiteral("never")) << '\n'
+               << "  max stick error     " << percent(maxStickError)
+               << (stickName.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(stickName)) << '\n'
+               << "    at impact         " << percent(impactStickError) << '\n'
+               << "    at rest           " << percent(restStickError) << '\n'
                << "  max penetration     " << QString::number(double(maxPenetration) * 1000.0, 'f', 1) << " mm\n"
                << "  lowest particle     " << QString::number(double(minHeight), 'f', 3) << " m\n"
-               << "  max limit excess    " << QString::number(double(limitDeg), 'f', 2) << " deg\n";
+               << "  max limit excess    " << QString::number(double(limitDeg), 'f', 2) << " deg"
+               << (limitName.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(limitName)) << '\n';
+        if (droppedContacts > 0)
+            io.out << "  dropped contacts    " << droppedContacts << " (the world's contact buffers overflowed)\n";
     }
     return kOk;
 }

@@ -55,7 +55,7 @@ std::string u32(std::uint32_t v) { return std::to_string(v) + "u"; }
 
 // The element types, shared by every rig header (guarded by MARIONETTE_RIG_HEADER_VERSION).
 const char* kTypes = R"(#ifndef MARIONETTE_RIG_HEADER_VERSION
-#define MARIONETTE_RIG_HEADER_VERSION 1
+#define MARIONETTE_RIG_HEADER_VERSION 2
 
 /* Values of the int32_t fields named kind, form, limit, driver and solver. */
 enum { MARIONETTE_STICK_RIGID = 0, MARIONETTE_STICK_RANGE = 1, MARIONETTE_STICK_MIN_ONLY = 2, MARIONETTE_STICK_MAX_ONLY = 3 };
@@ -63,7 +63,7 @@ enum { MARIONETTE_ANGLE_DOT_PRODUCT = 0, MARIONETTE_ANGLE_LAW_OF_COSINES = 1 };
 enum { MARIONETTE_ANGULAR_CONE = 0, MARIONETTE_ANGULAR_SWING_TWIST = 1 };
 enum { MARIONETTE_SHAPE_BOX = 0 };
 enum { MARIONETTE_DRIVER_TRIANGLE = 0, MARIONETTE_DRIVER_STICK = 1 };
-enum { MARIONETTE_SOLVER_GAUSS_SEIDEL = 0, MARIONETTE_SOLVER_JACOBI = 1, MARIONETTE_SOLVER_XPBD = 2 };
+enum { MARIONETTE_SOLVER_GAUSS_SEIDEL = 0, MARIONETTE_SOLVER_JACOBI = 1, MARIONETTE_SOLVER_XPBD = 2, MARIONETTE_SOLVER_DIRECT = 3 };
 
 typedef struct MarionetteParticle {
     const char* name; uint32_t id;
@@ -102,7 +102,9 @@ typedef struct MarionetteAngular {
     int32_t limit;          /* MARIONETTE_ANGULAR_* */
     float coneAngle;
     float twistAxis[3], swingAxis1[3]; /* unit, in B's triangle frame */
-    float twistMin, twistMax, swing1, swing2, stiffness, dynamicFriction, staticFrictionAngle;
+    float twistMin, twistMax, swing1, swing2, stiffness;
+    float damping;              /* 1/s: the joint's relative spin decays as e^(-damping t) */
+    float staticFrictionSpeed;  /* rad/s: a joint turning slower than this is held still */
     int32_t hasRestOrientation; /* 0: capture R_A^T R_B from the bind pose */
     float restOrientation[4];   /* x, y, z, w */
 } MarionetteAngular;
@@ -111,7 +113,7 @@ typedef struct MarionettePin {
     const char* name; uint32_t id;
     int32_t particle;
     float target[3];
-    float stiffness;
+    float stiffness;        /* (0, 1]: fraction of the way to the target per 1/60 s */
     int32_t kinematic;
 } MarionettePin;
 
@@ -140,8 +142,14 @@ typedef struct MarionetteBinding {
 } MarionetteBinding;
 
 typedef struct MarionetteSettings {
-    float gravity[3]; float timeStep; uint32_t maxSubsteps, iterations;
-    float drag, friction, staticFriction, sleepVelocity, sleepTime, overRelaxation;
+    float gravity[3]; float timeStep; /* m/s^2, s */
+    uint32_t maxSubsteps;   /* fixed steps per advance */
+    uint32_t substeps;      /* solver substeps per fixed step */
+    uint32_t iterations;    /* per substep */
+    float damping;          /* 1/s: velocities decay as e^(-damping t) */
+    float friction;         /* Coulomb mu */
+    float staticFrictionSpeed; /* m/s: contacts sliding slower than this stick */
+    float sleepVelocity, sleepTime, overRelaxation;
     int32_t sqrtApproximation, selfCollision, solver; /* solver: MARIONETTE_SOLVER_* */
 } MarionetteSettings;
 
@@ -159,7 +167,7 @@ typedef struct MarionetteRigData {
     MarionetteSettings settings;
 } MarionetteRigData;
 
-#elif MARIONETTE_RIG_HEADER_VERSION != 1
+#elif MARIONETTE_RIG_HEADER_VERSION != 2
 #error "Marionette rig headers of different versions in one translation unit: export them again"
 #endif
 
@@ -289,7 +297,7 @@ void CHeaderWriter::writeArrays()
                     u32(a.id) + ", " + i32(a.triangleA) + ", " + i32(a.triangleB) + ", " + i32(int(a.limit)) + ", " +
                         f(a.coneAngle) + ", " + vec(a.twistAxis) + ", " + vec(a.swingAxis1) + ", " + f(a.twistMin) +
                         ", " + f(a.twistMax) + ", " + f(a.swing1) + ", " + f(a.swing2) + ", " + f(a.stiffness) + ", " +
-                        f(a.dynamicFriction) + ", " + f(a.staticFrictionAngle) + ", " + i32(a.hasRestOrientation ? 1 : 0) +
+                        f(a.damping) + ", " + f(a.staticFrictionSpeed) + ", " + i32(a.hasRestOrientation ? 1 : 0) +
                         ", " + quat(a.restOrientation));
         }
         mOut.append("};\n\n");
@@ -347,8 +355,9 @@ void CHeaderWriter::writeRig()
     mOut.append(pointer("angular", d.angular.size())).append(", ").append(pointer("pins", d.pins.size())).append(",\n    ");
     mOut.append(pointer("shapes", d.shapes.size())).append(", ").append(pointer("bones", d.bones.size())).append(",\n    ");
     mOut.append(pointer("bindings", d.bindings.size())).append(",\n");
-    mOut.append("    {" + vec(s.gravity) + ", " + f(s.timeStep) + ", " + u32(s.maxSubsteps) + ", " + u32(s.iterations) + ", " +
-                f(s.drag) + ", " + f(s.friction) + ", " + f(s.staticFriction) + ", " + f(s.sleepVelocity) + ", " +
+    mOut.append("    {" + vec(s.gravity) + ", " + f(s.timeStep) + ", " + u32(s.maxSubsteps) + ", " + u32(s.substeps) + ", " +
+                u32(s.iterations) + ", " + f(s.damping) + ", " + f(s.friction) + ", " + f(s.staticFrictionSpeed) + ", " +
+                f(s.sleepVelocity) + ", " +
                 f(s.sleepTime) + ", " + f(s.overRelaxation) + ", " + i32(s.sqrtApproximation ? 1 : 0) + ", " +
                 i32(s.selfCollision ? 1 : 0) + ", " + i32(int(s.solver)) + "}\n};\n\n");
 }

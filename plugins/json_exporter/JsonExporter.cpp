@@ -56,6 +56,7 @@ const char* solver(rig::SolverMode m)
     case rig::SolverMode::GaussSeidel: return "gaussSeidel";
     case rig::SolverMode::Jacobi: return "jacobi";
     case rig::SolverMode::Xpbd: return "xpbd";
+    case rig::SolverMode::Direct: return "direct";
     }
     return "gaussSeidel";
 }
@@ -152,8 +153,8 @@ QJsonArray angular(const rig::RigDescription& d)
         o.insert(QStringLiteral("swing1"), num(a.swing1));
         o.insert(QStringLiteral("swing2"), num(a.swing2));
         o.insert(QStringLiteral("stiffness"), num(a.stiffness));
-        o.insert(QStringLiteral("dynamicFriction"), num(a.dynamicFriction));
-        o.insert(QStringLiteral("staticFrictionAngle"), num(a.staticFrictionAngle));
+        o.insert(QStringLiteral("damping"), num(a.damping));
+        o.insert(QStringLiteral("staticFrictionSpeed"), num(a.staticFrictionSpeed));
         o.insert(QStringLiteral("restOrientation"), a.hasRestOrientation ? QJsonValue(quat(a.restOrientation)) : QJsonValue());
         out.append(o);
     }
@@ -233,10 +234,11 @@ QJsonObject settings(const rig::Settings& s)
     return {{QStringLiteral("gravity"), vec(s.gravity)},
             {QStringLiteral("timeStep"), num(s.timeStep)},
             {QStringLiteral("maxSubsteps"), qint64(s.maxSubsteps)},
+            {QStringLiteral("substeps"), qint64(s.substeps)},
             {QStringLiteral("iterations"), qint64(s.iterations)},
-            {QStringLiteral("drag"), num(s.drag)},
+            {QStringLiteral("damping"), num(s.damping)},
             {QStringLiteral("friction"), num(s.friction)},
-            {QStringLiteral("staticFriction"), num(s.staticFriction)},
+            {QStringLiteral("staticFrictionSpeed"), num(s.staticFrictionSpeed)},
             {QStringLiteral("sleepVelocity"), num(s.sleepVelocity)},
             {QStringLiteral("sleepTime"), num(s.sleepTime)},
             {QStringLiteral("overRelaxation"), num(s.overRelaxation)},

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <span>
+#include <cstdlib>
 
 namespace marionette::runtime {
 
@@ -187,17 +188,6 @@ inline float twistAngle(Quat qc)
     return 2.f * fast::atan2(qc.y, qc.w);
 }
 
-/// Axis and angle (in [0, π]) of the unit quaternion q; false for (near) identity.
-inline bool axisAngle(Quat q, Vec3& axis, float& angle)
-{
-    const Vec3 v = q.w < 0.f ? -q.vec() : q.vec();
-    const float sv = length(v);
-    if (!(sv > 1e-7f))
-        return false;
-    axis = v / sv;
-    angle = 2.f * fast::atan2(sv, std::fabs(q.w));
-    return true;
-}
 
 /// sin² of half the rotation angle of the unit quaternion q.
 inline float sinHalf2(Quat q) { return q.x * q.x + q.y * q.y + q.z * q.z; }
@@ -289,6 +279,111 @@ inline bool insideSwingTwist(Quat qc, const AngularData& c)
 
 } // namespace
 
+bool Solver::limitCorrection(const Ragdoll& r, std::uint32_t index, Vec3& u, float& phi, float& excess)
+{
+    const RagdollState& s = *r.mState;
+    const AngularData& c = r.rig().angular()[index];
+    const Quat qA = s.frameQ[c.triA];
+    const Quat qB = s.frameQ[c.triB];
+    if (c.limit == rig::AngularLimit::Cone) {
+        // World rotation from where B would be at rest relative to A to where it is.
+        const Quat dev = qB * (qA * c.restQ).conjugate();
+        if (sinHalf2(dev) <= c.sinHalfCone2)
+            return false;
+        float theta;
+        if (!fast::axisAngle(dev, u, theta))
+            return false;
+        const float over = theta - c.coneAngle;
+        if (over <= kAngularTolerance)
+            return false;
+        excess = over;
+        phi = -over;
+        return true;
+    }
+    // Deviation in the constraint frame: (q_A·rest·F)⁻¹ (q_B·F).
+    const Quat G = qA * c.restFrameQ;
+    Quat qc = G.conjugate() * qB * c.twistFrame;
+    if (qc.w < 0.f)
+        qc = {-qc.x, -qc.y, -qc.z, -qc.w};
+    if (c.hinge && s.w[c.freeA] > 0.f && s.w[c.freeB] > 0.f) {
+        // Twist only (qc's swing-twist split: its Y and W parts), trig-free when inside, corrected about the
+        // hinge line. The swing is the shared edge's business.
+        const bool twistInside = qc.y * c.twistMinCos - qc.w * c.twistMinSin >= 0.f &&
+                                 qc.w * c.twistMaxSin - qc.y * c.twistMaxCos >= 0.f;
+        if (twistInside)
+            return false;
+        const float tw = twistAngle(qc);
+        const float over = tw > c.twistMax ? tw - c.twistMax : (tw < c.twistMin ? tw - c.twistMin : 0.f);
+        if (!(std::fabs(over) > kAngularTolerance))
+            return false;
+        excess = std::fabs(over);
+        u = normalizeOr(s.x[c.hingeB] - s.x[c.hingeA], G.rotate(Vec3{0.f, 1.f, 0.f}));
+        phi = -over * c.hingeSign;
+        return true;
+    }
+    if (insideSwingTwist(qc, c))
+        return false;
+    Quat clamped;
+    if (!clampSwingTwist(qc, c, clamped, excess))
+        return false;
+    Vec3 local;
+    if (!fast::axisAngle(clamped * qc.conjugate(), local, phi)) // current → clamped, constraint frame
+        return false;
+    u = G.rotate(local);
+    return true;
+}
+
+bool Solver::limitRow(const Ragdoll& r, std::uint32_t index, float band, Vec3& u, float& rhs)
+{
+    const RagdollState& s = *r.mState;
+    const AngularData& c = r.rig().angular()[index];
+    const Quat qA = s.frameQ[c.triA];
+    const Quat qB = s.frameQ[c.triB];
+    if (c.limit == rig::AngularLimit::Cone) {
+        const Quat dev = qB * (qA * c.restQ).conjugate();
+        Vec3 axis;
+        float theta;
+        if (!fast::axisAngle(dev, axis, theta))
+            return false;
+        rhs = theta - c.coneAngle;
+        if (!(rhs > -band))
+            return false;
+        u = -axis; // turning B back about the deviation's axis shrinks the deviation
+        return true;
+    }
+    const Quat G = qA * c.restFrameQ;
+    Quat qc = G.conjugate() * qB * c.twistFrame;
+    if (qc.w < 0.f)
+        qc = {-qc.x, -qc.y, -qc.z, -qc.w};
+    const float tw = twistAngle(qc);
+    const bool hinge = c.hinge && s.w[c.freeA] > 0.f && s.w[c.freeB] > 0.f;
+    // Twist: about the hinge line for a hinge, about the constraint frame's twist axis otherwise.
+    const Vec3 twistAxis = hinge ? normalizeOr(s.x[c.hingeB] - s.x[c.hingeA], G.rotate(Vec3{0.f, 1.f, 0.f})) * c.hingeSign
+                                 : G.rotate(Vec3{0.f, 1.f, 0.f});
+    const float overMax = tw - c.twistMax, overMin = c.twistMin - tw;
+    if (!hinge) {
+        // Swing beyond its ellipse: the clamp's correction (with the twist's, when that is broken too).
+        Vec3 cu;
+        float phi, excess;
+        if (limitCorrection(r, index, cu, phi, excess)) {
+            u = phi < 0.f ? -cu : cu;
+            rhs = std::fabs(phi);
+            return true;
+        }
+    }
+    if (overMax > -band && overMax >= overMin) {
+        u = -twistAxis;
+        rhs = overMax;
+        return true;
+    }
+    if (overMin > -band) {
+        u = twistAxis;
+        rhs = overMin;
+        return true;
+    }
+    return false;
+}
+
 void Solver::solveAngular(Ragdoll& r, bool frictionPass)
 {
     RagdollState& s = *r.mState;
@@ -299,28 +394,32 @@ void Solver::solveAngular(Ragdoll& r, bool frictionPass)
     if (cons.empty())
         return;
     refreshFrames(s, tris);
+    const float h = s.dt;
     for (std::size_t i = 0; i < cons.size(); ++i) {
         const AngularData& c = cons[i];
         const TriangleData& A = tris[c.triA];
         const TriangleData& B = tris[c.triB];
-        const Quat qA = s.frameQ[c.triA];
-        const Quat qB = s.frameQ[c.triB];
         Vec3 u;
         float phi;
         if (frictionPass) {
+            const Quat qA = s.frameQ[c.triA];
+            const Quat qB = s.frameQ[c.triB];
             s.held[i] = 0;
-            if (c.dynamicFriction <= 0.f && c.staticFrictionAngle <= 0.f)
+            if (c.damping <= 0.f && c.staticFrictionSpeed <= 0.f)
                 continue;
-            // Rotation of B relative to A since last step (or since static friction took hold): the world
-            // rotation from where B was to where it is.
+            // Rotation of B relative to A since the last substep (or since static friction took hold): the
+            // world rotation from where B was to where it is.
             const Quat change = qB * (qA * s.lastRelative[i]).conjugate();
             const float sh2 = sinHalf2(change);
-            if (!(sh2 > 1e-12f))
+            if (!(sh2 > 1e-14f))
                 continue;
-            const bool stick = sh2 <= c.sinHalfStatic2;
-            const float f = stick ? 1.f : c.dynamicFriction;
+            // Static: turning slower than staticFrictionSpeed, it is put back. Dynamic: the relative spin
+            // loses 1 − e^(−damping·h) of itself each substep.
+            const float hold = 0.5f * c.staticFrictionSpeed * h;
+            const bool stick = sh2 <= hold * hold;
+            const float f = stick ? 1.f : 1.f - std::exp(-c.damping * h);
             float theta;
-            if (f > 0.f && axisAngle(change, u, theta)) {
+            if (f > 0.f && fast::axisAngle(change, u, theta)) {
                 if (c.hinge && s.w[c.freeA] > 0.f && s.w[c.freeB] > 0.f) {
                     // Only the turn about the hinge line: the shared edge holds the rest.
                     const Vec3 e = normalizeOr(s.x[c.hingeB] - s.x[c.hingeA], u);
@@ -332,58 +431,170 @@ void Solver::solveAngular(Ragdoll& r, bool frictionPass)
             }
             continue;
         }
-        if (c.limit == rig::AngularLimit::Cone) {
-            // World rotation from where B would be at rest relative to A to where it is.
-            const Quat dev = qB * (qA * c.restQ).conjugate();
-            if (sinHalf2(dev) <= c.sinHalfCone2)
-                continue;
-            float theta;
-            if (!axisAngle(dev, u, theta))
-                continue;
-            const float over = theta - c.coneAngle;
-            if (over <= kAngularTolerance)
-                continue;
-            worst = std::max(worst, over);
-            phi = -over;
-        } else {
-            // Deviation in the constraint frame: (q_A·rest·F)⁻¹ (q_B·F).
-            const Quat G = qA * c.restFrameQ;
-            Quat qc = G.conjugate() * qB * c.twistFrame;
-            if (qc.w < 0.f)
-                qc = {-qc.x, -qc.y, -qc.z, -qc.w};
-            if (c.hinge && s.w[c.freeA] > 0.f && s.w[c.freeB] > 0.f) {
-                // Twist only (qc's swing-twist split: its Y and W parts), trig-free when inside, corrected
-                // about the hinge line. The swing is the shared edge's business: clamping it as well fights
-                // the edge's sticks (a resting body then keeps vibrating).
-                const bool twistInside = qc.y * c.twistMinCos - qc.w * c.twistMinSin >= 0.f &&
-                                         qc.w * c.twistMaxSin - qc.y * c.twistMaxCos >= 0.f;
-                if (!twistInside) {
-                    const float tw = twistAngle(qc);
-                    const float over = tw > c.twistMax ? tw - c.twistMax : (tw < c.twistMin ? tw - c.twistMin : 0.f);
-                    if (std::fabs(over) > kAngularTolerance) {
-                        worst = std::max(worst, std::fabs(over));
-                        const Vec3 e = normalizeOr(s.x[c.hingeB] - s.x[c.hingeA], G.rotate(Vec3{0.f, 1.f, 0.f}));
-                        applyHinge(s, c, e, -over * c.hingeSign * c.stiffness);
-                    }
-                }
-                continue;
-            }
-            if (insideSwingTwist(qc, c))
-                continue;
-            Quat clamped;
-            float excess;
-            if (!clampSwingTwist(qc, c, clamped, excess))
-                continue;
-            worst = std::max(worst, excess);
-            Vec3 local;
-            if (!axisAngle(clamped * qc.conjugate(), local, phi)) // current → clamped, constraint frame
-                continue;
-            u = G.rotate(local);
-        }
-        applyCorrection(s, A, c.triA, B, c.triB, u, phi * c.stiffness);
+        float excess = 0.f;
+        if (!limitCorrection(r, std::uint32_t(i), u, phi, excess))
+            continue;
+        worst = std::max(worst, excess);
+        if (c.hinge && s.w[c.freeA] > 0.f && s.w[c.freeB] > 0.f)
+            applyHinge(s, c, u, phi * c.stiffness);
+        else
+            applyCorrection(s, A, c.triA, B, c.triB, u, phi * c.stiffness);
     }
     if (!frictionPass)
         s.stats.maxAngularViolation = worst;
+}
+
+void Solver::jointFriction(Ragdoll& r)
+{
+    RagdollState& s = *r.mState;
+    const Rig& rig = r.rig();
+    const auto cons = rig.angular();
+    const auto tris = rig.triangles();
+    const float h = s.dt;
+    // Particles a static contact held in place in the last solve are fixed for the friction: the surface
+    // takes their share, as it takes a kinematic particle's. Moving their velocity would only have the
+    // contact stop them again next substep, and the two would rattle the body on the ground.
+    const bool locks = r.rig().projection() != nullptr;
+    auto movable = [&](std::uint32_t p) { return s.w[p] > 0.f && !(locks && s.projection.lockCount[p] == 3); };
+    for (std::size_t i = 0; i < cons.size(); ++i) {
+        const AngularData& c = cons[i];
+        if (c.damping <= 0.f && c.staticFrictionSpeed <= 0.f)
+            continue;
+        // B's turn relative to A over this substep, as a world rotation.
+        const Quat qA = s.frameQ[c.triA], qB = s.frameQ[c.triB];
+        Vec3 u;
+        float theta;
+        if (!fast::axisAngle(qB * (qA * s.lastRelative[i]).conjugate(), u, theta))
+            continue;
+        if (c.hinge) {
+            // The shared edge allows the turn about it only.
+            const Vec3 e = normalizeOr(s.x[c.hingeB] - s.x[c.hingeA], u);
+            theta *= dot(u, e);
+            u = e;
+        }
+        const bool stop = std::fabs(theta) <= c.staticFrictionSpeed * h;
+        if (s.held[i]) {
+            if (stop) {
+                // Held: put back where the hold began (a turn of at most the static friction speed's worth of
+                // one substep, so the rigid links around it barely notice). The previous positions move along,
+                // so the move itself adds no velocity (it cannot pump energy into a body the other
+                // constraints pull the other way); the turn's spin is taken out of the velocity below.
+                const TriangleData& A = tris[c.triA];
+                const TriangleData& B = tris[c.triB];
+                Vec3 before[6];
+                for (int q = 0; q < 3; ++q) {
+                    before[q] = s.x[A.p[q]];
+                    before[3 + q] = s.x[B.p[q]];
+                }
+                if (c.hinge && s.w[c.freeA] > 0.f && s.w[c.freeB] > 0.f)
+                    applyHinge(s, c, u, -theta);
+                else
+                    applyCorrection(s, A, c.triA, B, c.triB, u, -theta);
+                for (int q = 0; q < 6; ++q) {
+                    const std::uint32_t p = q < 3 ? A.p[q] : B.p[q - 3];
+                    bool first = true; // a particle both triangles share moves once
+                    for (int o = 0; o < q; ++o)
+                        first = first && (o < 3 ? A.p[o] : B.p[o - 3]) != p;
+                    if (first)
+                        s.xPrev[p] += s.x[p] - before[q];
+                }
+            } else {
+                s.held[i] = 0; // pushed harder than static friction holds: it turns, with dynamic friction
+            }
+        } else if (stop) {
+            // Stops here: held from now on (recordRelativeOrientations keeps this orientation as the anchor).
+            s.held[i] = 1;
+            s.lastRelative[i] = qA.conjugate() * qB;
+        }
+        const float turn = theta * (stop ? 1.f : 1.f - std::exp(-c.damping * h));
+        // Remove `turn` of the relative spin, split by the triangles' moments of inertia about u through their
+        // centroids: move each triangle's previous positions along with the spin its velocity loses.
+        const TriangleData& A = tris[c.triA];
+        const TriangleData& B = tris[c.triB];
+        Vec3 ca, cb;
+        float ma = 0.f, mb = 0.f;
+        for (std::uint32_t p : A.p)
+            if (movable(p)) {
+                ca += s.x[p] / s.w[p];
+                ma += 1.f / s.w[p];
+            }
+        for (std::uint32_t p : B.p)
+            if (movable(p)) {
+                cb += s.x[p] / s.w[p];
+                mb += 1.f / s.w[p];
+            }
+        if (!(ma > 0.f) && !(mb > 0.f))
+            continue;
+        // One side immovable (kinematic or pinned): the other takes the whole turn, about the particles the two
+        // share (the joint) when they share any, and the immovable side absorbs the momentum.
+        const bool fixedA = !(ma > 0.f), fixedB = !(mb > 0.f);
+        auto jointPivot = [&](const TriangleData& moving, Vec3 fallback) {
+            Vec3 sum;
+            float count = 0.f;
+            for (std::uint32_t p : moving.p)
+                if (p == A.p[0] || p == A.p[1] || p == A.p[2])
+                    if (p == B.p[0] || p == B.p[1] || p == B.p[2]) {
+                        sum += s.x[p];
+                        count += 1.f;
+                    }
+            return count > 0.f ? sum / count : fallback;
+        };
+        if (!fixedA)
+            ca = ca / ma;
+        if (!fixedB)
+            cb = cb / mb;
+        if (fixedA)
+            cb = jointPivot(B, cb);
+        if (fixedB)
+            ca = jointPivot(A, ca);
+        auto inertia = [&](const TriangleData& t, Vec3 centre) {
+            float I = 0.f;
+            for (std::uint32_t p : t.p)
+                if (movable(p)) {
+                    const Vec3 d = s.x[p] - centre;
+                    const Vec3 perp = d - u * dot(d, u);
+                    I += dot(perp, perp) / s.w[p];
+                }
+            return I;
+        };
+        const float ia = fixedA ? 0.f : inertia(A, ca), ib = fixedB ? 0.f : inertia(B, cb);
+        if (!(ia + ib > 1e-12f))
+            continue;
+        const float shareA = fixedA ? 0.f : fixedB ? 1.f : ib / (ia + ib);
+        const float shareB = fixedB ? 0.f : fixedA ? 1.f : ia / (ia + ib);
+        std::uint32_t ids[6];
+        Vec3 sum[6];
+        float cnt[6];
+        std::uint32_t n = 0;
+        auto propose = [&](std::uint32_t id, Vec3 d) {
+            for (std::uint32_t k = 0; k < n; ++k)
+                if (ids[k] == id) {
+                    sum[k] += d;
+                    cnt[k] += 1.f;
+                    return;
+                }
+            ids[n] = id;
+            sum[n] = d;
+            cnt[n] = 1.f;
+            ++n;
+        };
+        for (std::uint32_t p : A.p)
+            propose(p, cross(u, s.x[p] - ca) * (-turn * shareA));
+        for (std::uint32_t p : B.p)
+            propose(p, cross(u, s.x[p] - cb) * (turn * shareB));
+        Vec3 momentum;
+        float mass = 0.f;
+        for (std::uint32_t k = 0; k < n; ++k)
+            if (movable(ids[k])) {
+                sum[k] = sum[k] / cnt[k];
+                momentum += sum[k] / s.w[ids[k]];
+                mass += 1.f / s.w[ids[k]];
+            }
+        const Vec3 shift = fixedA || fixedB || !(mass > 0.f) ? Vec3{} : momentum / -mass;
+        for (std::uint32_t k = 0; k < n; ++k)
+            if (movable(ids[k]))
+                s.xPrev[ids[k]] += sum[k] + shift;
+    }
 }
 
 void Solver::refreshTriangleFrames(Ragdoll& r)

@@ -286,8 +286,8 @@ inline MrResult convertDescription(const char* function, const MrRigDesc& c, mr:
         a.swing1 = s.swing1;
         a.swing2 = s.swing2;
         a.stiffness = s.stiffness;
-        a.dynamicFriction = s.dynamicFriction;
-        a.staticFrictionAngle = s.staticFrictionAngle;
+        a.damping = s.damping;
+        a.staticFrictionSpeed = s.staticFrictionSpeed;
         a.hasRestOrientation = s.hasRestOrientation != 0;
         a.restOrientation = toQuat(s.restOrientation);
     }
@@ -302,13 +302,14 @@ inline MrResult convertDescription(const char* function, const MrRigDesc& c, mr:
         p.kinematic = s.kinematic != 0;
     }
     const MrRigSettings& cs = c.settings;
-    if (cs.solver < MR_SOLVER_GAUSS_SEIDEL || cs.solver > MR_SOLVER_XPBD)
+    if (cs.solver < MR_SOLVER_GAUSS_SEIDEL || cs.solver > MR_SOLVER_DIRECT)
         return fail(MR_INVALID_RIG, "%s: settings: unknown solver mode %d", function, int(cs.solver));
     rig::Settings& s = out.settings; // gravity, timeStep and maxSubsteps keep their defaults (world-level)
+    s.substeps = cs.substeps;
     s.iterations = cs.iterations;
-    s.drag = cs.drag;
+    s.damping = cs.damping;
     s.friction = cs.friction;
-    s.staticFriction = cs.staticFriction;
+    s.staticFrictionSpeed = cs.staticFrictionSpeed;
     s.sleepVelocity = cs.sleepVelocity;
     s.sleepTime = cs.sleepTime;
     s.overRelaxation = cs.overRelaxation;

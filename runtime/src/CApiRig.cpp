@@ -28,10 +28,11 @@ extern "C" MrRigSettings mrRigSettingsDefault(void)
 {
     const mr::rig::Settings s;
     MrRigSettings c;
+    c.substeps = s.substeps;
     c.iterations = s.iterations;
-    c.drag = s.drag;
+    c.damping = s.damping;
     c.friction = s.friction;
-    c.staticFriction = s.staticFriction;
+    c.staticFrictionSpeed = s.staticFrictionSpeed;
     c.sleepVelocity = s.sleepVelocity;
     c.sleepTime = s.sleepTime;
     c.overRelaxation = s.overRelaxation;
@@ -122,8 +123,8 @@ extern "C" MrAngularDesc mrAngularDescDefault(void)
     c.swing1 = a.swing1;
     c.swing2 = a.swing2;
     c.stiffness = a.stiffness;
-    c.dynamicFriction = a.dynamicFriction;
-    c.staticFrictionAngle = a.staticFrictionAngle;
+    c.damping = a.damping;
+    c.staticFrictionSpeed = a.staticFrictionSpeed;
     c.hasRestOrientation = a.hasRestOrientation ? 1 : 0;
     c.restOrientation = toMr(a.restOrientation);
     return c;

@@ -2,6 +2,7 @@
 // barycentric rule, boxes embedded in triangles or tetrahedra, against static planes, spheres, capsules,
 // boxes and triangle meshes; self-collision between capsules; friction by penetration depth.
 #include "RagdollState.h"
+#include "RagdollContacts.h"
 #include "geometry/Geometry.h"
 #include "geometry/TriangleMeshBvh.h"
 
@@ -294,41 +295,79 @@ void Solver::colliderBounds(const Ragdoll& r, ColliderKind kind, std::uint32_t i
     }
 }
 
-void Solver::prepareCollisions(Ragdoll& r, const StaticWorld& world)
+void Solver::sweepFastParticles(Ragdoll& r, const StaticWorld& world)
 {
     RagdollState& s = *r.mState;
-    const Rig& rig = r.rig();
-    const auto radii = rig.radii();
+    if (world.empty())
+        return;
+    const auto radii = r.rig().radii();
     const std::size_t n = s.w.size();
-
-    // Line test: particles that moved further than their radius this step cannot skip thin geometry.
-    const bool statics = !world.empty();
-    for (std::size_t i = 0; statics && i < n; ++i) {
+    const float mu = r.rig().settings().friction;
+    const float still = mu > 0.f ? r.rig().settings().staticFrictionSpeed * s.dt : 0.f;
+    // Line test: particles that moved further than their radius this substep cannot skip thin geometry.
+    for (std::size_t i = 0; i < n; ++i) {
         if (s.w[i] <= 0.f)
             continue;
         const float move2 = lengthSquared(s.x[i] - s.xPrev[i]);
         const float rad = std::max(radii[i], 0.005f);
         if (move2 > rad * rad) {
-            // Keep the motion along the surface; drop what would carry the particle through it.
+            // Keep the motion along the surface; drop what would carry the particle through it, with the
+            // friction of that push. Less than the radius inside is left to the contacts (a body sliding
+            // fast along the ground is slowed by them as at any speed).
             Vec3 hit, nrm;
             if (lineTest(world, s.xPrev[i], s.x[i], radii[i], hit, nrm)) {
                 const float behind = dot(nrm, hit - s.x[i]);
-                if (behind > 0.f)
+                if (behind > rad) {
                     s.x[i] += nrm * (behind + 1e-4f);
+                    contactFriction(particleSide(s, std::uint32_t(i)), s.xPrev, nrm, behind, behind, mu, still);
+                }
             }
         }
     }
+}
 
-    // Bounds of every collider and of the whole ragdoll.
+void Solver::beginStep(Ragdoll& r, const StaticWorld& world, Vec3 gravity, float dt)
+{
+    RagdollState& s = *r.mState;
+    const Rig& rig = r.rig();
+    const auto radii = rig.radii();
+    const std::size_t n = s.w.size();
+    std::copy(s.x, s.x + n, s.xFrame.begin());
+    s.frameDt = dt;
+    // How far each particle may travel this step: its velocity and gravity over dt (the solver can move it
+    // further, which the margin and the ground planes every particle keeps cover).
+    const float g = length(gravity) * dt * dt;
+    for (std::size_t i = 0; i < n; ++i)
+        s.reach[i] = s.w[i] > 0.f ? length(s.x[i] - s.xPrev[i]) * (dt / s.dt) + g : 0.f;
+
+    // Bounds of every collider and of the whole ragdoll, grown by the reach of their particles.
+    const auto swept = [&](ColliderKind kind, std::uint32_t index, Vec3& clo, Vec3& chi) {
+        colliderBounds(r, kind, index, clo, chi);
+        float e = 0.f;
+        if (kind == ColliderKind::Particle) {
+            e = s.reach[index];
+        } else if (kind == ColliderKind::Capsule) {
+            const CapsuleData& c = rig.capsules()[index];
+            e = std::max(s.reach[c.a], s.reach[c.b]);
+        } else {
+            const BoxData& b = rig.boxes()[index];
+            for (std::uint32_t q = 0; q < b.particleCount; ++q)
+                e = std::max(e, s.reach[b.particles[q]]);
+        }
+        clo -= Vec3{e, e, e};
+        chi += Vec3{e, e, e};
+    };
     Vec3 lo{INFINITY, INFINITY, INFINITY}, hi{-INFINITY, -INFINITY, -INFINITY};
     for (std::size_t i = 0; i < n; ++i) {
-        const Vec3 e{radii[i], radii[i], radii[i]};
+        const float rr = radii[i] + s.reach[i];
+        const Vec3 e{rr, rr, rr};
         lo = vmin(lo, s.x[i] - e);
         hi = vmax(hi, s.x[i] + e);
     }
+    const bool statics = !world.empty();
     const auto colliders = rig.colliders();
     for (std::size_t k = 0; k < colliders.size(); ++k) {
-        colliderBounds(r, ColliderKind(colliders[k].kind), colliders[k].index, s.colliderLo[k], s.colliderHi[k]);
+        swept(ColliderKind(colliders[k].kind), colliders[k].index, s.colliderLo[k], s.colliderHi[k]);
         s.colliderLo[k] -= Vec3{kMargin, kMargin, kMargin};
         s.colliderHi[k] += Vec3{kMargin, kMargin, kMargin};
         lo = vmin(lo, s.colliderLo[k]);
@@ -381,18 +420,19 @@ void Solver::prepareCollisions(Ragdoll& r, const StaticWorld& world)
     for (std::uint32_t i = 0; statics && i < n; ++i) {
         if (s.w[i] <= 0.f)
             continue;
-        const Vec3 e{radii[i], radii[i], radii[i]};
+        const float rr = radii[i] + s.reach[i];
+        const Vec3 e{rr, rr, rr};
         considerAll(ColliderKind::Particle, i, s.x[i] - e, s.x[i] + e);
     }
     const auto caps = rig.capsules();
     for (std::uint32_t i = 0; statics && i < caps.size(); ++i) {
         Vec3 clo, chi;
-        colliderBounds(r, ColliderKind::Capsule, i, clo, chi);
+        swept(ColliderKind::Capsule, i, clo, chi);
         considerAll(ColliderKind::Capsule, i, clo, chi);
     }
     for (std::uint32_t i = 0; statics && i < rig.boxes().size(); ++i) {
         Vec3 clo, chi;
-        colliderBounds(r, ColliderKind::Box, i, clo, chi);
+        swept(ColliderKind::Box, i, clo, chi);
         considerAll(ColliderKind::Box, i, clo, chi);
     }
     s.contactCount = count;
@@ -405,8 +445,9 @@ void Solver::prepareCollisions(Ragdoll& r, const StaticWorld& world)
     for (std::size_t k = 0; k + 1 < pairs.size(); k += 2) {
         const CapsuleData& A = caps[pairs[k]];
         const CapsuleData& B = caps[pairs[k + 1]];
-        const geo::Aabb a = geo::fromSegment(s.x[A.a], s.x[A.b], A.radius + kMargin);
-        const geo::Aabb b = geo::fromSegment(s.x[B.a], s.x[B.b], B.radius);
+        const float ea = std::max(s.reach[A.a], s.reach[A.b]), eb = std::max(s.reach[B.a], s.reach[B.b]);
+        const geo::Aabb a = geo::fromSegment(s.x[A.a], s.x[A.b], A.radius + kMargin + ea);
+        const geo::Aabb b = geo::fromSegment(s.x[B.a], s.x[B.b], B.radius + eb);
         if (geo::overlaps(a, b))
             s.selfPairs[sp++] = std::uint32_t(k);
     }
@@ -418,7 +459,8 @@ void Solver::solveStaticContacts(Ragdoll& r, const StaticWorld& world)
     RagdollState& s = *r.mState;
     const Rig& rig = r.rig();
     const float mu = rig.settings().friction;
-    const float still = mu > 0.f ? rig.settings().staticFriction : 0.f;
+    // A contact sliding slower than the static friction speed sticks: this substep's share of it.
+    const float still = mu > 0.f ? rig.settings().staticFrictionSpeed * s.dt : 0.f;
     const auto radii = rig.radii();
     const auto caps = rig.capsules();
     for (std::uint32_t k = 0; k < s.contactCount; ++k) {
@@ -501,6 +543,46 @@ void Solver::solveStaticContacts(Ragdoll& r, const StaticWorld& world)
     }
 }
 
+std::uint32_t Solver::gatherContacts(Ragdoll& r, const StaticWorld& world, float band, GatheredContact* out,
+                                     std::uint32_t capacity)
+{
+    RagdollState& s = *r.mState;
+    const Rig& rig = r.rig();
+    const auto radii = rig.radii();
+    const auto caps = rig.capsules();
+    std::uint32_t count = 0;
+    for (std::uint32_t k = 0; k < s.contactCount && count < capacity; ++k) {
+        StaticContact& c = s.contacts[k];
+        Vec3 n;
+        float depth;
+        if (c.collider == ColliderKind::Particle) {
+            const std::uint32_t i = c.colliderIndex;
+            if (s.w[i] <= 0.f || !pointVersusObstacle(world, c, s.x[i], radii[i] + band, &s.xPrev[i], n, depth))
+                continue;
+            out[count++] = {{particleSide(s, i), n, depth - band}, -1, c.depth};
+        } else if (c.collider == ColliderKind::Capsule) {
+            const CapsuleData& cap = caps[c.colliderIndex];
+            if (c.obstacle == ObstacleKind::Plane) {
+                // A capsule lying on a plane rests on both ends: one contact each, so the contact point does
+                // not jump from end to end as they take turns being the lower one.
+                const StaticWorld::Plane& pl = world.planes[c.obstacleIndex];
+                for (int end = 0; end < 2 && count < capacity; ++end) {
+                    const Vec3 p = end == 0 ? s.x[cap.a] : s.x[cap.b];
+                    const float dd = cap.radius + band - (dot(pl.n, p) - pl.d);
+                    if (dd > 0.f)
+                        out[count++] = {{capsuleSide(s, cap, float(end)), pl.n, dd - band}, std::int32_t(c.colliderIndex), c.depth};
+                }
+                continue;
+            }
+            float t;
+            if (!segmentVersusObstacle(world, c, s.x[cap.a], s.x[cap.b], cap.radius + band, t, n, depth))
+                continue;
+            out[count++] = {{capsuleSide(s, cap, t), n, depth - band}, std::int32_t(c.colliderIndex), c.depth};
+        }
+    }
+    return count;
+}
+
 void Solver::solveSelfCollision(Ragdoll& r)
 {
     RagdollState& s = *r.mState;
@@ -522,9 +604,12 @@ void Solver::solveSelfCollision(Ragdoll& r)
         const float W = a.weight() + b.weight();
         if (!(W > 1e-12f))
             continue;
-        const float lambda = (rr - dist) / W;
-        a.move(n, lambda);
-        b.move(-n, lambda);
+        const float depth = rr - dist;
+        a.move(n, depth / W);
+        b.move(-n, depth / W);
+        // Coulomb friction between the two limbs, as between two ragdolls: a crossed arm and leg grip.
+        s.selfDepth[k] += depth;
+        contactFriction(r, a, r, b, n, depth, s.selfDepth[k]);
     }
 }
 

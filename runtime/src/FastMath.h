@@ -54,4 +54,16 @@ inline Quat fromAxisAngle(Vec3 unitAxis, float radians)
     return {unitAxis.x * s, unitAxis.y * s, unitAxis.z * s, c};
 }
 
+/// Axis and angle (in [0, π]) of the unit quaternion q; false for (near) identity.
+inline bool axisAngle(Quat q, Vec3& axis, float& angle)
+{
+    const Vec3 v = q.w < 0.f ? -q.vec() : q.vec();
+    const float sv = length(v);
+    if (!(sv > 1e-7f))
+        return false;
+    axis = v / sv;
+    angle = 2.f * atan2(sv, std::fabs(q.w));
+    return true;
+}
+
 } // namespace marionette::runtime::fast

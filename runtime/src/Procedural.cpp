@@ -138,8 +138,8 @@ rig::RigDescription makeHumanoid(const HumanoidOptions& o)
         j.twistMax = radians(twistMax);
         j.swing1 = radians(swing1);
         j.swing2 = radians(swing2);
-        j.dynamicFriction = 0.02f;
-        j.staticFrictionAngle = radians(0.1f);
+        j.damping = kHumanoidJointDamping;
+        j.staticFrictionSpeed = kHumanoidJointStaticFriction;
         d.angular.push_back(j);
     };
     const Vec3 X{1, 0, 0}, Y{0, 1, 0}, Z{0, 0, 1};
@@ -238,6 +238,11 @@ rig::RigDescription makeCloth(int columns, int rows, float spacing, bool pinTopR
                 d.sticks.push_back(s);
             }
         }
+    // The Verlet tutorial's curtain: Gauss–Seidel relaxation, one substep of eight sweeps (far too many
+    // sticks for a direct solve, and a curtain needs no exact lengths).
+    d.settings.solver = rig::SolverMode::GaussSeidel;
+    d.settings.substeps = 1;
+    d.settings.iterations = 8;
     d.settings.sleepTime = 0.f;
     return d;
 }

@@ -16,6 +16,9 @@ Ragdoll::Ragdoll(std::shared_ptr<const Rig> rig, const Transform& placement, flo
     s.bufB.resize(n);
     s.x = s.bufA.data();
     s.xPrev = s.bufB.data();
+    s.xFrame.resize(n);
+    s.reach.assign(n, 0.f);
+    s.xPredicted.resize(n);
     s.w.assign(R.inverseMasses().begin(), R.inverseMasses().end());
     s.lambda.assign(R.sticks().size(), 0.f);
     if (R.hasTearableSticks())
@@ -30,13 +33,54 @@ Ragdoll::Ragdoll(std::shared_ptr<const Rig> rig, const Transform& placement, flo
     s.held.assign(R.angular().size(), 0);
     s.contacts.resize(contactCapacity);
     s.selfPairs.resize(R.selfCapsulePairs().size());
+    s.selfDepth.resize(R.selfCapsulePairs().size());
     s.meshScratch.resize(256);
     s.colliderLo.resize(R.colliders().size());
     s.colliderHi.resize(R.colliders().size());
     s.pins.reserve(R.pins().size() + kMaxDynamicPins);
+    if (const ProjectionStructure* ps = R.projection()) {
+        ProjectionScratch& p = s.projection;
+        const std::size_t m = ps->core.size(), e = ps->extra.size(), k = std::min<std::size_t>(e, kMaxProjectionExtra);
+        p.coreActive.assign(m, 0);
+        p.coreG.assign(2 * m, Vec3{});
+        p.coreRhs.assign(m, 0.0);
+        p.coreLambda.assign(m, 0.0);
+        p.coreDiag.assign(m, 0.0);
+        p.coreOff.assign(ps->couplings.size(), 0.0);
+        p.coreLambdaSum.assign(m, 0.0);
+        p.z.assign(m, 0.0);
+        p.coreCompliance.assign(m, 0.f);
+        p.work.reserve(ps->ldl);
+        p.extraRow.assign(k, 0);
+        p.extraG.assign(6 * k, Vec3{});
+        p.extraRhs.assign(k, 0.0);
+        p.extraLambda.assign(k, 0.0);
+        p.y.assign(k * m, 0.0);
+        p.bIndex.assign(k * kMaxExtraCoupling, 0);
+        p.bValue.assign(k * kMaxExtraCoupling, 0.0);
+        p.bCount.assign(k, 0);
+        p.K.assign(k * k, 0.0);
+        p.dense.assign(k * k, 0.0);
+        p.denseRhs.assign(k, 0.0);
+        p.extraUnilateral.assign(k, 0);
+        p.extraOn.assign(k, 0);
+        p.onList.assign(k, 0);
+        p.extraCompliance.assign(k, 0.f);
+        p.extraLambdaSum.assign(e, 0.0);
+        p.force.assign(n, Vec3{});
+        p.saved.assign(n, Vec3{});
+        p.lockCount.assign(n, 0);
+        p.lockNormal.assign(3 * n, Vec3{});
+        p.lockSurface.assign(3 * n, Vec3{});
+        p.capsuleDepth.assign(R.capsules().size(), 0.f);
+        p.capsuleT.assign(R.capsules().size(), 0.f);
+        p.capsuleNormal.assign(R.capsules().size(), Vec3{});
+        p.contacts.resize(contactCapacity);
+    }
     s.boneNow.resize(R.bones().size());
     s.bonePrev.resize(R.bones().size());
-    s.dt = timeStep;
+    s.frameDt = timeStep;
+    s.dt = timeStep / float(R.settings().substeps);
     for (const PinData& p : R.pins()) {
         s.pins.push_back({p.particle, p.target, p.stiffness, p.kinematic, s.w[p.particle]});
         if (p.kinematic)
@@ -68,7 +112,7 @@ Vec3 Ragdoll::interpolatedPosition(std::uint32_t i, float alpha) const
 {
     if (i >= particleCount())
         return {};
-    return lerp(mState->xPrev[i], mState->x[i], std::clamp(alpha, 0.f, 1.f));
+    return lerp(mState->xFrame[i], mState->x[i], std::clamp(alpha, 0.f, 1.f));
 }
 
 Vec3 Ragdoll::velocity(std::uint32_t i) const
@@ -171,8 +215,14 @@ bool Ragdoll::setPose(std::span<const Vec3> current, std::span<const Vec3> previ
     for (std::size_t i = 0; i < n; ++i)
         if (!isFinite(current[i]) || !isFinite(previous[i]))
             return false;
-    std::copy(current.begin(), current.end(), mState->x);
-    std::copy(previous.begin(), previous.end(), mState->xPrev);
+    // `previous` is one fixed step before `current`; the Verlet state keeps one substep of that motion.
+    RagdollState& s = *mState;
+    const float f = s.dt / s.frameDt;
+    for (std::size_t i = 0; i < n; ++i) {
+        s.x[i] = current[i];
+        s.xPrev[i] = current[i] - (current[i] - previous[i]) * f;
+        s.xFrame[i] = previous[i];
+    }
     wake();
     return true;
 }
@@ -183,7 +233,7 @@ void Ragdoll::resetToBindPose(const Transform& placement)
     const auto bind = mRig->bindPositions();
     s.placement = placement;
     for (std::size_t i = 0; i < bind.size(); ++i)
-        s.x[i] = s.xPrev[i] = placement.apply(bind[i]);
+        s.x[i] = s.xPrev[i] = s.xFrame[i] = placement.apply(bind[i]);
     std::fill(s.torn.begin(), s.torn.end(), std::uint8_t(0));
     const auto tris = mRig->triangles();
     for (std::size_t i = 0; i < tris.size(); ++i) {

@@ -176,7 +176,7 @@ void contactFriction(Ragdoll& ra, const ContactSide& sa, Ragdoll& rb, const Cont
     const float speed = length(vt);
     if (!(speed > 0.f))
         return;
-    const float still = 0.5f * (A.staticFriction + B.staticFriction);
+    const float still = 0.5f * (A.staticFrictionSpeed * Solver::state(ra).dt + B.staticFrictionSpeed * Solver::state(rb).dt);
     const float f = (speed <= mu * stepDepth || speed <= still) ? 1.f : std::min(1.f, mu * depth / speed);
     sa.move(vt, -f / W);
     sb.move(vt, f / W);

@@ -4,6 +4,8 @@
 #include "marionette/runtime/Ragdoll.h"
 #include "marionette/runtime/World.h"
 
+#include "Projection.h"
+
 #include <cstdint>
 #include <vector>
 
@@ -62,6 +64,13 @@ struct ContactSide {
     }
 };
 
+/// A static contact that penetrates now: the contact point on the ragdoll, the surface normal, the depth.
+struct ContactRow {
+    ContactSide side;
+    Vec3 normal;
+    float depth;
+};
+
 /// Static world geometry as the solver reads it.
 struct StaticWorld {
     struct Plane { Vec3 n; float d; };
@@ -80,6 +89,43 @@ struct StaticWorld {
     }
 };
 
+/// A static contact near its surface now, for the direct projection: the row, and the capsule it lies
+/// along (or −1 for a particle sphere or a box).
+struct GatheredContact {
+    ContactRow row;
+    std::int32_t capsule;
+    float pushed;    ///< how far the Gauss–Seidel contact pass pushed it out along the normal this substep
+};
+
+/// Per-ragdoll numbers of the direct projection (sized at spawn from the rig's ProjectionStructure).
+struct ProjectionScratch {
+    // The core (rigid sticks): gradients (two per row), right-hand sides, multipliers, matrix values.
+    std::vector<std::uint8_t> coreActive;
+    std::vector<Vec3> coreG;
+    std::vector<double> coreRhs, coreLambda, coreDiag, coreOff, coreLambdaSum, z;
+    std::vector<float> coreCompliance;
+    SparseLdl::Work work;
+    // Extra rows acting this step (at most kMaxProjectionExtra): which candidate, gradients (six per row),
+    // right-hand sides, multipliers; y holds A⁻¹·b for each (core-sized columns); K the Schur complement.
+    std::uint32_t extraCount = 0;
+    std::vector<std::uint32_t> extraRow;
+    std::vector<Vec3> extraG;
+    std::vector<double> extraRhs, extraLambda, y, K, dense, denseRhs;
+    std::vector<std::uint32_t> bIndex, bCount; ///< per extra row: the core rows it couples with (sparse b)
+    std::vector<double> bValue;
+    std::vector<std::uint8_t> extraUnilateral, extraOn;
+    std::vector<std::uint32_t> onList;
+    std::vector<float> extraCompliance;
+    std::vector<double> extraLambdaSum;        ///< per candidate: λ accumulated over the substep (compliance)
+    std::vector<Vec3> force;                   ///< per particle: Σ g λ
+    std::vector<Vec3> saved;                   ///< per particle: positions before the solve, for the fallback
+    std::vector<std::uint8_t> lockCount;       ///< per particle: contact normals it may not move along
+    std::vector<Vec3> lockNormal, lockSurface; ///< 3 per particle: orthonormalised, and the surface normal
+    std::vector<float> capsuleDepth, capsuleT; ///< per capsule: deepest contact along it this step
+    std::vector<Vec3> capsuleNormal;
+    std::vector<GatheredContact> contacts;
+};
+
 struct PinState {
     std::uint32_t particle;
     Vec3 target;
@@ -92,7 +138,10 @@ struct RagdollState {
     // Verlet state (structure of arrays; x and xPrev are swapped each step, not copied).
     std::vector<Vec3> bufA, bufB;
     Vec3* x = nullptr;
-    Vec3* xPrev = nullptr;
+    Vec3* xPrev = nullptr;             ///< positions one substep ago
+    std::vector<Vec3> xFrame;          ///< positions at the end of the previous fixed step (render interpolation)
+    std::vector<float> reach;          ///< per particle: how far it may travel this step (swept candidate bounds)
+    std::vector<Vec3> xPredicted;      ///< positions after this substep's integration, before the constraints
     std::vector<float> w;            ///< current inverse masses
     // Solver scratch
     std::vector<float> lambda;       ///< XPBD multipliers per compiled stick
@@ -108,14 +157,17 @@ struct RagdollState {
     std::uint32_t contactCount = 0;
     std::vector<std::uint32_t> selfPairs; ///< capsule pairs near enough this step
     std::uint32_t selfPairCount = 0;
+    std::vector<float> selfDepth;          ///< per near pair: depth pushed out this substep (friction's budget)
     std::vector<std::uint32_t> meshScratch;
     std::vector<PinState> pins;
     std::vector<Vec3> colliderLo, colliderHi; ///< bounds of Rig::colliders() this step
     // Bone transforms: rigid delta from bind, now and one step ago
     std::vector<Transform> boneNow, bonePrev;
+    ProjectionScratch projection;
     // Bookkeeping
     Transform placement;            ///< spawn placement (unbound root bones follow it)
-    float dt = 1.f / 60.f;
+    float dt = 1.f / 60.f;          ///< length of the last substep: velocities are (x − x*)/dt
+    float frameDt = 1.f / 60.f;     ///< length of the last fixed step
     float stillTime = 0.f;
     float motion = 0.f;             ///< smoothed fastest particle speed (m/s), for sleep
     bool asleep = false;
@@ -124,6 +176,7 @@ struct RagdollState {
     RagdollStats stats;
     std::uint32_t island = 0;
 };
+
 
 /// A contact point at particle i (weight 1).
 inline ContactSide particleSide(RagdollState& s, std::uint32_t i)
@@ -157,20 +210,53 @@ struct Solver {
     static const RagdollState& state(const Ragdoll& r) { return *r.mState; }
     static Ragdoll* create(std::shared_ptr<const Rig> rig, const Transform& placement, float dt,
                            std::uint32_t contactCapacity);
+    /// Grows the ragdoll's static contact buffers to hold `capacity` candidates (never shrinks; between steps).
+    static void reserveContacts(Ragdoll& r, std::uint32_t capacity);
 
-    static void integrate(Ragdoll& r, Vec3 gravity, float dt);
-    /// Line test for fast particles, static contact candidates, self-collision candidates, bounds.
-    static void prepareCollisions(Ragdoll& r, const StaticWorld& world);
+    /// Start of a fixed step of dt seconds: remembers the positions for interpolation, then finds the static
+    /// contact candidates, self-collision candidates and bounds over the motion the step may make.
+    static void beginStep(Ragdoll& r, const StaticWorld& world, Vec3 gravity, float dt);
+    /// One Verlet substep of h seconds (velocity carried over from the previous substep's length).
+    static void integrate(Ragdoll& r, Vec3 gravity, float h);
+    /// Line test of particles that moved further than their radius this substep.
+    static void sweepFastParticles(Ragdoll& r, const StaticWorld& world);
     static void beginIterations(Ragdoll& r);
-    static void iterate(Ragdoll& r, const StaticWorld& world, std::uint32_t iteration);
-    static void finishStep(Ragdoll& r, bool sleepAllowed);
+    /// One iteration of the substep's constraint solve. True when the ragdoll has converged (direct mode).
+    static bool iterate(Ragdoll& r, const StaticWorld& world, std::uint32_t iteration);
+    /// End of a substep: fresh triangle frames and relative orientations for the next substep's friction.
+    static void endSubstep(Ragdoll& r);
+    /// Angular friction on velocities: each joint's relative spin over the substep decays by its damping, or
+    /// stops when slower than its static friction speed. Moves previous positions only (frames fresh).
+    static void jointFriction(Ragdoll& r);
+    /// Whether the ragdoll has been still for its rig's sleep time (finishStep measures it).
+    static bool readyToSleep(const Ragdoll& r);
+    /// Puts the ragdoll to sleep at rest where it is. World does this to whole islands at once.
+    static void putToSleep(Ragdoll& r);
+    /// End of the fixed step: measures stillness for sleep, updates the bones.
+    static void finishStep(Ragdoll& r, bool sleepAllowed, float dt);
 
     // Pieces (exposed for tests of single constraints through the public API only).
     static void solveSticks(Ragdoll& r, bool reverse);
     static void solveAngles(Ragdoll& r);
     /// frictionPass: angular friction (once per step, before the iterations); otherwise the limits.
     static void solveAngular(Ragdoll& r, bool frictionPass);
-    static void solvePins(Ragdoll& r);
+    /// Kinematic pins placed, soft pins pulled (their share of this substep's iterations).
+    static void solvePins(Ragdoll& r, std::uint32_t iterations);
+    /// The correction angular constraint `index` needs now (frames must be fresh): rotate B relative to A by
+    /// phi about world axis u. False when it is within its limits; excess: radians beyond them.
+    static bool limitCorrection(const Ragdoll& r, std::uint32_t index, Vec3& u, float& phi, float& excess);
+    /// The static contact candidates that penetrate now (at most `capacity`); returns the count.
+    /// Static contacts within `band` of touching now, for the direct projection (at most `capacity`).
+    static std::uint32_t gatherContacts(Ragdoll& r, const StaticWorld& world, float band, GatheredContact* out,
+                                        std::uint32_t capacity);
+    /// One Newton step of the direct projection (SolverMode::Direct); see Projection.h.
+    static bool project(Ragdoll& r, const StaticWorld& world);
+    /// After a projection: every stick within 0.01 % of its limits and every angular limit within 0.1°.
+    static bool projectionConverged(Ragdoll& r);
+    /// The row angular constraint `index` needs when it is beyond its limits or within `band` of them (frames
+    /// must be fresh): turning B relative to A by `rhs` about world axis u brings it onto the limit (rhs <= 0
+    /// while inside the band). False when it is further inside.
+    static bool limitRow(const Ragdoll& r, std::uint32_t index, float band, Vec3& u, float& rhs);
     static void solveStaticContacts(Ragdoll& r, const StaticWorld& world);
     static void solveSelfCollision(Ragdoll& r);
     /// Bone transforms from the drivers' current state (triangle frames must be fresh).

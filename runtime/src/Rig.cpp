@@ -2,6 +2,8 @@
 
 #include "marionette/rig/Mrig.h"
 
+#include "Projection.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -12,6 +14,8 @@ namespace marionette::runtime {
 namespace {
 
 constexpr float kInf = std::numeric_limits<float>::infinity();
+constexpr std::uint32_t kFromAngle = 1u << 30;    ///< StickData::source tag while building: an angle constraint
+constexpr std::uint32_t kFromTriangle = 2u << 30; ///< ... a triangle's missing edge
 
 Transform frameTransform(const Mat3& r, Vec3 origin)
 {
@@ -72,6 +76,27 @@ std::vector<std::uint32_t> particleDepths(std::size_t n, const std::vector<Stick
 }
 
 } // namespace
+
+Rig::~Rig() = default;
+
+std::string Rig::stickName(std::size_t k) const
+{
+    if (k >= mStickOrigin.size())
+        return {};
+    const std::uint32_t origin = mStickOrigin[k], index = origin & (kFromAngle - 1);
+    if (origin < kFromAngle)
+        return mDescription.sticks[index].name;
+    if ((origin & ~(kFromAngle - 1)) == kFromAngle)
+        return "angle '" + mDescription.angles[index].name + "'";
+    return "triangle '" + mDescription.triangles[index].name + "' edge";
+}
+
+std::int32_t Rig::stickAngle(std::size_t k) const
+{
+    if (k >= mStickOrigin.size() || (mStickOrigin[k] & ~(kFromAngle - 1)) != kFromAngle)
+        return -1;
+    return std::int32_t(mStickOrigin[k] & (kFromAngle - 1));
+}
 
 bool Rig::triangleFrame(Vec3 p0, Vec3 p1, Vec3 p2, Mat3& out)
 {
@@ -176,7 +201,7 @@ std::shared_ptr<const Rig> Rig::build(const rig::RigDescription& d, std::string*
         const float B = length(X[a.b] - X[a.center]);
         auto dist = [&](float th) { return std::sqrt(std::max(0.f, A * A + B * B - 2.f * A * B * std::cos(th))); };
         sticks.push_back({std::uint32_t(a.a), std::uint32_t(a.b), dist(a.minAngle), dist(a.maxAngle), a.stiffness, 0.f,
-                          kInf, ~0u});
+                          kInf, kFromAngle | std::uint32_t(&a - d.angles.data())});
     }
     // Triangle edges are enforced by rigid sticks; add those the description lacks.
     auto hasLink = [&](std::uint32_t a, std::uint32_t b) {
@@ -190,7 +215,7 @@ std::shared_ptr<const Rig> Rig::build(const rig::RigDescription& d, std::string*
             const std::uint32_t a = std::uint32_t(t.p[k]), b = std::uint32_t(t.p[(k + 1) % 3]);
             if (!hasLink(a, b)) {
                 const float L = length(X[b] - X[a]);
-                sticks.push_back({a, b, L, L, 1.f, 0.f, kInf, ~0u});
+                sticks.push_back({a, b, L, L, 1.f, 0.f, kInf, kFromTriangle | std::uint32_t(&t - d.triangles.data())});
             }
         }
     }
@@ -244,9 +269,14 @@ std::shared_ptr<const Rig> Rig::build(const rig::RigDescription& d, std::string*
         sticks = std::move(ordered);
     }
     r->mStickRemap.assign(d.sticks.size(), 0);
-    for (std::size_t i = 0; i < sticks.size(); ++i)
-        if (sticks[i].source != ~0u)
+    r->mStickOrigin.resize(sticks.size());
+    for (std::size_t i = 0; i < sticks.size(); ++i) {
+        r->mStickOrigin[i] = sticks[i].source;
+        if (sticks[i].source >= kFromAngle)
+            sticks[i].source = ~0u; // generated: no description stick
+        else
             r->mStickRemap[sticks[i].source] = std::uint32_t(i);
+    }
     r->mSticks = std::move(sticks);
     for (std::size_t k = 0; k + 4 <= r->mSticks.size(); k += 4) {
         StickBlock blk{};
@@ -313,8 +343,8 @@ std::shared_ptr<const Rig> Rig::build(const rig::RigDescription& d, std::string*
         o.swing1 = a.swing1;
         o.swing2 = a.swing2;
         o.stiffness = a.stiffness;
-        o.dynamicFriction = a.dynamicFriction;
-        o.staticFrictionAngle = a.staticFrictionAngle;
+        o.damping = a.damping;
+        o.staticFrictionSpeed = a.staticFrictionSpeed;
         o.restQ = toQuat(o.rest);
         o.restFrameQ = normalize(o.restQ * o.twistFrame);
         auto sinHalf2 = [](float angle) {
@@ -325,7 +355,6 @@ std::shared_ptr<const Rig> Rig::build(const rig::RigDescription& d, std::string*
         constexpr float kLocked = 1e-4f, kTolerance = 8.7e-4f; // as the solver's lock and tolerance
         o.sinHalfSwing2 = (a.swing1 < kLocked || a.swing2 < kLocked) ? sinHalf2(kTolerance)
                                                                      : sinHalf2(std::min(a.swing1, a.swing2));
-        o.sinHalfStatic2 = sinHalf2(a.staticFrictionAngle);
         if (a.limit == rig::AngularLimit::SwingTwist) {
             const TriangleData& A = r->mTriangles[o.triA];
             const TriangleData& B = r->mTriangles[o.triB];
@@ -471,6 +500,12 @@ std::shared_ptr<const Rig> Rig::build(const rig::RigDescription& d, std::string*
                     break;
                 }
         }
+    }
+
+    if (d.settings.solver == rig::SolverMode::Direct) {
+        auto structure = std::make_unique<ProjectionStructure>();
+        if (structure->build(*r))
+            r->mProjection = std::move(structure);
     }
 
     float radius = 0.f, maxR = 0.f;

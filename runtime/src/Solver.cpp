@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 #include <utility>
+#include <cstdlib>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -19,22 +20,34 @@ Ragdoll* Solver::create(std::shared_ptr<const Rig> rig, const Transform& placeme
     return new Ragdoll(std::move(rig), placement, dt, contactCapacity);
 }
 
-void Solver::integrate(Ragdoll& r, Vec3 gravity, float dt)
+void Solver::reserveContacts(Ragdoll& r, std::uint32_t capacity)
+{
+    RagdollState& s = *r.mState;
+    if (s.contacts.size() < capacity)
+        s.contacts.resize(capacity);
+    if (r.rig().projection() && s.projection.contacts.size() < capacity)
+        s.projection.contacts.resize(capacity);
+}
+
+void Solver::integrate(Ragdoll& r, Vec3 gravity, float h)
 {
     RagdollState& s = *r.mState;
     const std::size_t n = s.w.size();
-    const float keep = 1.f - r.rig().settings().drag;
-    const Vec3 a = gravity * (dt * dt);
+    // Damping as a rate per second: the velocity keeps e^(−damping·h) over a substep. The ratio carries the
+    // velocity (x − x*)/h_prev over to a substep of another length.
+    const float keep = std::exp(-r.rig().settings().damping * h) * (h / s.dt);
+    const Vec3 a = gravity * (h * h);
     Vec3* x = s.x;
     Vec3* xp = s.xPrev;
     const float* w = s.w.data();
     for (std::size_t i = 0; i < n; ++i) {
         const float m = w[i] > 0.f ? 1.f : 0.f;
         const Vec3 xi = x[i];
-        xp[i] = xi + ((xi - xp[i]) * keep + a) * m; // x' = (2−k)x − (1−k)x* + aΔt², written over x*
+        xp[i] = xi + ((xi - xp[i]) * keep + a) * m; // x' = x + k'(x − x*) + a·h², written over x*
     }
     std::swap(s.x, s.xPrev); // x* ← x without copying
-    s.dt = dt;
+    std::copy(s.x, s.x + n, s.xPredicted.begin());
+    s.dt = h;
 }
 
 namespace {
@@ -283,6 +296,7 @@ void Solver::solveSticks(Ragdoll& r, bool reverse)
     const float invDt2 = 1.f / (s.dt * s.dt);
     switch (rig.settings().solver) {
     case rig::SolverMode::GaussSeidel:
+    case rig::SolverMode::Direct: // a rig too large for the direct solve relaxes by Gauss–Seidel
         stickPassDispatch<StickMode::GaussSeidel>(rig, s, omega, reverse, invDt2);
         break;
     case rig::SolverMode::Xpbd:
@@ -344,14 +358,17 @@ void Solver::solveAngles(Ragdoll& r)
     }
 }
 
-void Solver::solvePins(Ragdoll& r)
+void Solver::solvePins(Ragdoll& r, std::uint32_t iterations)
 {
     RagdollState& s = *r.mState;
+    // A soft pin closes `stiffness` of the distance per 1/60 s: each of this substep's iterations takes
+    // its share of that.
+    const float share = 60.f * s.dt / float(std::max(1u, iterations));
     for (const PinState& p : s.pins) {
         if (p.kinematic)
             s.x[p.particle] = p.target;
         else if (s.w[p.particle] > 0.f)
-            s.x[p.particle] += (p.target - s.x[p.particle]) * p.stiffness;
+            s.x[p.particle] += (p.target - s.x[p.particle]) * (1.f - std::pow(1.f - p.stiffness, share));
     }
 }
 
@@ -359,19 +376,87 @@ void Solver::beginIterations(Ragdoll& r)
 {
     RagdollState& s = *r.mState;
     std::fill(s.lambda.begin(), s.lambda.end(), 0.f);
-    // Angular friction acts once per step, before the limits, toward last step's relative orientation.
-    solveAngular(r, true);
+    for (std::uint32_t k = 0; k < s.contactCount; ++k) {
+        s.contacts[k].depth = 0.f;
+        s.contacts[k].tKnown = false;
+    }
+    std::fill(s.selfDepth.begin(), s.selfDepth.begin() + s.selfPairCount, 0.f);
+    if (r.rig().projection()) {
+        std::fill(s.projection.coreLambdaSum.begin(), s.projection.coreLambdaSum.end(), 0.0);
+        std::fill(s.projection.extraLambdaSum.begin(), s.projection.extraLambdaSum.end(), 0.0);
+    }
+    // Relaxation modes: angular friction acts once per substep, before the limits, toward last substep's
+    // relative orientation (at one substep, exactly the per-step friction of rigs from before substeps).
+    // The direct projection would undo part of such a position correction; it damps velocities instead
+    // (jointFriction, at the end of the substep).
+    if (!r.rig().projection())
+        solveAngular(r, true);
 }
 
-void Solver::iterate(Ragdoll& r, const StaticWorld& world, std::uint32_t iteration)
+void Solver::endSubstep(Ragdoll& r)
 {
+    RagdollState& s = *r.mState;
+    if (r.rig().projection()) {
+        // A soft pin is a spring to its target; in the direct mode, where nothing else damps it, it also has
+        // a dashpot to the world at four times its rate (past critical: the body behind the particle adds
+        // mass the spring does not see), so a dragged body settles on the target instead of swinging about it.
+        for (const PinState& p : s.pins)
+            if (!p.kinematic && s.w[p.particle] > 0.f && p.stiffness < 1.f) {
+                const float rate = -std::log1p(-p.stiffness) * 60.f;
+                const float keep = std::exp(-4.f * rate * s.dt);
+                s.xPrev[p.particle] = s.x[p.particle] - (s.x[p.particle] - s.xPrev[p.particle]) * keep;
+            }
+    }
+    sanitize(r);
+    refreshTriangleFrames(r);
+    if (r.rig().projection())
+        jointFriction(r);
+    recordRelativeOrientations(r);
+}
+
+bool Solver::iterate(Ragdoll& r, const StaticWorld& world, std::uint32_t iteration)
+{
+    const std::uint32_t iterations = r.rig().settings().iterations;
+    if (r.rig().projection()) {
+        // Direct mode: the Gauss–Seidel passes of what the projection leaves out (soft pins, capsule pairs
+        // of one body, friction and the push out of the surfaces), then the projection.
+        solvePins(r, iterations);
+        solveSelfCollision(r);
+        solveStaticContacts(r, world);
+        return project(r, world) && projectionConverged(r);
+    }
     const bool reverse = (iteration & 1u) != 0;
     solveSticks(r, reverse);
     solveAngles(r);
     solveAngular(r, false);
-    solvePins(r);
+    solvePins(r, iterations);
     solveSelfCollision(r);
     solveStaticContacts(r, world);
+    return false;
+}
+
+bool Solver::projectionConverged(Ragdoll& r)
+{
+    // Converged when no stick is off its length limits by more than 0.01 % and no angular limit is broken
+    // by more than 0.1°.
+    const RagdollState& s = *r.mState;
+    for (const StickData& c : r.rig().sticks()) {
+        const float L = length(s.x[c.b] - s.x[c.a]);
+        const float target = std::clamp(L, c.minLength, c.maxLength);
+        if (std::fabs(L - target) > 1e-4f * target)
+            return false;
+    }
+    const auto cons = r.rig().angular();
+    if (cons.empty())
+        return true;
+    refreshTriangleFrames(r);
+    for (std::uint32_t i = 0; i < cons.size(); ++i) {
+        Vec3 u;
+        float rhs;
+        if (limitRow(r, i, 0.f, u, rhs) && rhs > 1.75e-3f)
+            return false;
+    }
+    return true;
 }
 
 void Solver::sanitize(Ragdoll& r)
@@ -403,32 +488,39 @@ float Solver::maxStickError(const Ragdoll& r)
     return worst;
 }
 
-void Solver::finishStep(Ragdoll& r, bool sleepAllowed)
+bool Solver::readyToSleep(const Ragdoll& r)
+{
+    const RagdollState& s = *r.mState;
+    const float sleepTime = r.rig().settings().sleepTime;
+    return sleepTime > 0.f && s.stillTime >= sleepTime;
+}
+
+void Solver::putToSleep(Ragdoll& r)
 {
     RagdollState& s = *r.mState;
-    sanitize(r);
+    s.asleep = true;
+    for (std::size_t i = 0; i < s.w.size(); ++i)
+        s.xPrev[i] = s.x[i];
+}
+
+void Solver::finishStep(Ragdoll& r, bool sleepAllowed, float dt)
+{
+    RagdollState& s = *r.mState;
     const Rig& rig = r.rig();
-    // Sleep: the fastest particle's speed, smoothed over a few steps so contact jitter of a resting body
-    // does not keep it awake, stays below the threshold for sleepTime seconds.
+    // Sleep: the fastest particle's speed over the step, smoothed over about 75 ms so contact jitter of a
+    // resting body does not keep it awake, stays below the threshold for sleepTime seconds.
     const rig::Settings& st = rig.settings();
     if (sleepAllowed && st.sleepTime > 0.f) {
         float maxMove2 = 0.f;
         for (std::size_t i = 0; i < s.w.size(); ++i)
-            maxMove2 = std::max(maxMove2, lengthSquared(s.x[i] - s.xPrev[i]));
-        const float speed = std::sqrt(maxMove2) / s.dt;
-        s.motion += (speed - s.motion) * 0.2f;
-        s.stillTime = s.motion < st.sleepVelocity ? s.stillTime + s.dt : 0.f;
-        if (s.stillTime >= st.sleepTime) {
-            s.asleep = true;
-            for (std::size_t i = 0; i < s.w.size(); ++i)
-                s.xPrev[i] = s.x[i];
-        }
+            maxMove2 = std::max(maxMove2, lengthSquared(s.x[i] - s.xFrame[i]));
+        const float speed = std::sqrt(maxMove2) / dt;
+        s.motion += (speed - s.motion) * (1.f - std::exp(-dt / 0.0747f));
+        s.stillTime = s.motion < st.sleepVelocity ? s.stillTime + dt : 0.f;
     } else {
         s.stillTime = 0.f;
     }
-    refreshTriangleFrames(r); // once, for both
-    recordRelativeOrientations(r);
-    updateBones(r);
+    updateBones(r); // frames are fresh from the last substep
 }
 
 } // namespace marionette::runtime

@@ -92,6 +92,26 @@ struct World::Impl {
         }
     }
 
+    /// Static contact candidates a ragdoll of `rig` may need in this world: one per collider and plane (a
+    /// particle always gets its planes) plus kObstaclesPerCollider other obstacles near each collider, or the
+    /// settings' floor. Grown whenever a ragdoll or geometry is added, so step() never allocates; what still
+    /// does not fit is counted in the stats.
+    std::uint32_t contactCapacity(const Rig& rig) const
+    {
+        const std::uint64_t perCollider = statics.planes.size() + kObstaclesPerCollider;
+        // Every movable particle is tested against the planes even without a collision radius.
+        const std::uint64_t need = std::uint64_t(rig.particleCount() + rig.colliders().size()) * perCollider;
+        return std::uint32_t(std::clamp<std::uint64_t>(need, settings.contactsPerRagdoll, kMaxContactsPerRagdoll));
+    }
+    static constexpr std::uint64_t kObstaclesPerCollider = 4;
+    static constexpr std::uint64_t kMaxContactsPerRagdoll = 1u << 20;
+
+    void reserveContacts()
+    {
+        for (Ragdoll* r : live)
+            Solver::reserveContacts(*r, contactCapacity(r->rig()));
+    }
+
     void wakeAll()
     {
         for (Ragdoll* r : live)
@@ -155,6 +175,7 @@ int World::addPlane(Vec3 normal, float offset, std::string* error)
     if (!isFinite(normal) || !std::isfinite(offset) || !(length(normal) > 1e-6f))
         return fail(error, "plane: normal must be a finite non-zero vector and offset finite"), -1;
     mImpl->statics.planes.push_back({normal / length(normal), offset});
+    mImpl->reserveContacts();
     mImpl->wakeAll(); // new geometry may touch a sleeper
     return int(mImpl->statics.planes.size() - 1);
 }
@@ -177,6 +198,7 @@ int World::addBox(const Transform& pose, Vec3 half, std::string* error)
     b.aabbMin = b.centre - ext;
     b.aabbMax = b.centre + ext;
     mImpl->statics.boxes.push_back(b);
+    mImpl->reserveContacts();
     mImpl->wakeAll(); // new geometry may touch a sleeper
     return int(mImpl->statics.boxes.size() - 1);
 }
@@ -186,6 +208,7 @@ int World::addSphere(Vec3 centre, float radius, std::string* error)
     if (!isFinite(centre) || !(radius > 0.f) || !std::isfinite(radius))
         return fail(error, "sphere: centre must be finite and radius positive"), -1;
     mImpl->statics.spheres.push_back({centre, radius});
+    mImpl->reserveContacts();
     mImpl->wakeAll(); // new geometry may touch a sleeper
     return int(mImpl->statics.spheres.size() - 1);
 }
@@ -195,6 +218,7 @@ int World::addCapsule(Vec3 a, Vec3 b, float radius, std::string* error)
     if (!isFinite(a) || !isFinite(b) || !(radius > 0.f) || !std::isfinite(radius))
         return fail(error, "capsule: ends must be finite and radius positive"), -1;
     mImpl->statics.capsules.push_back({a, b, radius});
+    mImpl->reserveContacts();
     mImpl->wakeAll(); // new geometry may touch a sleeper
     return int(mImpl->statics.capsules.size() - 1);
 }
@@ -212,6 +236,7 @@ int World::addTriangleMesh(std::span<const Vec3> vertices, std::span<const std::
     }
     mImpl->statics.meshes.push_back(bvh.get());
     mImpl->meshes.push_back(std::move(bvh));
+    mImpl->reserveContacts();
     mImpl->wakeAll();
     return int(mImpl->meshes.size() - 1);
 }
@@ -245,7 +270,7 @@ RagdollHandle World::spawn(std::shared_ptr<const Rig> rig, const Transform& plac
         m.slots.emplace_back();
     }
     Transform p{normalize(q), placement.translation};
-    m.slots[slot].ragdoll.reset(Solver::create(std::move(rig), p, m.settings.timeStep, m.settings.contactsPerRagdoll));
+    m.slots[slot].ragdoll.reset(Solver::create(rig, p, m.settings.timeStep, m.contactCapacity(*rig)));
     m.slots[slot].generation++;
     if (velocity != Vec3{})
         m.slots[slot].ragdoll->addVelocity(velocity);
@@ -342,18 +367,16 @@ void World::Impl::step()
             awake.push_back(i);
         }
     }
-    // 1. Integrate and gather static contacts, in parallel (ragdolls are independent here).
+    // 1. Gather static contact candidates over the step's motion, in parallel (ragdolls are independent here).
     pool.parallelFor(awake.size(), [&](std::size_t b, std::size_t e, unsigned) {
-        for (std::size_t k = b; k < e; ++k) {
-            Ragdoll& r = *live[awake[k]];
-            Solver::integrate(r, settings.gravity, dt);
-            Solver::prepareCollisions(r, statics);
-        }
+        for (std::size_t k = b; k < e; ++k)
+            Solver::beginStep(*live[awake[k]], statics, settings.gravity, dt);
     }, 4);
 
     // 2. Ragdoll-versus-ragdoll contacts and islands.
     for (std::uint32_t i = 0; i < n; ++i)
         parent[i] = i;
+    stats.droppedContacts = 0;
     const std::uint32_t contactCount = settings.ragdollCollisions ? findRagdollContacts() : 0;
 
     // Islands over awake ragdolls (ragdolls woken by contact joined the awake list in findRagdollContacts).
@@ -397,6 +420,8 @@ void World::Impl::step()
             solveIsland(std::uint32_t(i));
     }, 1);
 
+    for (std::uint32_t k : awake) // static candidates that did not fit (pair contacts counted above)
+        stats.droppedContacts += Solver::state(*live[k]).stats.droppedContacts;
     stats.awakeRagdolls = std::uint32_t(awake.size());
     stats.islands = islandCount;
     stats.ragdollContacts = contactCount;
@@ -407,39 +432,67 @@ void World::Impl::solveIsland(std::uint32_t island)
 {
     const std::uint32_t mb = islandStart[island], me = islandStart[island + 1];
     const std::uint32_t cb = contactStart[island], ce = contactStart[island + 1];
-    std::uint32_t iterations = 0;
+    // The island advances together: the most substeps and iterations any member's rig asks for.
+    std::uint32_t iterations = 1, substeps = 1;
     for (std::uint32_t k = mb; k < me; ++k) {
-        Ragdoll& r = *live[islandMembers[k]];
-        Solver::beginIterations(r);
-        iterations = std::max(iterations, r.rig().settings().iterations);
+        const rig::Settings& st = live[islandMembers[k]]->rig().settings();
+        iterations = std::max(iterations, st.iterations);
+        substeps = std::max(substeps, st.substeps);
     }
-    // Ragdoll-ragdoll contacts come first in each iteration so each ragdoll's own pass, which ends with
-    // the static contacts, has the last word: a pile cannot press its bottom body into the floor.
-    for (std::uint32_t it = 0; it < iterations; ++it) {
+    const float dt = settings.timeStep;
+    const float h = dt / float(substeps);
+    for (std::uint32_t sub = 0; sub < substeps; ++sub) {
+        for (std::uint32_t k = mb; k < me; ++k) {
+            Ragdoll& r = *live[islandMembers[k]];
+            Solver::integrate(r, settings.gravity, h);
+            Solver::sweepFastParticles(r, statics);
+            Solver::beginIterations(r);
+        }
         for (std::uint32_t c = cb; c < ce; ++c) {
-            PairContact& pc = pairSorted[c];
-            Ragdoll& ra = *live[pc.a];
-            Ragdoll& rb = *live[pc.b];
-            ContactSide sa, sb;
-            Vec3 nrm;
-            float depth;
-            if (!colliderContact(ra, ra.rig().colliders()[pc.colliderA], rb, rb.rig().colliders()[pc.colliderB], sa, sb,
-                                 nrm, depth, &pc.closest))
-                continue;
-            const float wsum = sa.weight() + sb.weight();
-            if (!(wsum > 1e-12f))
-                continue;
-            const float lambda = depth / wsum;
-            sa.move(nrm, lambda);
-            sb.move(-nrm, lambda);
-            pc.depth += depth;
-            contactFriction(ra, sa, rb, sb, nrm, depth, pc.depth);
+            pairSorted[c].depth = 0.f;
+            pairSorted[c].closest.known = false;
+        }
+        // Ragdoll-ragdoll contacts come first in each iteration so each ragdoll's own pass, which ends with
+        // the static contacts, has the last word: a pile cannot press its bottom body into the floor.
+        for (std::uint32_t it = 0; it < iterations; ++it) {
+            for (std::uint32_t c = cb; c < ce; ++c) {
+                PairContact& pc = pairSorted[c];
+                Ragdoll& ra = *live[pc.a];
+                Ragdoll& rb = *live[pc.b];
+                ContactSide sa, sb;
+                Vec3 nrm;
+                float depth;
+                if (!colliderContact(ra, ra.rig().colliders()[pc.colliderA], rb, rb.rig().colliders()[pc.colliderB], sa,
+                                     sb, nrm, depth, &pc.closest))
+                    continue;
+                const float wsum = sa.weight() + sb.weight();
+                if (!(wsum > 1e-12f))
+                    continue;
+                const float lambda = depth / wsum;
+                sa.move(nrm, lambda);
+                sb.move(-nrm, lambda);
+                pc.depth += depth;
+                contactFriction(ra, sa, rb, sb, nrm, depth, pc.depth);
+            }
+            bool converged = true;
+            for (std::uint32_t k = mb; k < me; ++k)
+                converged = Solver::iterate(*live[islandMembers[k]], statics, it) && converged;
+            if (converged && cb == ce)
+                break;
         }
         for (std::uint32_t k = mb; k < me; ++k)
-            Solver::iterate(*live[islandMembers[k]], statics, it);
+            Solver::endSubstep(*live[islandMembers[k]]);
     }
-    for (std::uint32_t k = mb; k < me; ++k)
-        Solver::finishStep(*live[islandMembers[k]], settings.sleep);
+    // Island sleep: touching ragdolls fall asleep together, once every one of them has been still for its
+    // sleep time; one asleep beside a moving neighbour would be woken by it at once.
+    bool islandStill = settings.sleep;
+    for (std::uint32_t k = mb; k < me; ++k) {
+        Solver::finishStep(*live[islandMembers[k]], settings.sleep, dt);
+        islandStill = islandStill && Solver::readyToSleep(*live[islandMembers[k]]);
+    }
+    if (islandStill)
+        for (std::uint32_t k = mb; k < me; ++k)
+            Solver::putToSleep(*live[islandMembers[k]]);
 }
 
 std::uint32_t World::Impl::findRagdollContacts()
@@ -497,7 +550,7 @@ std::uint32_t World::Impl::findRagdollContacts()
                 st.asleep = false;
                 st.stillTime = 0.f;
                 awake.push_back(idx);
-                Solver::prepareCollisions(*live[idx], statics);
+                Solver::beginStep(*live[idx], statics, settings.gravity, settings.timeStep);
             }
         }
         const std::uint32_t x = find(a), y = find(b);

@@ -39,10 +39,29 @@ double secondsSince(Clock::time_point start)
     return std::chrono::duration<double>(Clock::now() - start).count();
 }
 
-std::shared_ptr<const Rig> buildHumanoid(std::uint32_t iterations, std::string* error)
+/// The solver schedules compared: 0 the defaults (direct, 8 substeps × 3 iterations), 1 the relaxation rigs had
+/// before substeps (Gauss–Seidel, one step of 8 iterations).
+enum Schedule : int { kDefaultSchedule = 0, kRelaxation8 = 1 };
+
+void applySchedule(rig::RigDescription& d, int schedule)
+{
+    if (schedule == kRelaxation8) {
+        d.settings.solver = rig::SolverMode::GaussSeidel;
+        d.settings.substeps = 1;
+        d.settings.iterations = 8;
+    }
+}
+
+std::string scheduleName(const rig::Settings& s)
+{
+    return std::string(rig::toString(s.solver)) + " " + std::to_string(s.substeps) + " substep(s) x " +
+           std::to_string(s.iterations) + " iterations";
+}
+
+std::shared_ptr<const Rig> buildHumanoid(int schedule, std::string* error)
 {
     rig::RigDescription d = makeHumanoid();
-    d.settings.iterations = iterations;
+    applySchedule(d, schedule);
     return Rig::build(d, error);
 }
 
@@ -73,9 +92,9 @@ Transform yawed(Vec3 at, float yawRadians)
 /// every 120 steps (untimed) and only self-collision and the constraints are solved.
 void humanoidStep(benchmark::State& state, bool withStatics)
 {
-    const auto iterations = static_cast<std::uint32_t>(state.range(0));
+    const int schedule = int(state.range(0));
     std::string error;
-    const std::shared_ptr<const Rig> rig = buildHumanoid(iterations, &error);
+    const std::shared_ptr<const Rig> rig = buildHumanoid(schedule, &error);
     if (!rig) {
         state.SkipWithError(("Rig::build(makeHumanoid()) failed: " + error).c_str());
         return;
@@ -161,14 +180,14 @@ void humanoidStep(benchmark::State& state, bool withStatics)
             benchmark::Counter(double(contacts), benchmark::Counter::kAvgIterations);
     state.SetLabel(std::string(withStatics ? "floor+box" : "no statics") + ", 1 humanoid, " +
                    std::to_string(rig->particleCount()) + " particles, " + std::to_string(rig->sticks().size()) +
-                   " sticks, " + std::to_string(iterations) + " iterations, sleep off, 1 thread");
+                   " sticks, " + scheduleName(rig->settings()) + ", sleep off, 1 thread");
 }
 
 void BM_HumanoidStep(benchmark::State& state) { humanoidStep(state, true); }
 void BM_HumanoidStep_NoCollision(benchmark::State& state) { humanoidStep(state, false); }
 
-BENCHMARK(BM_HumanoidStep)->ArgName("iterations")->Arg(4)->Arg(8);
-BENCHMARK(BM_HumanoidStep_NoCollision)->ArgName("iterations")->Arg(4)->Arg(8);
+BENCHMARK(BM_HumanoidStep)->ArgName("schedule")->Arg(kDefaultSchedule)->Arg(kRelaxation8);
+BENCHMARK(BM_HumanoidStep_NoCollision)->ArgName("schedule")->Arg(kDefaultSchedule)->Arg(kRelaxation8);
 
 // ---- (b) 160 humanoids in 16 piles ------------------------------------------------------------------------
 
@@ -201,7 +220,7 @@ void BM_Piles(benchmark::State& state)
 {
     const auto threads = static_cast<std::uint32_t>(state.range(0));
     std::string error;
-    const std::shared_ptr<const Rig> rig = buildHumanoid(8, &error);
+    const std::shared_ptr<const Rig> rig = buildHumanoid(kDefaultSchedule, &error);
     if (!rig) {
         state.SkipWithError(("Rig::build(makeHumanoid()) failed: " + error).c_str());
         return;
@@ -261,7 +280,7 @@ void BM_Piles(benchmark::State& state)
     state.counters["ragdollContacts"] = last.ragdollContacts;
     state.counters["droppedContacts_max"] = maxDropped;
     state.SetLabel(std::to_string(kPileRagdolls) + " humanoids in 16 piles, " + std::to_string(kPileSteps) +
-                   " steps at 60 Hz, 8 iterations, sleep off, " + std::to_string(threads) + " thread(s)");
+                   " steps at 60 Hz, " + scheduleName(rig->settings()) + ", sleep off, " + std::to_string(threads) + " thread(s)");
 }
 
 BENCHMARK(BM_Piles)
@@ -343,7 +362,7 @@ BENCHMARK(BM_RigBuild)->Unit(benchmark::kMicrosecond);
 void BM_SpawnRemove(benchmark::State& state)
 {
     std::string error;
-    const std::shared_ptr<const Rig> rig = buildHumanoid(8, &error);
+    const std::shared_ptr<const Rig> rig = buildHumanoid(kDefaultSchedule, &error);
     if (!rig) {
         state.SkipWithError(("Rig::build(makeHumanoid()) failed: " + error).c_str());
         return;
@@ -361,7 +380,7 @@ BENCHMARK(BM_SpawnRemove);
 void BM_SkinningMatrices(benchmark::State& state)
 {
     std::string error;
-    const std::shared_ptr<const Rig> rig = buildHumanoid(8, &error);
+    const std::shared_ptr<const Rig> rig = buildHumanoid(kDefaultSchedule, &error);
     if (!rig) {
         state.SkipWithError(("Rig::build(makeHumanoid()) failed: " + error).c_str());
         return;
@@ -396,9 +415,8 @@ BENCHMARK(BM_SkinningMatrices);
 /// lingers after the impact is the solver's to remove; the counters make changes to it measurable.
 void BM_DropSettle(benchmark::State& state)
 {
-    const auto iterations = static_cast<std::uint32_t>(state.range(0));
     rig::RigDescription d = makeHumanoid();
-    d.settings.iterations = iterations;
+    applySchedule(d, int(state.range(0)));
     std::string error;
     const std::shared_ptr<const Rig> rig = Rig::build(d, &error);
     if (!rig) {
@@ -443,9 +461,9 @@ void BM_DropSettle(benchmark::State& state)
     state.counters["late_kinetic_energy_J"] = lateEnergy;
     state.counters["unsettled_of_12"] = unsettled;
     state.counters["us_per_step"] = 1e6 * stepSeconds / (double(drops) * 360.0);
-    state.SetLabel("12 random 2.5 m drops, 6 s each, sleep off");
+    state.SetLabel("12 random 2.5 m drops, 6 s each, sleep off, " + scheduleName(rig->settings()));
 }
-BENCHMARK(BM_DropSettle)->ArgName("iterations")->Arg(4)->Arg(8)->Iterations(1)->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_DropSettle)->ArgName("schedule")->Arg(kDefaultSchedule)->Arg(kRelaxation8)->Iterations(1)->Unit(benchmark::kMillisecond);
 
 } // namespace
 

@@ -1,7 +1,9 @@
 // The `marionette` executable run as a user runs it (QProcess): usage and exit codes, `validate` on good and
 // bad rigs and projects, `info` in text and JSON checked against the rig that was written.
+#include "marionette/project/Migration.h"
 #include "marionette/project/ProjectFile.h"
 #include "marionette/rig/Mrig.h"
+#include "marionette/rig/MrigFormat.h"
 #include "marionette/runtime/Procedural.h"
 
 #include "ProcessRunner.h"
@@ -54,6 +56,7 @@ private slots:
     void validate_craftedCorpus();
     void info_text();
     void info_json_matchesRig();
+    void info_solverSettings();
     void info_project();
     void export_writesTheProjectsRig();
     void build_meshToRig_data();
@@ -131,16 +134,18 @@ void TestCli::version_namesFormats()
 {
     const Run r = cli({QStringLiteral("--version")});
     QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
-    QCOMPARE(r.out, QStringLiteral("marionette 0.1.0 (reads .mrig format up to 1.0, .mproj version up to 1)\n"));
+    QCOMPARE(r.out, QStringLiteral("marionette 0.1.0 (reads .mrig format up to %1.%2, .mproj version up to %3)\n")
+                        .arg(rig::mrig::kVersionMajor).arg(rig::mrig::kVersionMinor).arg(project::kProjectVersion));
 }
 
 void TestCli::validate_acceptsGoodFiles_data()
 {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("format");
-    QTest::newRow("binary rig") << QStringLiteral("hero.mrig") << QStringLiteral(".mrig format 1.0");
-    QTest::newRow("project") << QStringLiteral("hero.mproj") << QStringLiteral(".mproj version 1");
-    QTest::newRow("binary rig without extension") << QStringLiteral("hero-rig") << QStringLiteral(".mrig format 1.0");
+    const QString format = QStringLiteral(".mrig format %1.%2").arg(rig::mrig::kVersionMajor).arg(rig::mrig::kVersionMinor);
+    QTest::newRow("binary rig") << QStringLiteral("hero.mrig") << format;
+    QTest::newRow("project") << QStringLiteral("hero.mproj") << QStringLiteral(".mproj version %1").arg(project::kProjectVersion);
+    QTest::newRow("binary rig without extension") << QStringLiteral("hero-rig") << format;
 }
 
 void TestCli::validate_acceptsGoodFiles()
@@ -269,13 +274,63 @@ void TestCli::info_text()
     QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(r.describe()));
     const QStringList lines = r.out.split(QLatin1Char('\n'));
     QCOMPARE(lines.value(0), mRig);
-    QVERIFY2(lines.value(1).startsWith(QStringLiteral("  format      .mrig format 1.0, %1 bytes, ").arg(QFileInfo(mRig).size())),
+    QVERIFY2(lines.value(1).startsWith(QStringLiteral("  format      .mrig format %1.%2, %3 bytes, ")
+                                           .arg(rig::mrig::kVersionMajor).arg(rig::mrig::kVersionMinor).arg(QFileInfo(mRig).size())),
              qPrintable(r.out));
     QVERIFY2(r.out.contains(QStringLiteral("\n  particles   %1 (total mass 75 kg, 0 kinematic)\n").arg(mHumanoid.particles.size())),
              qPrintable(r.out));
     QVERIFY2(r.out.contains(QStringLiteral("\n  triangles   %1\n").arg(mHumanoid.triangles.size())), qPrintable(r.out));
     QVERIFY2(r.out.contains(QLatin1String("driven by triangle 'pelvis'")), qPrintable(r.out));
-    QVERIFY2(r.out.contains(QLatin1String("8 iterations")), qPrintable(r.out));
+    // makeHumanoid()'s settings are the defaults: the direct solver, 8 substeps of 3 iterations, rates per second.
+    QVERIFY2(r.out.contains(QLatin1String("\n  settings    solver direct, 8 substeps of 3 iterations per step of 0.0166667 s "
+                                          "(at most 4 steps per advance)\n")),
+             qPrintable(r.out));
+    QVERIFY2(r.out.contains(QStringLiteral("m/s², damping 0.6 1/s, over-relaxation 1\n")), qPrintable(r.out));
+    QVERIFY2(r.out.contains(QLatin1String("friction 0.6, static friction speed 0.12 m/s, sleep below 0.05 m/s for 1 s\n")),
+             qPrintable(r.out));
+    QVERIFY2(r.out.contains(QStringLiteral("\n  angular     %1 (").arg(mHumanoid.angular.size())) &&
+                 r.out.contains(QStringLiteral("; %1 with friction)\n").arg(mHumanoid.angular.size())),
+             qPrintable(r.out));
+}
+
+// A rig with its own solver settings prints them, and counts as "with friction" exactly the joints whose
+// damping or static friction speed is non-zero.
+void TestCli::info_solverSettings()
+{
+    rig::RigDescription d = mHumanoid;
+    d.settings.solver = rig::SolverMode::Xpbd;
+    d.settings.substeps = 1;
+    d.settings.iterations = 12;
+    d.settings.maxSubsteps = 6;
+    d.settings.damping = 2.5f;
+    d.settings.staticFrictionSpeed = 0.25f;
+    for (rig::AngularConstraint& a : d.angular)
+        a.damping = a.staticFrictionSpeed = 0.f;
+    d.angular[1].damping = 4.f;             // damping alone
+    d.angular[3].staticFrictionSpeed = 0.5f; // static friction alone
+    const QString file = path("settings.mrig");
+    std::string error;
+    QVERIFY2(rig::saveMrig(file.toStdString(), d, &error), error.c_str());
+    Run r = cli({QStringLiteral("info"), file});
+    QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(r.describe()));
+    QVERIFY2(r.out.contains(QLatin1String("  settings    solver xpbd, 1 substep of 12 iterations per step of 0.0166667 s "
+                                          "(at most 6 steps per advance)\n")),
+             qPrintable(r.out));
+    QVERIFY2(r.out.contains(QLatin1String("damping 2.5 1/s")) && r.out.contains(QLatin1String("static friction speed 0.25 m/s")),
+             qPrintable(r.out));
+    QVERIFY2(r.out.contains(QLatin1String("; 2 with friction)")), qPrintable(r.out));
+
+    r = cli({QStringLiteral("info"), QStringLiteral("--json"), file});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+    const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    const QJsonObject settings = o.value(QStringLiteral("settings")).toObject();
+    QCOMPARE(settings.value(QStringLiteral("solver")).toString(), QStringLiteral("xpbd"));
+    QCOMPARE(settings.value(QStringLiteral("substeps")).toInteger(), qint64(1));
+    QCOMPARE(settings.value(QStringLiteral("iterations")).toInteger(), qint64(12));
+    QCOMPARE(settings.value(QStringLiteral("maxSubsteps")).toInteger(), qint64(6));
+    QCOMPARE(float(settings.value(QStringLiteral("damping")).toDouble()), 2.5f);
+    QCOMPARE(float(settings.value(QStringLiteral("staticFrictionSpeed")).toDouble()), 0.25f);
+    QCOMPARE(o.value(QStringLiteral("angular")).toObject().value(QStringLiteral("withFriction")).toInteger(), qint64(2));
 }
 
 void TestCli::info_json_matchesRig()
@@ -309,9 +364,18 @@ void TestCli::info_json_matchesRig()
     for (qsizetype i = 0; i < list.size(); ++i)
         QCOMPARE(list[i].toObject().value(QStringLiteral("name")).toString(), QString::fromStdString(d.bones[std::size_t(i)].name));
     const QJsonObject settings = o.value(QStringLiteral("settings")).toObject();
-    QCOMPARE(settings.value(QStringLiteral("iterations")).toInteger(), qint64(d.settings.iterations));
+    QCOMPARE(settings.value(QStringLiteral("substeps")).toInteger(), qint64(8));
+    QCOMPARE(settings.value(QStringLiteral("iterations")).toInteger(), qint64(rig::Settings{}.iterations));
+    QCOMPARE(settings.value(QStringLiteral("maxSubsteps")).toInteger(), qint64(d.settings.maxSubsteps));
     QCOMPARE(float(settings.value(QStringLiteral("timeStep")).toDouble()), d.settings.timeStep);
-    QCOMPARE(settings.value(QStringLiteral("solver")).toString(), QStringLiteral("gauss-seidel"));
+    QCOMPARE(float(settings.value(QStringLiteral("damping")).toDouble()), 0.6f);
+    QCOMPARE(float(settings.value(QStringLiteral("friction")).toDouble()), d.settings.friction);
+    QCOMPARE(float(settings.value(QStringLiteral("staticFrictionSpeed")).toDouble()), 0.12f);
+    QCOMPARE(settings.value(QStringLiteral("solver")).toString(), QStringLiteral("direct"));
+    for (const char* old : {"drag", "staticFriction"})
+        QVERIFY2(!settings.contains(QLatin1String(old)), old);
+    QCOMPARE(o.value(QStringLiteral("angular")).toObject().value(QStringLiteral("withFriction")).toInteger(),
+             qint64(d.angular.size()));
 }
 
 void TestCli::info_project()
@@ -321,7 +385,7 @@ void TestCli::info_project()
     const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
     const QJsonObject format = o.value(QStringLiteral("format")).toObject();
     QCOMPARE(format.value(QStringLiteral("kind")).toString(), QStringLiteral("mproj"));
-    QCOMPARE(format.value(QStringLiteral("version")).toInt(), 1);
+    QCOMPARE(format.value(QStringLiteral("version")).toInt(), project::kProjectVersion);
     QCOMPARE(o.value(QStringLiteral("particles")).toObject().value(QStringLiteral("total")).toInteger(),
              qint64(mHumanoid.particles.size()));
 }
@@ -495,13 +559,26 @@ void TestCli::simulate_reportsTheDrop()
     const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
     QStringList keys = o.keys();
     keys.sort();
-    QCOMPARE(keys, (QStringList{QStringLiteral("finite"), QStringLiteral("frames"), QStringLiteral("max_limit_violation_deg"),
-                                QStringLiteral("max_penetration"), QStringLiteral("max_stick_error"), QStringLiteral("min_height"),
-                                QStringLiteral("settled_frame")}));
+    QCOMPARE(keys, (QStringList{QStringLiteral("dropped_contacts"), QStringLiteral("finite"), QStringLiteral("frames"),
+                                QStringLiteral("max_limit_violation_deg"), QStringLiteral("max_penetration"),
+                                QStringLiteral("max_stick_error"), QStringLiteral("max_stick_error_impact"),
+                                QStringLiteral("max_stick_error_rest"), QStringLiteral("min_height"),
+                                QStringLiteral("settle_seconds"), QStringLiteral("settled_frame"), QStringLiteral("worst_limit"),
+                                QStringLiteral("worst_stick")}));
     QCOMPARE(o.value(QStringLiteral("frames")).toInteger(), 360);
     QCOMPARE(o.value(QStringLiteral("finite")).toBool(), true);
     const qint64 settled = o.value(QStringLiteral("settled_frame")).toInteger(-2);
     QVERIFY2(settled > 30 && settled < 360, qPrintable(r.out)); // it fell first, then came to rest
+    QCOMPARE(o.value(QStringLiteral("settle_seconds")).toDouble(), double(settled + 1) * double(1.f / 60.f));
+    QCOMPARE(o.value(QStringLiteral("dropped_contacts")).toInteger(-1), 0);
+    // The impact window and the last second are parts of the run: never above the whole run's worst.
+    const double impact = o.value(QStringLiteral("max_stick_error_impact")).toDouble(-1.0);
+    const double rest = o.value(QStringLiteral("max_stick_error_rest")).toDouble(-1.0);
+    QVERIFY2(impact > 0.0 && impact <= o.value(QStringLiteral("max_stick_error")).toDouble(), qPrintable(r.out));
+    QVERIFY2(rest >= 0.0 && rest <= o.value(QStringLiteral("max_stick_error")).toDouble(), qPrintable(r.out));
+    QVERIFY2(rest < 0.01, qPrintable(r.out)); // at rest every stick within 1 % of its length
+    // The worst stick is named as the rig names it (a description stick, or a triangle edge / angle constraint).
+    QVERIFY2(!o.value(QStringLiteral("worst_stick")).toString().isEmpty(), qPrintable(r.out));
     QVERIFY2(o.value(QStringLiteral("max_penetration")).toDouble(1.0) < 0.01, qPrintable(r.out));
     QVERIFY2(o.value(QStringLiteral("min_height")).toDouble(-1.0) > 0.0, qPrintable(r.out)); // particle centres above the floor
     const double stickError = o.value(QStringLiteral("max_stick_error")).toDouble(-1.0);
@@ -544,6 +621,10 @@ void TestCli::simulate_badArguments_data()
                                    << QStringLiteral("error: --scene must be floor, stairs, ledge or box, not 'moon'");
     QTest::newRow("negative drop") << QStringList{QStringLiteral("--drop"), QStringLiteral("-1")} << 2
                                    << QStringLiteral("error: --drop must be a number in [0, 1000], not '-1'");
+    QTest::newRow("zero substeps") << QStringList{QStringLiteral("--substeps"), QStringLiteral("0")} << 2
+                                   << QStringLiteral("error: --substeps must be an integer in [1, 64], not '0'");
+    QTest::newRow("too many iterations") << QStringList{QStringLiteral("--iterations"), QStringLiteral("65")} << 2
+                                         << QStringLiteral("error: --iterations must be an integer in [1, 64], not '65'");
 }
 
 void TestCli::simulate_badArguments()

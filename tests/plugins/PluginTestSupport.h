@@ -72,8 +72,8 @@ inline rig::RigDescription richRig()
     cone.coneAngle = 0.7f;
     cone.hasRestOrientation = true;
     cone.restOrientation = normalize(Quat{0.1f, 0.2f, 0.3f, 0.9f});
-    cone.dynamicFriction = 0.1f;
-    cone.staticFrictionAngle = 0.01f;
+    cone.damping = 2.5f;
+    cone.staticFrictionSpeed = 0.3f;
     d.angular.push_back(cone);
     rig::Pin pin;
     pin.name = "hand_pin";
@@ -105,10 +105,11 @@ inline rig::RigDescription richRig()
     d.settings.gravity = {0.f, -9.5f, 0.1f};
     d.settings.timeStep = 1.f / 120.f;
     d.settings.maxSubsteps = 6;
-    d.settings.iterations = 12;
-    d.settings.drag = 0.02f;
+    d.settings.substeps = 5;
+    d.settings.iterations = 3;
+    d.settings.damping = 1.5f;
     d.settings.friction = 0.4f;
-    d.settings.staticFriction = 0.001f;
+    d.settings.staticFrictionSpeed = 0.07f;
     d.settings.sleepVelocity = 0.03f;
     d.settings.sleepTime = 2.f;
     d.settings.overRelaxation = 1.2f;

@@ -60,7 +60,7 @@ int main(void) {
         const MarionetteAngular* a = &r->angular[i];
         printf("angular %s", a->name); I(a->id); I(a->triangleA); I(a->triangleB); I(a->limit); F(a->coneAngle);
         f3(a->twistAxis); f3(a->swingAxis1); F(a->twistMin); F(a->twistMax); F(a->swing1); F(a->swing2);
-        F(a->stiffness); F(a->dynamicFriction); F(a->staticFrictionAngle); I(a->hasRestOrientation);
+        F(a->stiffness); F(a->damping); F(a->staticFrictionSpeed); I(a->hasRestOrientation);
         f4(a->restOrientation); printf("\n");
     }
     for (i = 0; i < r->pinCount; ++i) {
@@ -87,7 +87,8 @@ int main(void) {
         f4(b->offsetRotation); f3(b->offsetTranslation); printf("\n");
     }
     printf("settings"); f3(r->settings.gravity); F(r->settings.timeStep); I(r->settings.maxSubsteps);
-    I(r->settings.iterations); F(r->settings.drag); F(r->settings.friction); F(r->settings.staticFriction);
+    I(r->settings.substeps); I(r->settings.iterations); F(r->settings.damping); F(r->settings.friction);
+    F(r->settings.staticFrictionSpeed);
     F(r->settings.sleepVelocity); F(r->settings.sleepTime); F(r->settings.overRelaxation);
     I(r->settings.sqrtApproximation); I(r->settings.selfCollision); I(r->settings.solver); printf("\n");
     printf("other"); I(other_rig.particleCount); I(OTHER_BONE_COUNT); printf("\n");
@@ -136,7 +137,7 @@ QStringList expectedLines(const rig::RigDescription& d, std::size_t otherParticl
         out << e.s("triangle").s(t.name).i(t.id).i(t.p[0]).i(t.p[1]).i(t.p[2]).take();
     for (const rig::AngularConstraint& a : d.angular)
         out << e.s("angular").s(a.name).i(a.id).i(a.triangleA).i(a.triangleB).i(int(a.limit)).f(a.coneAngle).v3(a.twistAxis).v3(a.swingAxis1)
-                   .f(a.twistMin).f(a.twistMax).f(a.swing1).f(a.swing2).f(a.stiffness).f(a.dynamicFriction).f(a.staticFrictionAngle)
+                   .f(a.twistMin).f(a.twistMax).f(a.swing1).f(a.swing2).f(a.stiffness).f(a.damping).f(a.staticFrictionSpeed)
                    .i(a.hasRestOrientation).q(a.restOrientation).take();
     for (const rig::Pin& p : d.pins)
         out << e.s("pin").s(p.name).i(p.id).i(p.particle).v3(p.target).f(p.stiffness).i(p.kinematic).take();
@@ -148,7 +149,7 @@ QStringList expectedLines(const rig::RigDescription& d, std::size_t otherParticl
     for (const rig::BoneBinding& b : d.bindings)
         out << e.s("binding").s(b.name).i(b.id).i(b.bone).i(int(b.driver)).i(b.index).i(b.hasOffset).q(b.offset.rotation).v3(b.offset.translation).take();
     const rig::Settings& s = d.settings;
-    out << e.s("settings").v3(s.gravity).f(s.timeStep).i(s.maxSubsteps).i(s.iterations).f(s.drag).f(s.friction).f(s.staticFriction)
+    out << e.s("settings").v3(s.gravity).f(s.timeStep).i(s.maxSubsteps).i(s.substeps).i(s.iterations).f(s.damping).f(s.friction).f(s.staticFrictionSpeed)
                .f(s.sleepVelocity).f(s.sleepTime).f(s.overRelaxation).i(s.sqrtApproximation).i(s.selfCollision).i(int(s.solver)).take();
     out << e.s("other").i(qint64(otherParticles)).i(qint64(otherBones)).take();
     out << QStringLiteral("name ") + QString::fromStdString(d.name);
@@ -249,6 +250,10 @@ void TestCHeaderExporter::identifiers_fromTheTargetName()
     QVERIFY(bytes.contains("static const MarionetteRigData humanoid_rig = {"));
     QVERIFY(!bytes.contains("humanoid_pins"));
     QVERIFY(bytes.contains("NULL, 0u"));
+    // Version 2 of the shared types: substeps and rates per second, the direct solver.
+    QVERIFY(bytes.contains("#define MARIONETTE_RIG_HEADER_VERSION 2\n"));
+    QVERIFY(bytes.contains("MARIONETTE_SOLVER_DIRECT = 3"));
+    QVERIFY(!bytes.contains("drag") && !bytes.contains("dynamicFriction") && !bytes.contains("staticFrictionAngle"));
 }
 
 QTEST_GUILESS_MAIN(TestCHeaderExporter)

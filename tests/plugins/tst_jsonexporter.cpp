@@ -57,6 +57,8 @@ private slots:
     void initTestCase();
     void export_everyFieldReadsBack();
     void export_deterministicAndNamed();
+    void export_solverNames_data();
+    void export_solverNames();
 
 private:
     editor::PluginHost mHost;
@@ -81,7 +83,7 @@ void TestJsonExporter::export_everyFieldReadsBack()
     const QJsonObject root = QJsonDocument::fromJson(bytes, &parse).object();
     QCOMPARE(parse.error, QJsonParseError::NoError);
     QCOMPARE(root.value(QStringLiteral("format")).toString(), QStringLiteral("marionette.rig+json"));
-    QCOMPARE(root.value(QStringLiteral("version")).toInt(), 1);
+    QCOMPARE(root.value(QStringLiteral("version")).toInt(), 2);
     QCOMPARE(root.value(QStringLiteral("generator")).toString(), QStringLiteral("tst 1"));
     QCOMPARE(root.value(QStringLiteral("name")).toString(), QString::fromStdString(d.name));
     const QJsonObject units = root.value(QStringLiteral("units")).toObject();
@@ -147,8 +149,9 @@ void TestJsonExporter::export_everyFieldReadsBack()
                      sameVec(o[QStringLiteral("swingAxis1")], a.swingAxis1) && f(o[QStringLiteral("twistMin")]) == a.twistMin &&
                      f(o[QStringLiteral("twistMax")]) == a.twistMax && f(o[QStringLiteral("swing1")]) == a.swing1 &&
                      f(o[QStringLiteral("swing2")]) == a.swing2 && f(o[QStringLiteral("stiffness")]) == a.stiffness &&
-                     f(o[QStringLiteral("dynamicFriction")]) == a.dynamicFriction &&
-                     f(o[QStringLiteral("staticFrictionAngle")]) == a.staticFrictionAngle &&
+                     f(o[QStringLiteral("damping")]) == a.damping &&
+                     f(o[QStringLiteral("staticFrictionSpeed")]) == a.staticFrictionSpeed &&
+                     !o.contains(QStringLiteral("dynamicFriction")) && !o.contains(QStringLiteral("staticFrictionAngle")) &&
                      (a.hasRestOrientation ? sameQuat(o[QStringLiteral("restOrientation")], a.restOrientation)
                                            : o[QStringLiteral("restOrientation")].isNull()),
                  a.name.c_str());
@@ -203,10 +206,12 @@ void TestJsonExporter::export_everyFieldReadsBack()
     QVERIFY(sameVec(s[QStringLiteral("gravity")], e.gravity));
     QCOMPARE(f(s[QStringLiteral("timeStep")]), e.timeStep);
     QCOMPARE(s[QStringLiteral("maxSubsteps")].toInteger(), qint64(e.maxSubsteps));
-    QCOMPARE(s[QStringLiteral("iterations")].toInteger(), qint64(e.iterations));
-    QCOMPARE(f(s[QStringLiteral("drag")]), e.drag);
+    QCOMPARE(s[QStringLiteral("substeps")].toInteger(), qint64(5));
+    QCOMPARE(s[QStringLiteral("iterations")].toInteger(), qint64(3));
+    QCOMPARE(f(s[QStringLiteral("damping")]), 1.5f);
     QCOMPARE(f(s[QStringLiteral("friction")]), e.friction);
-    QCOMPARE(f(s[QStringLiteral("staticFriction")]), e.staticFriction);
+    QCOMPARE(f(s[QStringLiteral("staticFrictionSpeed")]), 0.07f);
+    QVERIFY(!s.contains(QStringLiteral("drag")) && !s.contains(QStringLiteral("staticFriction")));
     QCOMPARE(f(s[QStringLiteral("sleepVelocity")]), e.sleepVelocity);
     QCOMPARE(f(s[QStringLiteral("sleepTime")]), e.sleepTime);
     QCOMPARE(f(s[QStringLiteral("overRelaxation")]), e.overRelaxation);
@@ -226,6 +231,31 @@ void TestJsonExporter::export_deterministicAndNamed()
     QCOMPARE(a, b);
     QVERIFY(!a.contains("0000000"));
     QVERIFY(a.contains("\"timeStep\": 0.016666668"));
+}
+
+// Every solver mode has its name; the settings' default, the direct solver, is "direct".
+void TestJsonExporter::export_solverNames_data()
+{
+    QTest::addColumn<int>("mode");
+    QTest::addColumn<QString>("name");
+    QTest::newRow("Gauss-Seidel") << int(rig::SolverMode::GaussSeidel) << QStringLiteral("gaussSeidel");
+    QTest::newRow("Jacobi") << int(rig::SolverMode::Jacobi) << QStringLiteral("jacobi");
+    QTest::newRow("XPBD") << int(rig::SolverMode::Xpbd) << QStringLiteral("xpbd");
+    QTest::newRow("direct") << int(rig::SolverMode::Direct) << QStringLiteral("direct");
+}
+
+void TestJsonExporter::export_solverNames()
+{
+    QFETCH(int, mode);
+    QFETCH(QString, name);
+    rig::RigDescription d = runtime::makeHumanoid();
+    QCOMPARE(d.settings.solver, rig::SolverMode::Direct);
+    d.settings.solver = rig::SolverMode(mode);
+    QByteArray bytes;
+    QString error;
+    QVERIFY2(editor::PluginHost::exportRigBytes(*mJson, d, {}, bytes, &error), qPrintable(error));
+    const QJsonObject s = QJsonDocument::fromJson(bytes).object().value(QStringLiteral("settings")).toObject();
+    QCOMPARE(s.value(QStringLiteral("solver")).toString(), name);
 }
 
 QTEST_GUILESS_MAIN(TestJsonExporter)

@@ -98,6 +98,8 @@ void TestQuadruped::quadruped_rigsTheDog()
     QCOMPARE(QString::fromStdString(d.validate()), QString());
     QCOMPARE(d.triangles.size(), std::size_t(11));
     QCOMPARE(d.angular.size(), std::size_t(10));
+    QCOMPARE(test::angularFrictionProblem(d, runtime::kHumanoidJointDamping, runtime::kHumanoidJointStaticFriction), QString());
+    QCOMPARE(test::solverSettingsProblem(d.settings), QString());
     for (const char* t : {"pelvis", "chest", "head", "front_l_upper", "front_l_lower", "hind_r_upper", "hind_r_lower"})
         QVERIFY2(test::findByName(d.triangles, t) >= 0, t);
 

@@ -82,15 +82,22 @@ inline rig::Stick stick(int a, int b, float rest = -1.f)
     return s;
 }
 
-/// Per-rig settings with everything that is not under test switched off: no sleep, and no drag unless asked.
-inline rig::Settings quietSettings(std::uint32_t iterations = 8, float drag = 0.f)
+/// Per-rig settings with everything that is not under test switched off: no sleep, and no damping unless
+/// asked (1/s). Jakobsen's relaxation: Gauss–Seidel, one substep of `iterations` sweeps per step, the
+/// schedule the seeds' worked examples are about.
+inline rig::Settings quietSettings(std::uint32_t iterations = 8, float damping = 0.f)
 {
     rig::Settings s;
-    s.drag = drag;
+    s.solver = rig::SolverMode::GaussSeidel;
+    s.substeps = 1;
+    s.damping = damping;
     s.sleepTime = 0.f;
     s.iterations = iterations;
     return s;
 }
+
+/// Damping (1/s) that removes `fraction` of the velocity per step of dt (the seeds' per-step drag k).
+inline float dampingForDrag(float fraction, float dt = 1.f / 60.f) { return -std::log1p(-fraction) / dt; }
 
 /// World settings with sleep off and a single thread.
 inline runtime::WorldSettings worldSettings(Vec3 gravity, float dt = 1.f / 60.f)

@@ -111,8 +111,12 @@ static void testDefaults(void)
 {
     const MrRigDesc desc = mrRigDescDefault();
     CHECK(desc.particles == NULL && desc.particleCount == 0 && desc.stickCount == 0, "mrRigDescDefault has elements");
-    CHECK(desc.settings.iterations == 8 && desc.settings.solver == MR_SOLVER_GAUSS_SEIDEL,
-          "default settings: iterations %u solver %d", (unsigned)desc.settings.iterations, (int)desc.settings.solver);
+    CHECK(desc.settings.substeps == 8 && desc.settings.iterations == 3 && desc.settings.solver == MR_SOLVER_DIRECT,
+          "default settings: substeps %u iterations %u solver %d", (unsigned)desc.settings.substeps,
+          (unsigned)desc.settings.iterations, (int)desc.settings.solver);
+    CHECK(desc.settings.damping == 0.6f && desc.settings.staticFrictionSpeed == 0.12f,
+          "default rates: damping %g /s, static friction speed %g m/s", (double)desc.settings.damping,
+          (double)desc.settings.staticFrictionSpeed);
     const MrParticleDesc p = mrParticleDescDefault();
     CHECK(p.mass == 1.f && p.radius > 0.f && p.group == 1u && p.mask == 0xFFFFFFFFu, "particle defaults");
     const MrStickDesc s = mrStickDescDefault();
@@ -472,7 +476,7 @@ static void testPendulum(void)
     desc.sticks = &stick;
     desc.stickCount = 1;
     desc.settings.sleepTime = 0.f;
-    desc.settings.drag = 0.f;
+    desc.settings.damping = 0.f;
     MrRig* rig = NULL;
     OK(mrRigCreate(&desc, &rig));
     uint32_t u = 99;

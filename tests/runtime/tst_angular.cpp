@@ -26,6 +26,7 @@ using namespace marionette::runtime;
 using namespace marionette::test;
 
 Q_DECLARE_METATYPE(marionette::Vec3)
+Q_DECLARE_METATYPE(marionette::rig::SolverMode)
 
 namespace {
 
@@ -150,7 +151,7 @@ void TestAngular::hinge_relativeRotationStaysAboutSharedEdge()
     d.particles = {particle({0.f, 0.f, 0.f}, 1.f), particle({0.f, 1.f, 0.f}, 1.f), particle({1.f, 0.5f, 0.f}, 1.f),
                    particle({0.f, 0.5f, 1.f}, 1.f)};
     d.triangles = {triangle(2, 0, 1), triangle(0, 3, 1)};
-    d.settings = quietSettings(8, 0.01f);
+    d.settings = quietSettings(8, dampingForDrag(0.01f));
     const Mat3 rest = bindRelative(d, 0, 1);
     Mat3 ra0;
     {
@@ -218,7 +219,7 @@ void TestAngular::cone_deviationStaysWithinLimit()
     c.limit = rig::AngularLimit::Cone;
     c.coneAngle = radians(30.f);
     d.angular = {c};
-    d.settings = quietSettings(8, 0.02f);
+    d.settings = quietSettings(8, dampingForDrag(0.02f));
     const Mat3 rest = bindRelative(d, 0, 1);
     SPAWN_SIM(sim, d, worldSettings({}));
     int released = 0;
@@ -298,7 +299,7 @@ void TestAngular::swingTwist_staysWithinEachBound()
     c.swing1 = radians(20.f);
     c.swing2 = radians(35.f);
     d.angular = {c};
-    d.settings = quietSettings(8, 0.02f);
+    d.settings = quietSettings(8, dampingForDrag(0.02f));
     const Mat3 rest = bindRelative(d, 0, 1);
     SPAWN_SIM(sim, d, worldSettings({}));
     spin(sim, {3, 4}, sim.x(0), omega);
@@ -459,7 +460,10 @@ struct Pendulum {
     std::uint32_t tip = 0;      // the child's swinging particle
 };
 
-Pendulum makePendulum(bool sharedEdge, float releaseDeg, float dynamicFriction, float staticFrictionDeg)
+/// A pendulum whose joint has angular damping (1/s) and static friction (°/s), solved by `solver`: Gauss–Seidel
+/// with one substep of 8 sweeps, or the default direct solver with its substeps.
+Pendulum makePendulum(bool sharedEdge, float releaseDeg, float damping, float staticFrictionDegPerSecond,
+                      rig::SolverMode solver)
 {
     Pendulum p;
     const float s = std::sin(radians(releaseDeg)), c = std::cos(radians(releaseDeg));
@@ -485,10 +489,16 @@ Pendulum makePendulum(bool sharedEdge, float releaseDeg, float dynamicFriction, 
     a.triangleB = 1;
     a.limit = rig::AngularLimit::Cone;
     a.coneAngle = kPi;
-    a.dynamicFriction = dynamicFriction;
-    a.staticFrictionAngle = radians(staticFrictionDeg);
+    a.damping = damping;
+    a.staticFrictionSpeed = radians(staticFrictionDegPerSecond);
     d.angular = {a};
     d.settings = quietSettings(8, 0.f);
+    if (solver != rig::SolverMode::GaussSeidel) {
+        const rig::Settings defaults;
+        d.settings.solver = solver;
+        d.settings.substeps = defaults.substeps;
+        d.settings.iterations = defaults.iterations;
+    }
     return p;
 }
 
@@ -500,17 +510,22 @@ float swingAngle(Vec3 tip) { return std::atan2(tip.x, -tip.y); }
 void TestAngular::friction_dynamicDampsSwing_data()
 {
     QTest::addColumn<bool>("sharedEdge");
-    QTest::newRow("child shares the hinge edge") << true;
-    QTest::newRow("child hung by braced sticks") << false;
+    QTest::addColumn<rig::SolverMode>("solver");
+    QTest::newRow("shared hinge edge, Gauss-Seidel") << true << rig::SolverMode::GaussSeidel;
+    QTest::newRow("braced sticks, Gauss-Seidel") << false << rig::SolverMode::GaussSeidel;
+    QTest::newRow("shared hinge edge, direct, substeps") << true << rig::SolverMode::Direct;
+    QTest::newRow("braced sticks, direct, substeps") << false << rig::SolverMode::Direct;
 }
 
 void TestAngular::friction_dynamicDampsSwing()
 {
     QFETCH(bool, sharedEdge);
+    QFETCH(rig::SolverMode, solver);
     float amplitude[2] = {0.f, 0.f};
-    const float frictions[2] = {0.f, 0.3f};
+    // 0.3 of the relative turn per 1/60 s step, as a rate: about 21.4 /s.
+    const float dampings[2] = {0.f, dampingForDrag(0.3f)};
     for (int k = 0; k < 2; ++k) {
-        const Pendulum p = makePendulum(sharedEdge, 30.f, frictions[k], 0.f);
+        const Pendulum p = makePendulum(sharedEdge, 30.f, dampings[k], 0.f, solver);
         SPAWN_SIM(sim, p.d, worldSettings({0.f, -9.81f, 0.f}));
         for (int n = 1; n <= 300; ++n) { // 5 s; the period is about 2 s
             sim.world->step();
@@ -518,20 +533,24 @@ void TestAngular::friction_dynamicDampsSwing()
                 amplitude[k] = std::max(amplitude[k], std::fabs(swingAngle(sim.x(p.tip))));
         }
     }
-    const QString msg = QStringLiteral("amplitude over the last 2.2 s: %1° without friction, %2° with dynamic friction 0.3")
+    const QString msg = QStringLiteral("amplitude over the last 2.2 s: %1° without friction, %2° with angular damping 21.4 /s")
                             .arg(num(degrees(amplitude[0])), num(degrees(amplitude[1])));
     QVERIFY2(degrees(amplitude[0]) >= 15.f, qPrintable(QStringLiteral("frictionless pendulum lost its swing: ") + msg));
     QVERIFY2(amplitude[1] < 0.5f * amplitude[0], qPrintable(msg));
 }
 
-// Static friction 10°: the same pendulum, held at 20° from the vertical under gravity and nudged (0.01 N·s):
-// every step's change of relative orientation (gravity: gΔt²·sin 20° ≈ 1e-3 rad) is far below 10°, so it is
-// held fully: the relative orientation stays within 1e-4 rad of its start over 1 s.
+// Static friction 600°/s (10° per 1/60 s): the same pendulum, held at 20° from the vertical under gravity and
+// nudged (0.01 N·s): every step's change of relative orientation (gravity: gΔt²·sin 20° ≈ 1e-3 rad) is far
+// below the threshold, so it is held fully: the relative orientation stays within 1e-4 rad of its start over
+// 1 s (a child hung by braced sticks: 0.5°).
 void TestAngular::friction_staticHoldsStill_data()
 {
     QTest::addColumn<bool>("sharedEdge");
-    QTest::newRow("child shares the hinge edge") << true;
-    QTest::newRow("child hung by braced sticks") << false;
+    QTest::addColumn<rig::SolverMode>("solver");
+    QTest::newRow("shared hinge edge, Gauss-Seidel") << true << rig::SolverMode::GaussSeidel;
+    QTest::newRow("braced sticks, Gauss-Seidel") << false << rig::SolverMode::GaussSeidel;
+    QTest::newRow("shared hinge edge, direct, substeps") << true << rig::SolverMode::Direct;
+    QTest::newRow("braced sticks, direct, substeps") << false << rig::SolverMode::Direct;
 }
 
 // Static friction holds once per step, before the iterations, toward the orientation where the hold began.
@@ -541,10 +560,11 @@ void TestAngular::friction_staticHoldsStill_data()
 void TestAngular::friction_staticHoldsStill()
 {
     QFETCH(bool, sharedEdge);
+    QFETCH(rig::SolverMode, solver);
     float worst[2] = {0.f, 0.f};
     float tip[2] = {0.f, 0.f};
     for (int withFriction = 0; withFriction < 2; ++withFriction) {
-        const Pendulum p = makePendulum(sharedEdge, 20.f, 0.f, withFriction ? 10.f : 0.f);
+        const Pendulum p = makePendulum(sharedEdge, 20.f, 0.f, withFriction ? 600.f : 0.f, solver);
         SPAWN_SIM(sim, p.d, worldSettings({0.f, -9.81f, 0.f}));
         const Mat3 rest = bindRelative(p.d, 0, 1);
         QVERIFY(sim.body->applyImpulse(p.tip, {0.01f, 0.f, 0.f}));

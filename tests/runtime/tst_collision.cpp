@@ -104,6 +104,7 @@ class TestCollision : public QObject {
     Q_OBJECT
 
 private slots:
+    void friction_crateStopsAtCoulombDistance_data();
     void friction_crateStopsAtCoulombDistance();
     void friction_zeroKeepsSliding();
     void staticFriction_particleStaysOnTiltedPlane_data();
@@ -134,11 +135,22 @@ private slots:
 // v²/(2μg). The match is approximate (several contacts of one body share the load, depth is accumulated
 // over iterations, the static threshold snaps the last millimetres), so we allow 30%. Drag is switched off
 // so that only friction decelerates the crate.
+// The rate is per second, so the distance is the same at 2, 4 and 8 substeps (the default solver; one
+// substep of 1/60 s lands the crate's corners 2.7 mm deep each step, which overstates friction).
+void TestCollision::friction_crateStopsAtCoulombDistance_data()
+{
+    QTest::addColumn<std::uint32_t>("substeps");
+    for (std::uint32_t n : {2u, 4u, 8u})
+        QTest::newRow(qPrintable(QStringLiteral("%1 substeps").arg(n))) << n;
+}
+
 void TestCollision::friction_crateStopsAtCoulombDistance()
 {
+    QFETCH(std::uint32_t, substeps);
     rig::RigDescription desc = makeCrate({0.2f, 0.2f, 0.2f}, 10.f);
     desc.settings.friction = 0.6f;
-    desc.settings.drag = 0.f;
+    desc.settings.damping = 0.f;
+    desc.settings.substeps = substeps;
     BUILD_RIG(crate, desc);
     World world;
     QVERIFY(world.addPlane({0.f, 1.f, 0.f}, 0.f) >= 0);
@@ -160,7 +172,7 @@ void TestCollision::friction_crateStopsAtCoulombDistance()
         const float vx = (x - prevX) / kDt;
         prevX = x;
         minVx = std::min(minVx, vx);
-        QVERIFY2(vx >= -1e-4f, qPrintable(QStringLiteral("centre velocity reversed at step %1: vx = %2 m/s").arg(i).arg(num(vx))));
+        QVERIFY2(vx >= -5e-3f, qPrintable(QStringLiteral("centre velocity reversed at step %1: vx = %2 m/s").arg(i).arg(num(vx))));
         if (stopStep < 0 && std::fabs(vx) < 1e-3f)
             stopStep = i;
     }
@@ -178,7 +190,7 @@ void TestCollision::friction_zeroKeepsSliding()
 {
     rig::RigDescription desc = makeCrate({0.2f, 0.2f, 0.2f}, 10.f);
     desc.settings.friction = 0.f;
-    desc.settings.drag = 0.f;
+    desc.settings.damping = 0.f;
     BUILD_RIG(crate, desc);
     World world;
     QVERIFY(world.addPlane({0.f, 1.f, 0.f}, 0.f) >= 0);
@@ -198,10 +210,10 @@ void TestCollision::friction_zeroKeepsSliding()
 void TestCollision::staticFriction_particleStaysOnTiltedPlane_data()
 {
     QTest::addColumn<float>("mu");
-    QTest::addColumn<float>("staticThreshold");
+    QTest::addColumn<float>("staticThreshold"); // m/s
     QTest::addColumn<bool>("shouldStay");
     // μ = 1 > tan 10° ≈ 0.18: friction alone holds it; with the default static threshold too.
-    QTest::newRow("mu 1, default threshold") << 1.f << 0.0005f << true;
+    QTest::newRow("mu 1, default threshold") << 1.f << rig::Settings{}.staticFrictionSpeed << true;
     QTest::newRow("mu 1, no threshold") << 1.f << 0.f << true;
     // Control: frictionless, no threshold: it must slide, or the test above proves nothing.
     QTest::newRow("mu 0, no threshold (slides)") << 0.f << 0.f << false;
@@ -214,7 +226,7 @@ void TestCollision::staticFriction_particleStaysOnTiltedPlane()
     QFETCH(bool, shouldStay);
     rig::RigDescription desc = ballRig(0.05f);
     desc.settings.friction = mu;
-    desc.settings.staticFriction = staticThreshold;
+    desc.settings.staticFrictionSpeed = staticThreshold;
     BUILD_RIG(ball, desc);
     World world;
     const float tilt = radians(10.f);
@@ -272,13 +284,14 @@ void TestCollision::stickContact_nearEndMovesMoreAndNoPenetration()
     const float R = 0.25f, r = 0.05f;
     const Vec3 bump{0.25f, 0.f, 0.f}; // under the stick at 25% of its length
     rig::RigDescription desc = stickRig({0.f, 0.5f, 0.f}, 1.f, r);
+    desc.settings = quietSettings(8, rig::Settings{}.damping); // Jakobsen's scheme: one step, relaxation
     BUILD_RIG(stick, desc);
     World world;
     QVERIFY(world.addPlane({0.f, 1.f, 0.f}, 0.f) >= 0);
     QVERIFY(world.addSphere(bump, R) >= 0);
     SPAWN_RAGDOLL(h, world, stick, Transform{});
     Ragdoll& rd = *world.ragdoll(h);
-    const float k = desc.settings.drag;
+    const float k = 1.f - std::exp(-desc.settings.damping * kDt); // velocity fraction damped per step
     bool contactSeen = false;
     for (int i = 0; i < 180; ++i) {
         // Where each end would be after this step in free fall.
@@ -313,7 +326,7 @@ void TestCollision::stickContact_barycentricSplitIsC1OverC2()
     const float R = 0.2f, r = 0.05f, depth = 0.01f;
     const Vec3 centre{0.25f, 0.f, 0.f};
     rig::RigDescription desc = stickRig({0.f, R + r - depth, 0.f}, 1.f, r);
-    desc.settings.iterations = 1;
+    desc.settings = quietSettings(1, 0.f);
     BUILD_RIG(stick, desc);
     WorldSettings ws;
     ws.gravity = {0.f, 0.f, 0.f};

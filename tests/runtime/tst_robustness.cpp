@@ -375,6 +375,8 @@ const ValidationCase kValidationCases[] = {
     {"collinear triangle", [](rig::RigDescription& d) { d.particles[2].position = {0.f, 2.f, 0.f}; }, "triangles[0]", "degenerate"},
     {"angular same triangle twice", [](rig::RigDescription& d) { d.angular[0].triangleB = 0; }, "angular[0]", "same"},
     {"angular triangle out of range", [](rig::RigDescription& d) { d.angular[0].triangleB = 5; }, "angular[0]", "out of range"},
+    {"angular damping negative", [](rig::RigDescription& d) { d.angular[0].damping = -1.f; }, "angular[0]", "damping"},
+    {"angular static friction NaN", [](rig::RigDescription& d) { d.angular[0].staticFrictionSpeed = std::numeric_limits<float>::quiet_NaN(); }, "angular[0]", "staticFrictionSpeed"},
     {"angular twist max below min",
      [](rig::RigDescription& d) {
          d.angular[0].twistMin = 0.5f;
@@ -413,7 +415,12 @@ const ValidationCase kValidationCases[] = {
     {"bone bound twice", [](rig::RigDescription& d) { d.bindings.push_back(d.bindings[0]); }, "bindings[1]", "twice"},
     {"iterations 0", [](rig::RigDescription& d) { d.settings.iterations = 0; }, "settings", "iterations"},
     {"time step 0", [](rig::RigDescription& d) { d.settings.timeStep = 0.f; }, "settings", "timeStep"},
-    {"drag 1", [](rig::RigDescription& d) { d.settings.drag = 1.f; }, "settings", "drag"},
+    {"iterations 65", [](rig::RigDescription& d) { d.settings.iterations = 65; }, "settings", "iterations"},
+    {"substeps 0", [](rig::RigDescription& d) { d.settings.substeps = 0; }, "settings", "substeps"},
+    {"substeps 65", [](rig::RigDescription& d) { d.settings.substeps = 65; }, "settings", "substeps"},
+    {"damping negative", [](rig::RigDescription& d) { d.settings.damping = -0.5f; }, "settings", "damping"},
+    {"damping NaN", [](rig::RigDescription& d) { d.settings.damping = std::numeric_limits<float>::quiet_NaN(); }, "settings", "damping"},
+    {"static friction speed 101", [](rig::RigDescription& d) { d.settings.staticFrictionSpeed = 101.f; }, "settings", "staticFrictionSpeed"},
     {"gravity NaN", [](rig::RigDescription& d) { d.settings.gravity.y = std::numeric_limits<float>::quiet_NaN(); }, "settings", "gravity"},
     {"friction negative", [](rig::RigDescription& d) { d.settings.friction = -1.f; }, "settings", "friction"},
 };

@@ -31,7 +31,7 @@ Q_DECLARE_METATYPE(marionette::rig::AngleConstraint::Form)
 namespace {
 
 /// Static elongation of a 1 kg mass hanging 1 m below a kinematic particle on a stick, averaged over the
-/// last 0.5 s of `seconds` (drag 0.05 damps the bounce).
+/// last 0.5 s of `seconds` (damping of 5 % per 60 Hz step damps the bounce).
 float hangingElongation(rig::SolverMode mode, float dt, std::uint32_t iterations, float stiffness, float compliance,
                         std::string* error, float seconds = 6.f)
 {
@@ -41,8 +41,7 @@ float hangingElongation(rig::SolverMode mode, float dt, std::uint32_t iterations
     s.stiffness = stiffness;
     s.compliance = compliance;
     d.sticks = {s};
-    d.settings = quietSettings(iterations);
-    d.settings.drag = 0.05f;
+    d.settings = quietSettings(iterations, dampingForDrag(0.05f));
     d.settings.solver = mode;
     Sim sim = makeSim(d, worldSettings({0.f, -9.81f, 0.f}, dt));
     if (!sim.body) {

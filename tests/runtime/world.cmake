@@ -5,6 +5,7 @@ marionette_qtest(tst_collision SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_collision.c
 marionette_qtest(tst_world SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_world.cpp LIBS Marionette::runtime)
 marionette_qtest(tst_robustness SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_robustness.cpp LIBS Marionette::runtime)
 marionette_qtest(tst_motion SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_motion.cpp LIBS Marionette::runtime)
+marionette_qtest(tst_impact SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_impact.cpp LIBS Marionette::runtime)
 marionette_qtest(tst_rigload SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_rigload.cpp LIBS Marionette::runtime)
 
 # A game-style project that add_subdirectory()s only runtime/ (no Qt), configured and built in Release into

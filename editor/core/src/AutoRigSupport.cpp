@@ -1,5 +1,7 @@
 #include "marionette/editor/autorig/AutoRigSupport.h"
 
+#include "marionette/runtime/Procedural.h"
+
 #include <algorithm>
 #include <cmath>
 #include <set>
@@ -193,8 +195,8 @@ rig::AngularConstraint makeSwingTwist(std::string name, std::int32_t a, std::int
     j.twistMax = std::min(twistMax, kPi);
     j.swing1 = swing1;
     j.swing2 = swing2;
-    j.dynamicFriction = 0.02f;
-    j.staticFrictionAngle = radians(0.1f);
+    j.damping = runtime::kHumanoidJointDamping;
+    j.staticFrictionSpeed = runtime::kHumanoidJointStaticFriction;
     return j;
 }
 

@@ -6,6 +6,7 @@
 #include "Templates.h"
 
 #include "marionette/editor/autorig/AutoRigSupport.h"
+#include "marionette/runtime/Procedural.h"
 
 #include <algorithm>
 #include <cmath>
@@ -324,8 +325,8 @@ bool GenericBuilder::run(std::string* error)
         c.triangleB = body.triangle;
         c.limit = rig::AngularLimit::Cone;
         c.coneAngle = std::min(kMaxCone, kBend * float(1 + between));
-        c.dynamicFriction = 0.02f;
-        c.staticFrictionAngle = radians(0.1f);
+        c.damping = runtime::kHumanoidJointDamping;
+        c.staticFrictionSpeed = runtime::kHumanoidJointStaticFriction;
         mD.angular.push_back(c);
     }
 

@@ -8,56 +8,6 @@ namespace marionette::editor {
 
 namespace {
 
-/// Radians by which frames qA, qB break angular constraint c (0 inside), measured as the runtime's solver
-/// measures it: a cone by the deviation angle from the rest relative orientation; swing/twist by the
-/// distance of (twist, swing about X, swing about Z) from its clamp into the limits (twist range, swing
-/// ellipse); a hinge by its twist only (its shared edge holds the swing).
-float violation(const runtime::AngularData& c, Quat qA, Quat qB)
-{
-    if (c.limit == rig::AngularLimit::Cone) {
-        const Quat dev = qB * (qA * c.restQ).conjugate();
-        return std::max(0.f, rotationAngle(dev) - c.coneAngle);
-    }
-    const Quat G = qA * c.restFrameQ;
-    Quat q = G.conjugate() * qB * c.twistFrame;
-    if (q.w < 0.f)
-        q = {-q.x, -q.y, -q.z, -q.w};
-    const float tl = std::sqrt(q.y * q.y + q.w * q.w);
-    const Quat twist = tl > 1e-6f ? Quat{0.f, q.y / tl, 0.f, q.w / tl} : Quat{};
-    float tw = 2.f * std::atan2(twist.y, twist.w);
-    if (tw > kPi)
-        tw -= 2.f * kPi;
-    if (tw < -kPi)
-        tw += 2.f * kPi;
-    const float dt = std::clamp(tw, c.twistMin, c.twistMax) - tw;
-    if (c.hinge)
-        return std::fabs(dt);
-    const Quat swing = q * twist.conjugate();
-    const float sv = std::sqrt(swing.x * swing.x + swing.z * swing.z);
-    const float angle = 2.f * std::atan2(sv, std::fabs(swing.w));
-    const float sgn = swing.w < 0.f ? -1.f : 1.f;
-    const float a = sv > 1e-7f ? angle * sgn * swing.x / sv : 0.f;
-    const float b = sv > 1e-7f ? angle * sgn * swing.z / sv : 0.f;
-    constexpr float kLock = 1e-4f;
-    float ac = a, bc = b;
-    if (c.swing1 < kLock)
-        ac = 0.f;
-    if (c.swing2 < kLock)
-        bc = 0.f;
-    if (c.swing1 >= kLock && c.swing2 >= kLock) {
-        const float e = (a / c.swing1) * (a / c.swing1) + (b / c.swing2) * (b / c.swing2);
-        if (e > 1.f) {
-            ac = a / std::sqrt(e);
-            bc = b / std::sqrt(e);
-        }
-    } else if (c.swing1 >= kLock) {
-        ac = std::clamp(a, -c.swing1, c.swing1);
-    } else if (c.swing2 >= kLock) {
-        bc = std::clamp(b, -c.swing2, c.swing2);
-    }
-    return std::sqrt(dt * dt + (ac - a) * (ac - a) + (bc - b) * (bc - b));
-}
-
 /// Ray (o, unit d) against sphere (c, r): entry distance >= 0 (0 when o is inside), or -1.
 float raySphere(Vec3 o, Vec3 d, Vec3 c, float r)
 {
@@ -134,22 +84,11 @@ std::vector<float> PreviewSession::stickStrain() const
     if (!isRunning())
         return out;
     const runtime::Rig& rig = *mSim->rig;
-    const auto& sticks = rig.description().sticks;
-    const auto x = mSim->ragdoll->positions();
-    out.resize(sticks.size(), 0.f);
-    for (std::size_t i = 0; i < sticks.size(); ++i) {
-        if (mSim->ragdoll->stickTorn(std::uint32_t(i)))
-            continue;
-        const runtime::StickData& c = rig.sticks()[rig.compiledStick(i)];
-        const float L = length(x[c.b] - x[c.a]);
-        if (sticks[i].kind == rig::StickKind::Rigid) {
-            out[i] = c.maxLength > 1e-9f ? L / c.maxLength - 1.f : 0.f;
-        } else if (L < c.minLength) {
-            out[i] = c.minLength > 1e-9f ? (L - c.minLength) / c.minLength : 0.f;
-        } else if (L > c.maxLength) {
-            out[i] = c.maxLength > 1e-9f ? (L - c.maxLength) / c.maxLength : 0.f;
-        }
-    }
+    std::vector<float> compiled(rig.sticks().size());
+    mSim->ragdoll->stickStrains(compiled);
+    out.resize(rig.description().sticks.size(), 0.f);
+    for (std::size_t i = 0; i < out.size(); ++i)
+        out[i] = compiled[rig.compiledStick(i)];
     return out;
 }
 
@@ -158,23 +97,8 @@ std::vector<float> PreviewSession::angularViolation() const
     std::vector<float> out;
     if (!isRunning())
         return out;
-    const runtime::Rig& rig = *mSim->rig;
-    const auto x = mSim->ragdoll->positions();
-    const auto tris = rig.triangles();
-    std::vector<Quat> frames(tris.size());
-    std::vector<bool> ok(tris.size());
-    for (std::size_t i = 0; i < tris.size(); ++i) {
-        Mat3 f;
-        ok[i] = runtime::Rig::triangleFrame(x[tris[i].p[0]], x[tris[i].p[1]], x[tris[i].p[2]], f);
-        if (ok[i])
-            frames[i] = toQuatOrthonormal(f);
-    }
-    out.resize(rig.angular().size(), 0.f);
-    for (std::size_t i = 0; i < out.size(); ++i) {
-        const runtime::AngularData& c = rig.angular()[i];
-        if (ok[c.triA] && ok[c.triB]) // a degenerate triangle has no orientation to measure
-            out[i] = violation(c, frames[c.triA], frames[c.triB]);
-    }
+    out.resize(mSim->rig->angular().size(), 0.f);
+    mSim->ragdoll->angularExcesses(out);
     return out;
 }
 

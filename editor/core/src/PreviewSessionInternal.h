@@ -137,9 +137,10 @@ struct PreviewSession::Sim {
             return;
         const std::vector<Vec3> x(ragdoll->positions().begin(), ragdoll->positions().end());
         std::vector<Vec3> xp(ragdoll->previousPositions().begin(), ragdoll->previousPositions().end());
-        if (newDt != dt)
-            for (std::size_t i = 0; i < x.size(); ++i)
-                xp[i] = x[i] - (x[i] - xp[i]) * (newDt / dt);
+        // x* is one substep back; setPose takes the pose one (new) fixed step back.
+        const float substep = dt / float(rig->settings().substeps);
+        for (std::size_t i = 0; i < x.size(); ++i)
+            xp[i] = x[i] - (x[i] - xp[i]) * (newDt / substep);
         rig = std::move(built);
         create(placement, newDt, scene);
         ragdoll->setPose(x, xp);

@@ -39,6 +39,15 @@ PropertyDef angleDef(QString key, QString label, double lo, double hi, QString t
     return d;
 }
 
+// An angular speed, stored in rad/s and shown in °/s like the angles.
+PropertyDef angularSpeedDef(QString key, QString label, double lo, double hi, QString tip = {})
+{
+    PropertyDef d = def(std::move(key), std::move(label), PropertyType::Float, QStringLiteral("°/s"), lo, hi,
+        std::move(tip));
+    d.displayScale = kDegrees;
+    return d;
+}
+
 PropertyDef enumDef(QString key, QString label, QStringList names, QString tip = {})
 {
     PropertyDef d = def(std::move(key), std::move(label), PropertyType::Enum, {}, 0, double(names.size() - 1),
@@ -198,8 +207,10 @@ std::vector<Accessor> angularAccessors()
         F::value<&C::twistAxis>(def("twistAxis", "Twist axis", PropertyType::Vec3, {}, -1, 1, "Unit axis in B's triangle frame")),
         F::value<&C::swingAxis1>(def("swingAxis1", "Swing axis", PropertyType::Vec3, {}, -1, 1, "Unit axis in B's frame, perpendicular to the twist axis")),
         F::value<&C::stiffness>(exclusive(def("stiffness", "Stiffness", PropertyType::Float, {}, 0, 1, kStiffnessTip))),
-        F::value<&C::dynamicFriction>(def("dynamicFriction", "Dynamic friction", PropertyType::Float, {}, 0, 0.999)),
-        F::value<&C::staticFrictionAngle>(angleDef("staticFrictionAngle", "Static friction", 0, kPi, "Below this change per step the joint holds")),
+        F::value<&C::damping>(def("damping", "Damping", PropertyType::Float, "1/s", 0, 1000,
+            "The joint's relative spin decays as e^(−damping·t); 0 = none")),
+        F::value<&C::staticFrictionSpeed>(angularSpeedDef("staticFrictionSpeed", "Static friction", 0, 100,
+            "A joint turning slower than this is held still")),
     };
 }
 
@@ -211,7 +222,8 @@ std::vector<Accessor> pinAccessors()
         F::value<&P::name>(kName),
         F::link(def("particle", "Particle", PropertyType::Element), ElementKind::Particle, [](const Rig& r, std::size_t i) { return r.pins[i].particle; }),
         F::value<&P::target>(def("target", "Target", PropertyType::Vec3, "m")),
-        F::value<&P::stiffness>(exclusive(def("stiffness", "Stiffness", PropertyType::Float, {}, 0, 1, kStiffnessTip))),
+        F::value<&P::stiffness>(exclusive(def("stiffness", "Stiffness", PropertyType::Float, {}, 0, 1,
+            "Fraction of the way to the target per 1/60 s, (0, 1]; 1 = all the way (non-kinematic pins)"))),
         F::value<&P::kinematic>(def("kinematic", "Kinematic", PropertyType::Bool)),
     };
 }
@@ -288,16 +300,26 @@ const std::vector<SettingAccessor>& settingAccessors()
     using S = rig::Settings;
     static const std::vector<SettingAccessor> table = {
         setting<&S::gravity>(def("gravity", "Gravity", PropertyType::Vec3, "m/s²", -1e4, 1e4)),
-        setting<&S::timeStep>(exclusive(def("timeStep", "Time step", PropertyType::Float, "s", 0, 0.1))),
-        setting<&S::maxSubsteps>(def("maxSubsteps", "Max substeps", PropertyType::UInt, {}, 1, 64)),
-        setting<&S::iterations>(def("iterations", "Iterations", PropertyType::UInt, {}, 1, 64)),
-        setting<&S::solver>(enumDef("solver", "Solver", {"Gauss-Seidel", "Jacobi", "XPBD"})),
-        setting<&S::drag>(def("drag", "Drag", PropertyType::Float, {}, 0, 0.999)),
-        setting<&S::friction>(def("friction", "Friction", PropertyType::Float, {}, 0, 1e3)),
-        setting<&S::staticFriction>(def("staticFriction", "Static friction", PropertyType::Float, "m", 0, 1)),
+        setting<&S::timeStep>(exclusive(def("timeStep", "Time step", PropertyType::Float, "s", 0, 0.1,
+            "The world's fixed step"))),
+        setting<&S::maxSubsteps>(def("maxSubsteps", "Max steps per frame", PropertyType::UInt, {}, 1, 64,
+            "Fixed steps one advance may take; the rest of a stall is dropped")),
+        setting<&S::substeps>(def("substeps", "Substeps", PropertyType::UInt, {}, 1, 64,
+            "Solver substeps each fixed step is split into")),
+        setting<&S::iterations>(def("iterations", "Iterations per substep", PropertyType::UInt, {}, 1, 64,
+            "Per substep: Newton steps at most (Direct) or relaxation sweeps")),
+        setting<&S::solver>(enumDef("solver", "Solver", {"Gauss-Seidel", "Jacobi", "XPBD", "Direct"},
+            "Direct: sticks, limits and contacts projected together by a direct solve each substep")),
+        setting<&S::damping>(def("damping", "Damping", PropertyType::Float, "1/s", 0, 100,
+            "Velocities decay as e^(−damping·t) (air drag)")),
+        setting<&S::friction>(def("friction", "Friction", PropertyType::Float, {}, 0, 1e4,
+            "Coulomb friction coefficient μ against static geometry and other ragdolls")),
+        setting<&S::staticFrictionSpeed>(def("staticFrictionSpeed", "Static friction speed", PropertyType::Float,
+            "m/s", 0, 100, "A contact sliding slower than this sticks")),
         setting<&S::sleepVelocity>(def("sleepVelocity", "Sleep velocity", PropertyType::Float, "m/s", 0, 100)),
-        setting<&S::sleepTime>(def("sleepTime", "Sleep time", PropertyType::Float, "s", 0, 1e4, "0 disables sleep")),
-        setting<&S::overRelaxation>(def("overRelaxation", "Over-relaxation", PropertyType::Float, {}, 1, 1.999)),
+        setting<&S::sleepTime>(def("sleepTime", "Sleep time", PropertyType::Float, "s", 0, 3600, "0 disables sleep")),
+        setting<&S::overRelaxation>(def("overRelaxation", "Over-relaxation", PropertyType::Float, {}, 1, 1.99,
+            "Gauss–Seidel SOR factor / Jacobi averaging factor")),
         setting<&S::sqrtApproximation>(def("sqrtApproximation", "Approximate sqrt", PropertyType::Bool)),
         setting<&S::selfCollision>(def("selfCollision", "Self-collision", PropertyType::Bool)),
     };

@@ -2,8 +2,11 @@
 // next; docs/project-format.md describes every version.
 #include "marionette/project/Migration.h"
 
-#include "JsonSupport.h"
+#include "ProjectInternal.h"
 
+#include "marionette/rig/RigDescription.h"
+
+#include <cmath>
 #include <initializer_list>
 
 namespace marionette::project {
@@ -192,7 +195,156 @@ QString upgrade0To1(QJsonObject& doc)
     }
 }
 
-constexpr MigrationStep kSteps[] = {&upgrade0To1};
+// ---- version 1 -> 2 -----------------------------------------------------------------------------------
+
+/// What a version 1 build used for a key the document leaves out (its rig::Settings, AngularConstraint and
+/// Pin defaults). They differ from version 2's, so the step applies them before converting.
+constexpr float kV1TimeStep = 1.f / 60.f;
+constexpr std::uint32_t kV1Iterations = 8;
+constexpr float kV1Drag = 0.01f;
+constexpr float kV1StaticFriction = 0.0005f;
+constexpr float kV1PinStiffness = 1.f;
+constexpr float kV1AngularFriction = 0.f; // dynamicFriction and staticFrictionAngle
+/// Version 1's solver names; "direct" came with version 2.
+constexpr detail::EnumName<rig::SolverMode> kV1SolverModes[] = {
+    {"gauss-seidel", rig::SolverMode::GaussSeidel},
+    {"jacobi", rig::SolverMode::Jacobi},
+    {"xpbd", rig::SolverMode::Xpbd},
+};
+
+/// The value of `key` read as the version 1 reader read it (same conversion, same messages), or `fallback`.
+template <class T> T valueOr(const QJsonObject& o, const char* key, const JsonPath& at, T fallback)
+{
+    const QJsonValue v = o.value(QLatin1StringView(key));
+    if (!v.isUndefined())
+        detail::convert(v, at.key(key), fallback);
+    return fallback;
+}
+
+/// Refuses version 2 keys in a version 1 object: the step would overwrite them without a word.
+void refuseNewerKeys(const QJsonObject& o, const JsonPath& at, std::initializer_list<const char*> keys)
+{
+    for (const char* k : keys)
+        if (o.contains(QLatin1StringView(k)))
+            fail(at.key(k), QStringLiteral("unknown field in a version 1 project"));
+}
+
+/// `rate` as the JSON number that reads back as the same float; `from` names the version 1 value it was
+/// converted from, which a rate that is not finite is blamed on.
+QJsonValue rateValue(float rate, float perStep, float timeStep, const JsonPath& from)
+{
+    if (!std::isfinite(rate)) {
+        // Floats as written: the shortest text that reads back as them (both are finite, read from the file).
+        const auto text = [&from](float f) { return detail::formatNumber(detail::floatValue(f, from).toDouble()); };
+        fail(from, QStringLiteral("%1 per step at a timeStep of %2 s has no finite rate per second")
+                       .arg(text(perStep), text(timeStep)));
+    }
+    return detail::floatValue(rate, from);
+}
+
+/// rig.settings: substeps 1, iterations, damping and staticFrictionSpeed from migrateLegacySettings() in
+/// place of iterations, drag and staticFriction, and an explicit solver (absent meant Gauss–Seidel; version
+/// 2's default is direct). Creates the object when the rig has none. Returns the version 1 values.
+rig::LegacySettings upgradeSettings1To2(QJsonObject& rig, const JsonPath& rigAt)
+{
+    const JsonPath at = rigAt.key("settings");
+    const QJsonValue value = rig.value(QLatin1StringView("settings"));
+    QJsonObject s = value.isUndefined() ? QJsonObject() : detail::toObject(value, at);
+    refuseNewerKeys(s, at, {"substeps", "damping", "staticFrictionSpeed"});
+    const rig::LegacySettings legacy{valueOr(s, "timeStep", at, kV1TimeStep),
+                                     valueOr(s, "iterations", at, kV1Iterations), valueOr(s, "drag", at, kV1Drag),
+                                     valueOr(s, "staticFriction", at, kV1StaticFriction)};
+    QJsonValue solver = s.value(QLatin1StringView("solver"));
+    if (solver.isUndefined())
+        solver = QStringLiteral("gauss-seidel");
+    else
+        detail::toEnum<rig::SolverMode>(solver, at.key("solver"), kV1SolverModes, "solver mode");
+    rig::Settings migrated;
+    rig::migrateLegacySettings(legacy, migrated);
+    s.remove(QLatin1StringView("drag"));
+    s.remove(QLatin1StringView("staticFriction"));
+    s.insert(QStringLiteral("substeps"), qint64(migrated.substeps));
+    s.insert(QStringLiteral("iterations"), qint64(migrated.iterations));
+    s.insert(QStringLiteral("damping"), rateValue(migrated.damping, legacy.drag, legacy.timeStep, at.key("drag")));
+    s.insert(QStringLiteral("staticFrictionSpeed"),
+             rateValue(migrated.staticFrictionSpeed, legacy.staticFriction, legacy.timeStep, at.key("staticFriction")));
+    s.insert(QStringLiteral("solver"), solver);
+    rig.insert(QStringLiteral("settings"), s);
+    return legacy;
+}
+
+/// Each rig.angular entry: damping and staticFrictionSpeed from migrateLegacyAngularFriction() in place of
+/// dynamicFriction and staticFrictionAngle.
+void upgradeAngular1To2(QJsonObject& rig, const JsonPath& rigAt, const rig::LegacySettings& legacy)
+{
+    if (!rig.contains(QLatin1StringView("angular")))
+        return;
+    const JsonPath angularAt = rigAt.key("angular");
+    QJsonArray angular = optionalArray(rig, "angular", rigAt);
+    detail::checkElementCount(ElementKind::Angular, std::size_t(angular.size()), angularAt);
+    for (qsizetype i = 0; i < angular.size(); ++i) {
+        const JsonPath at = angularAt.index(i);
+        QJsonObject e = detail::toObject(angular[i], at);
+        refuseNewerKeys(e, at, {"damping", "staticFrictionSpeed"});
+        const float dynamicFriction = valueOr(e, "dynamicFriction", at, kV1AngularFriction);
+        const float staticFrictionAngle = valueOr(e, "staticFrictionAngle", at, kV1AngularFriction);
+        rig::AngularConstraint a;
+        rig::migrateLegacyAngularFriction(dynamicFriction, staticFrictionAngle, legacy.timeStep, a);
+        e.remove(QLatin1StringView("dynamicFriction"));
+        e.remove(QLatin1StringView("staticFrictionAngle"));
+        e.insert(QStringLiteral("damping"),
+                 rateValue(a.damping, dynamicFriction, legacy.timeStep, at.key("dynamicFriction")));
+        e.insert(QStringLiteral("staticFrictionSpeed"),
+                 rateValue(a.staticFrictionSpeed, staticFrictionAngle, legacy.timeStep, at.key("staticFrictionAngle")));
+        angular[i] = e;
+    }
+    rig.insert(QStringLiteral("angular"), angular);
+}
+
+/// Each rig.pins entry: stiffness per iteration becomes stiffness per 1/60 s (migrateLegacyPinStiffness()).
+void upgradePins1To2(QJsonObject& rig, const JsonPath& rigAt, const rig::LegacySettings& legacy)
+{
+    if (!rig.contains(QLatin1StringView("pins")))
+        return;
+    const JsonPath pinsAt = rigAt.key("pins");
+    QJsonArray pins = optionalArray(rig, "pins", rigAt);
+    detail::checkElementCount(ElementKind::Pin, std::size_t(pins.size()), pinsAt);
+    for (qsizetype i = 0; i < pins.size(); ++i) {
+        const JsonPath at = pinsAt.index(i);
+        QJsonObject e = detail::toObject(pins[i], at);
+        const float stiffness = valueOr(e, "stiffness", at, kV1PinStiffness);
+        const float migrated = rig::migrateLegacyPinStiffness(stiffness, legacy.iterations, legacy.timeStep);
+        e.insert(QStringLiteral("stiffness"), detail::floatValue(migrated, at.key("stiffness"))); // in [1e-6, 1]
+        pins[i] = e;
+    }
+    rig.insert(QStringLiteral("pins"), pins);
+}
+
+/// Version 1: one relaxation per fixed step, drag and frictions per step, a pin's stiffness per iteration.
+/// Version 2 splits each step into substeps and states rates per second. The step converts with the rig
+/// library's functions, as the .mrig reader does for a format 1.0 file, so both give the same floats. Keys
+/// left out mean version 1's defaults; version 2 keys in a version 1 document are refused.
+QString upgrade1To2(QJsonObject& doc)
+{
+    try {
+        const JsonPath root;
+        const JsonPath rigAt = root.key("rig");
+        const QJsonValue rigValue = doc.value(QLatin1StringView("rig"));
+        if (!rigValue.isUndefined()) { // else the version 2 reader reports the missing rig
+            QJsonObject rig = detail::toObject(rigValue, rigAt);
+            const rig::LegacySettings legacy = upgradeSettings1To2(rig, rigAt);
+            upgradeAngular1To2(rig, rigAt, legacy);
+            upgradePins1To2(rig, rigAt, legacy);
+            doc.insert(QStringLiteral("rig"), rig);
+        }
+        doc.insert(QStringLiteral("version"), 2);
+        return {};
+    } catch (const JsonError& e) {
+        return e.message;
+    }
+}
+
+constexpr MigrationStep kSteps[] = {&upgrade0To1, &upgrade1To2};
 static_assert(std::size(kSteps) == std::size_t(kProjectVersion), "one migration step per older version");
 
 } // namespace

@@ -31,6 +31,7 @@ constexpr EnumName<rig::SolverMode> kSolverModes[] = {
     {"gauss-seidel", rig::SolverMode::GaussSeidel},
     {"jacobi", rig::SolverMode::Jacobi},
     {"xpbd", rig::SolverMode::Xpbd},
+    {"direct", rig::SolverMode::Direct},
 };
 
 constexpr std::int64_t kMaxId = std::numeric_limits<rig::ElementId>::max();
@@ -114,8 +115,8 @@ class RigWriter {
         w.put("swing1", a.swing1);
         w.put("swing2", a.swing2);
         w.put("stiffness", a.stiffness);
-        w.put("dynamicFriction", a.dynamicFriction);
-        w.put("staticFrictionAngle", a.staticFrictionAngle);
+        w.put("damping", a.damping);
+        w.put("staticFrictionSpeed", a.staticFrictionSpeed);
         w.put("hasRestOrientation", a.hasRestOrientation);
         w.put("restOrientation", a.restOrientation);
     }
@@ -171,10 +172,11 @@ QJsonObject writeSettings(const rig::Settings& s, const JsonPath& at)
     w.put("gravity", s.gravity);
     w.put("timeStep", s.timeStep);
     w.put("maxSubsteps", s.maxSubsteps);
+    w.put("substeps", s.substeps);
     w.put("iterations", s.iterations);
-    w.put("drag", s.drag);
+    w.put("damping", s.damping);
     w.put("friction", s.friction);
-    w.put("staticFriction", s.staticFriction);
+    w.put("staticFrictionSpeed", s.staticFrictionSpeed);
     w.put("sleepVelocity", s.sleepVelocity);
     w.put("sleepTime", s.sleepTime);
     w.put("overRelaxation", s.overRelaxation);
@@ -262,8 +264,8 @@ class RigReader {
         o.optional("swing1", a.swing1);
         o.optional("swing2", a.swing2);
         o.optional("stiffness", a.stiffness);
-        o.optional("dynamicFriction", a.dynamicFriction);
-        o.optional("staticFrictionAngle", a.staticFrictionAngle);
+        o.optional("damping", a.damping);
+        o.optional("staticFrictionSpeed", a.staticFrictionSpeed);
         o.optional("hasRestOrientation", a.hasRestOrientation);
         o.optional("restOrientation", a.restOrientation);
     }
@@ -320,10 +322,11 @@ void readSettings(const QJsonValue& v, const JsonPath& at, rig::Settings& s)
     o.optional("gravity", s.gravity);
     o.optional("timeStep", s.timeStep);
     o.optional("maxSubsteps", s.maxSubsteps);
+    o.optional("substeps", s.substeps);
     o.optional("iterations", s.iterations);
-    o.optional("drag", s.drag);
+    o.optional("damping", s.damping);
     o.optional("friction", s.friction);
-    o.optional("staticFriction", s.staticFriction);
+    o.optional("staticFrictionSpeed", s.staticFrictionSpeed);
     o.optional("sleepVelocity", s.sleepVelocity);
     o.optional("sleepTime", s.sleepTime);
     o.optional("overRelaxation", s.overRelaxation);

@@ -74,12 +74,13 @@ std::string tagName(std::uint32_t tag);
 /// The chunks format 1.x defines, in the order the writer writes them.
 enum ChunkId : int {
     kRigChunk, kSettingsChunk, kParticlesChunk, kSticksChunk, kAnglesChunk, kTrianglesChunk, kAngularChunk,
-    kPinsChunk, kShapesChunk, kBonesChunk, kBindingsChunk, kStringsChunk, kKnownChunkCount
+    kPinsChunk, kShapesChunk, kBonesChunk, kBindingsChunk, kStringsChunk,
+    kSolverChunk, kAngularFrictionChunk, kPinStiffnessChunk, kKnownChunkCount
 };
 
 struct KnownChunk {
     std::uint32_t tag;
-    std::uint32_t recordSize; ///< size of the record in format 1.0
+    std::uint32_t recordSize; ///< size of the record in the format version that introduced the chunk
     bool required;            ///< a file without it is refused
     bool single;              ///< exactly one record
     const char* what;         ///< plural noun used in messages ("particles")
@@ -127,6 +128,11 @@ struct RecordSpans {
     std::span<const mrig::ShapeRecord> shapes;
     std::span<const mrig::BoneRecord> bones;
     std::span<const mrig::BindingRecord> bindings;
+    const mrig::SolverRecord* solver = nullptr;    ///< null in a format 1.0 file
+    std::span<const mrig::AngularFrictionRecord> angularFriction; ///< empty in 1.0, else one per angular
+    std::span<const mrig::PinStiffnessRecord> pinStiffness;       ///< empty in 1.0, else one per pin
+    bool hasAngularFriction = false; ///< ANGF is present (possibly empty): its count must match ANGU's
+    bool hasPinStiffness = false;    ///< PINF is present (possibly empty): its count must match PINS's
 };
 
 /// Points `out` at the records of a 16-byte-aligned, repacked buffer described by `s`.

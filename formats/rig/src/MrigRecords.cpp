@@ -174,6 +174,37 @@ bool checkSettings(const SettingsRecord& s, std::string* error)
            boolean(c, "selfCollision", s.selfCollision) && enumValue(c, "solver", s.solver, 2);
 }
 
+/// Format 1.1's solver record and the per-element rate records: counts match their elements, finite.
+/// (The ranges are RigDescription::validate()'s: a description from any source meets the same limits.)
+bool checkRates(const RecordSpans& r, std::string* error)
+{
+    if (r.solver) {
+        const SolverRecord& s = *r.solver;
+        const Ctx c{"SOLV", kSingle, error};
+        if (!enumValue(c, "solver", s.solver, 3) || !finite(c, "damping", s.damping) ||
+            !finite(c, "staticFrictionSpeed", s.staticFrictionSpeed))
+            return false;
+    }
+    // Present means one record per element, also when that is zero records beside a non-empty ANGU/PINS
+    // (else the rates of those elements would silently come from the legacy fields).
+    if (r.hasAngularFriction && r.angularFriction.size() != r.angular.size())
+        return fail(error, Msg() << "ANGF: " << r.angularFriction.size() << " records, expected one per angular constraint ("
+                                 << r.angular.size() << ')');
+    for (std::size_t i = 0; i < r.angularFriction.size(); ++i) {
+        const Ctx c{"ANGF", i, error};
+        if (!finite(c, "damping", r.angularFriction[i].damping) ||
+            !finite(c, "staticFrictionSpeed", r.angularFriction[i].staticFrictionSpeed))
+            return false;
+    }
+    if (r.hasPinStiffness && r.pinStiffness.size() != r.pins.size())
+        return fail(error, Msg() << "PINF: " << r.pinStiffness.size() << " records, expected one per pin ("
+                                 << r.pins.size() << ')');
+    for (std::size_t i = 0; i < r.pinStiffness.size(); ++i)
+        if (!finite(Ctx{"PINF", i, error}, "stiffness", r.pinStiffness[i].stiffness))
+            return false;
+    return true;
+}
+
 bool checkParticles(const RecordSpans& r, Strings& strings, std::string* error)
 {
     for (std::size_t i = 0; i < r.particles.size(); ++i) {
@@ -364,7 +395,7 @@ bool validateRecords(const RecordSpans& r, std::string* error)
     return checkSettings(*r.settings, error) && checkParticles(r, strings, error) && checkSticks(r, strings, error) &&
            checkAngles(r, strings, error) && checkTriangles(r, strings, error) && checkAngular(r, strings, error) &&
            checkPins(r, strings, error) && checkShapes(r, strings, error) && checkBones(r, strings, error) &&
-           checkBindings(r, strings, error) && strings.checkTotal(error);
+           checkBindings(r, strings, error) && checkRates(r, error) && strings.checkTotal(error);
 }
 
 } // namespace marionette::rig::detail

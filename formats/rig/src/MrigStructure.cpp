@@ -25,6 +25,9 @@ const KnownChunk kKnownChunks[kKnownChunkCount] = {
     {kTagBones, sizeof(BoneRecord), false, false, "bones"},
     {kTagBindings, sizeof(BindingRecord), false, false, "bone bindings"},
     {kTagStrings, 1, false, false, "string bytes"},
+    {kTagSolver, sizeof(SolverRecord), false, true, "solver records"},
+    {kTagAngularFriction, sizeof(AngularFrictionRecord), false, false, "angular friction records"},
+    {kTagPinStiffness, sizeof(PinStiffnessRecord), false, false, "pin stiffness records"},
 };
 
 namespace {
@@ -245,7 +248,8 @@ bool checkKnownChunks(Structure& s, std::string* error)
         } else {
             if (e.recordSize < known.recordSize)
                 return fail(error, Msg() << tag() << ": record size " << e.recordSize << " is smaller than "
-                                         << known.recordSize << ", the size in format 1.0");
+                                         << known.recordSize << ", the size in format "
+                                         << (id >= kSolverChunk ? "1.1" : "1.0"));
             if (e.recordSize % 4 != 0)
                 return fail(error, Msg() << tag() << ": record size " << e.recordSize << " is not a multiple of 4");
         }
@@ -373,6 +377,12 @@ void mapRecords(const std::byte* aligned, const Structure& s, RecordSpans& out)
     span(kShapesChunk, out.shapes);
     span(kBonesChunk, out.bones);
     span(kBindingsChunk, out.bindings);
+    if (s.slots[kSolverChunk].present)
+        out.solver = std::launder(reinterpret_cast<const SolverRecord*>(at(kSolverChunk)));
+    span(kAngularFrictionChunk, out.angularFriction);
+    span(kPinStiffnessChunk, out.pinStiffness);
+    out.hasAngularFriction = s.slots[kAngularFrictionChunk].present;
+    out.hasPinStiffness = s.slots[kPinStiffnessChunk].present;
 }
 
 } // namespace marionette::rig::detail

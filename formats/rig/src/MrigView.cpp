@@ -6,6 +6,7 @@
 
 #include <cstring>
 #include <new>
+#include <sstream>
 
 namespace marionette::rig {
 
@@ -42,6 +43,9 @@ MrigView& MrigView::operator=(MrigView&& other) noexcept
     mTriangles = other.mTriangles;
     mAngular = other.mAngular;
     mPins = other.mPins;
+    mSolver = other.mSolver;
+    mAngularFriction = other.mAngularFriction;
+    mPinStiffness = other.mPinStiffness;
     mShapes = other.mShapes;
     mBones = other.mBones;
     mBindings = other.mBindings;
@@ -63,6 +67,9 @@ void MrigView::reset()
     mTriangles = {};
     mAngular = {};
     mPins = {};
+    mSolver = nullptr;
+    mAngularFriction = {};
+    mPinStiffness = {};
     mShapes = {};
     mBones = {};
     mBindings = {};
@@ -97,6 +104,9 @@ bool MrigView::adopt(std::unique_ptr<std::byte[], AlignedDelete> buffer, std::si
     mTriangles = r.triangles;
     mAngular = r.angular;
     mPins = r.pins;
+    mSolver = r.solver;
+    mAngularFriction = r.angularFriction;
+    mPinStiffness = r.pinStiffness;
     mShapes = r.shapes;
     mBones = r.bones;
     mBindings = r.bindings;
@@ -152,6 +162,28 @@ Mat4 mat(const float (&v)[16])
     return m;
 }
 
+/// A legacy per-step field that this reader migrates (a 1.0 file, or a 1.1 file without the chunk that
+/// supersedes it) must lie in the range format 1.0's validate() gave it, and is refused with 1.0's message
+/// (`settings: drag 5 outside [0, 0.99]`): migration, which caps the rates, never turns a rig a 1.0 reader
+/// refused into one that loads.
+bool legacyRange(const char* list, std::size_t i, std::string_view name, const char* field, float v, float lo,
+                 float hi, bool openLow, std::string* error)
+{
+    if (v >= lo && v <= hi && !(openLow && v == lo)) // false for NaN, which the record checks refuse earlier
+        return true;
+    if (error) {
+        std::ostringstream s; // formatted as RigDescription::validate() formats it
+        s << list;
+        if (i != std::size_t(-1))
+            s << '[' << i << ']';
+        if (!name.empty())
+            s << " '" << name << '\'';
+        s << ": " << field << ' ' << v << " outside " << (openLow ? '(' : '[') << lo << ", " << hi << ']';
+        *error = s.str();
+    }
+    return false;
+}
+
 } // namespace
 
 bool MrigView::toDescription(RigDescription& out, std::string* error) const
@@ -167,16 +199,25 @@ bool MrigView::toDescription(RigDescription& out, std::string* error) const
         t.gravity = vec(s.gravity);
         t.timeStep = s.timeStep;
         t.maxSubsteps = s.maxSubsteps;
-        t.iterations = s.iterations;
-        t.drag = s.drag;
         t.friction = s.friction;
-        t.staticFriction = s.staticFriction;
+        if (mSolver) {
+            t.solver = static_cast<SolverMode>(mSolver->solver);
+            t.substeps = mSolver->substeps;
+            t.iterations = mSolver->iterations;
+            t.damping = mSolver->damping;
+            t.staticFrictionSpeed = mSolver->staticFrictionSpeed;
+        } else {
+            if (!legacyRange("settings", std::size_t(-1), {}, "drag", s.drag, 0.f, 0.99f, false, error) ||
+                !legacyRange("settings", std::size_t(-1), {}, "staticFriction", s.staticFriction, 0.f, 10.f, false, error))
+                return false;
+            t.solver = static_cast<SolverMode>(s.solver);
+            migrateLegacySettings({s.timeStep, s.iterations, s.drag, s.staticFriction}, t);
+        }
         t.sleepVelocity = s.sleepVelocity;
         t.sleepTime = s.sleepTime;
         t.overRelaxation = s.overRelaxation;
         t.sqrtApproximation = s.sqrtApproximation != 0;
         t.selfCollision = s.selfCollision != 0;
-        t.solver = static_cast<SolverMode>(s.solver);
 
         out.particles.reserve(mParticles.size());
         for (const ParticleRecord& r : mParticles)
@@ -194,14 +235,33 @@ bool MrigView::toDescription(RigDescription& out, std::string* error) const
         for (const TriangleRecord& r : mTriangles)
             out.triangles.push_back({str(r.name), r.id, {r.p[0], r.p[1], r.p[2]}});
         out.angular.reserve(mAngular.size());
-        for (const AngularRecord& r : mAngular)
-            out.angular.push_back({str(r.name), r.id, r.triangleA, r.triangleB, static_cast<AngularLimit>(r.limit),
-                                   r.coneAngle, vec(r.twistAxis), vec(r.swingAxis1), r.twistMin, r.twistMax, r.swing1,
-                                   r.swing2, r.stiffness, r.dynamicFriction, r.staticFrictionAngle,
-                                   r.hasRestOrientation != 0, quat(r.restOrientation)});
+        for (std::size_t i = 0; i < mAngular.size(); ++i) {
+            const AngularRecord& r = mAngular[i];
+            AngularConstraint a{str(r.name), r.id, r.triangleA, r.triangleB, static_cast<AngularLimit>(r.limit),
+                                r.coneAngle, vec(r.twistAxis), vec(r.swingAxis1), r.twistMin, r.twistMax, r.swing1,
+                                r.swing2, r.stiffness, 0.f, 0.f, r.hasRestOrientation != 0, quat(r.restOrientation)};
+            if (!mAngularFriction.empty()) {
+                a.damping = mAngularFriction[i].damping;
+                a.staticFrictionSpeed = mAngularFriction[i].staticFrictionSpeed;
+            } else {
+                if (!legacyRange("angular", i, a.name, "dynamicFriction", r.dynamicFriction, 0.f, 0.999f, false, error) ||
+                    !legacyRange("angular", i, a.name, "staticFrictionAngle", r.staticFrictionAngle, 0.f, kPi, false,
+                                 error))
+                    return false;
+                migrateLegacyAngularFriction(r.dynamicFriction, r.staticFrictionAngle, s.timeStep, a);
+            }
+            out.angular.push_back(std::move(a));
+        }
         out.pins.reserve(mPins.size());
-        for (const PinRecord& r : mPins)
-            out.pins.push_back({str(r.name), r.id, r.particle, vec(r.target), r.stiffness, r.kinematic != 0});
+        for (std::size_t i = 0; i < mPins.size(); ++i) {
+            const PinRecord& r = mPins[i];
+            if (mPinStiffness.empty() &&
+                !legacyRange("pins", i, string(r.name), "stiffness", r.stiffness, 0.f, 1.f, true, error))
+                return false;
+            const float stiffness = !mPinStiffness.empty() ? mPinStiffness[i].stiffness
+                                                           : migrateLegacyPinStiffness(r.stiffness, s.iterations, s.timeStep);
+            out.pins.push_back({str(r.name), r.id, r.particle, vec(r.target), stiffness, r.kinematic != 0});
+        }
         out.shapes.reserve(mShapes.size());
         for (const ShapeRecord& r : mShapes)
             out.shapes.push_back({str(r.name), r.id, static_cast<ShapeKind>(r.kind), r.triangle,

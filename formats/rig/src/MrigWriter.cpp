@@ -1,9 +1,11 @@
-// writeMrig: RigDescription -> format 1.0 bytes (FORMAT.md §8 describes what this writer produces).
+// writeMrig: RigDescription -> format 1.1 bytes (FORMAT.md §8 describes what this writer produces).
 #include "MrigInternal.h"
 
 #include "marionette/rig/Crc32c.h"
 #include "marionette/rig/Mrig.h"
 
+#include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <new>
 
@@ -74,7 +76,15 @@ struct Records {
     std::vector<ShapeRecord> shapes;
     std::vector<BoneRecord> bones;
     std::vector<BindingRecord> bindings;
+    SolverRecord solver{};
+    std::vector<AngularFrictionRecord> angularFriction;
+    std::vector<PinStiffnessRecord> pinStiffness;
 };
+
+/// The per-step values format 1.0 readers take from SETT, ANGU and PINS, closest to the same behaviour
+/// (1.1 readers read SOLV, ANGF and PINF instead).
+std::uint32_t legacyIterations(const Settings& s) { return std::clamp(s.substeps * s.iterations, 1u, 64u); }
+float legacyFraction(float rate, float dt, float most) { return std::clamp(1.f - std::exp(-rate * dt), 0.f, most); }
 
 bool makeRecords(const RigDescription& d, StringTable& st, Records& r)
 {
@@ -84,16 +94,17 @@ bool makeRecords(const RigDescription& d, StringTable& st, Records& r)
     put(t.gravity, s.gravity);
     t.timeStep = s.timeStep;
     t.maxSubsteps = s.maxSubsteps;
-    t.iterations = s.iterations;
-    t.drag = s.drag;
+    t.iterations = legacyIterations(s);
+    t.drag = legacyFraction(s.damping, s.timeStep, 0.99f);
     t.friction = s.friction;
-    t.staticFriction = s.staticFriction;
+    t.staticFriction = std::clamp(s.staticFrictionSpeed * s.timeStep, 0.f, 10.f);
     t.sleepVelocity = s.sleepVelocity;
     t.sleepTime = s.sleepTime;
     t.overRelaxation = s.overRelaxation;
     t.sqrtApproximation = s.sqrtApproximation ? 1u : 0u;
     t.selfCollision = s.selfCollision ? 1u : 0u;
-    t.solver = static_cast<std::uint32_t>(s.solver);
+    t.solver = s.solver == SolverMode::Direct ? 0u : static_cast<std::uint32_t>(s.solver); // 1.0 knows 0–2
+    r.solver = {static_cast<std::uint32_t>(s.solver), s.substeps, s.iterations, s.damping, s.staticFrictionSpeed, 0u};
 
     r.particles.resize(d.particles.size());
     for (std::size_t i = 0; i < d.particles.size(); ++i) {
@@ -167,8 +178,9 @@ bool makeRecords(const RigDescription& d, StringTable& st, Records& r)
         o.swing1 = a.swing1;
         o.swing2 = a.swing2;
         o.stiffness = a.stiffness;
-        o.dynamicFriction = a.dynamicFriction;
-        o.staticFrictionAngle = a.staticFrictionAngle;
+        o.dynamicFriction = legacyFraction(a.damping, s.timeStep, 0.999f);
+        o.staticFrictionAngle = std::clamp(a.staticFrictionSpeed * s.timeStep, 0.f, kPi);
+        r.angularFriction.push_back({a.damping, a.staticFrictionSpeed});
         o.hasRestOrientation = a.hasRestOrientation ? 1u : 0u;
         put(o.restOrientation, a.restOrientation);
     }
@@ -180,8 +192,13 @@ bool makeRecords(const RigDescription& d, StringTable& st, Records& r)
         o.id = p.id;
         o.particle = p.particle;
         put(o.target, p.target);
-        o.stiffness = p.stiffness;
+        // Per iteration of a 1.0 reader's step: (1 − s)^(60 Δt / n) keeps the same fraction per 1/60 s.
+        o.stiffness = p.stiffness >= 1.f ? 1.f
+                                         : std::clamp(1.f - std::pow(1.f - p.stiffness, 60.f * s.timeStep /
+                                                                                          float(legacyIterations(s))),
+                                                      1e-6f, 1.f);
         o.kinematic = p.kinematic ? 1u : 0u;
+        r.pinStiffness.push_back({p.stiffness});
     }
     r.shapes.resize(d.shapes.size());
     for (std::size_t i = 0; i < d.shapes.size(); ++i) {
@@ -241,6 +258,9 @@ std::vector<std::byte> serialise(const Records& r, const std::string& strings, s
     p[detail::kBonesChunk] = payload(r.bones);
     p[detail::kBindingsChunk] = payload(r.bindings);
     p[detail::kStringsChunk] = {strings.data(), strings.size(), 1};
+    p[detail::kSolverChunk] = {&r.solver, 1, sizeof(SolverRecord)};
+    p[detail::kAngularFrictionChunk] = payload(r.angularFriction);
+    p[detail::kPinStiffnessChunk] = payload(r.pinStiffness);
 
     FileHeader h{};
     std::memcpy(h.magic, kMagic, sizeof kMagic);

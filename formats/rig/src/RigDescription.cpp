@@ -1,5 +1,6 @@
 #include "marionette/rig/RigDescription.h"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -22,6 +23,7 @@ const char* toString(SolverMode mode)
     case SolverMode::GaussSeidel: return "gauss-seidel";
     case SolverMode::Jacobi: return "jacobi";
     case SolverMode::Xpbd: return "xpbd";
+    case SolverMode::Direct: return "direct";
     }
     return "unknown";
 }
@@ -192,8 +194,8 @@ std::string RigDescription::validate() const
         c.range("angular", i, a.name, "swing1", a.swing1, 0.f, kPi);
         c.range("angular", i, a.name, "swing2", a.swing2, 0.f, kPi);
         c.range("angular", i, a.name, "stiffness", a.stiffness, 0.f, 1.f, true);
-        c.range("angular", i, a.name, "dynamicFriction", a.dynamicFriction, 0.f, 0.999f);
-        c.range("angular", i, a.name, "staticFrictionAngle", a.staticFrictionAngle, 0.f, kPi);
+        c.range("angular", i, a.name, "damping", a.damping, 0.f, 1000.f);
+        c.range("angular", i, a.name, "staticFrictionSpeed", a.staticFrictionSpeed, 0.f, 100.f);
         c.finite("angular", i, a.name, "twistAxis", a.twistAxis);
         c.finite("angular", i, a.name, "swingAxis1", a.swingAxis1);
         if (!c.failed() && a.limit == AngularLimit::SwingTwist) {
@@ -268,18 +270,59 @@ std::string RigDescription::validate() const
         c.range("settings", kNoIndex, {}, "timeStep", s.timeStep, 0.f, 0.1f, true);
         if (s.maxSubsteps < 1 || s.maxSubsteps > 64)
             c.fail("settings", kNoIndex, {}, "maxSubsteps " + std::to_string(s.maxSubsteps) + " outside [1, 64]");
+        if (s.substeps < 1 || s.substeps > 64)
+            c.fail("settings", kNoIndex, {}, "substeps " + std::to_string(s.substeps) + " outside [1, 64]");
         if (s.iterations < 1 || s.iterations > 64)
             c.fail("settings", kNoIndex, {}, "iterations " + std::to_string(s.iterations) + " outside [1, 64]");
-        c.range("settings", kNoIndex, {}, "drag", s.drag, 0.f, 0.99f);
+        c.range("settings", kNoIndex, {}, "damping", s.damping, 0.f, 100.f);
         c.range("settings", kNoIndex, {}, "friction", s.friction, 0.f, 1e4f);
-        c.range("settings", kNoIndex, {}, "staticFriction", s.staticFriction, 0.f, 10.f);
+        c.range("settings", kNoIndex, {}, "staticFrictionSpeed", s.staticFrictionSpeed, 0.f, 100.f);
         c.range("settings", kNoIndex, {}, "sleepVelocity", s.sleepVelocity, 0.f, 100.f);
         c.range("settings", kNoIndex, {}, "sleepTime", s.sleepTime, 0.f, 3600.f);
         c.range("settings", kNoIndex, {}, "overRelaxation", s.overRelaxation, 1.f, 1.99f);
-        if (unsigned(s.solver) > unsigned(SolverMode::Xpbd))
+        if (unsigned(s.solver) > unsigned(SolverMode::Direct))
             c.fail("settings", kNoIndex, {}, "unknown solver mode");
     }
     return c.error();
+}
+
+namespace {
+// The tops of validate()'s ranges for the rates (settings damping, speeds, angular damping).
+constexpr float kMaxDamping = 100.f;
+constexpr float kMaxSpeed = 100.f;
+constexpr float kMaxAngularDamping = 1000.f;
+} // namespace
+
+void migrateLegacySettings(const LegacySettings& legacy, Settings& out)
+{
+    const float dt = legacy.timeStep > 0.f ? legacy.timeStep : 1.f / 60.f;
+    out.substeps = 1;
+    out.iterations = legacy.iterations;
+    // Capped at the tops of validate()'s ranges: a valid legacy rig (drag up to 0.99, 10 m per step, any step
+    // down to a few milliseconds) can ask for more than the rates allow, and must still load. NaN stays NaN
+    // (validate() refuses it).
+    out.damping = legacy.drag > 0.f && legacy.drag < 1.f ? std::min(-std::log1p(-legacy.drag) / dt, kMaxDamping)
+                                                         : (legacy.drag <= 0.f ? 0.f : kMaxDamping);
+    out.staticFrictionSpeed = std::min(legacy.staticFriction / dt, kMaxSpeed);
+}
+
+void migrateLegacyAngularFriction(float dynamicFriction, float staticFrictionAngle, float timeStep, AngularConstraint& out)
+{
+    const float dt = timeStep > 0.f ? timeStep : 1.f / 60.f;
+    out.damping = dynamicFriction > 0.f && dynamicFriction < 1.f
+                      ? std::min(-std::log1p(-dynamicFriction) / dt, kMaxAngularDamping)
+                      : (dynamicFriction <= 0.f ? 0.f : kMaxAngularDamping);
+    out.staticFrictionSpeed = std::min(staticFrictionAngle / dt, kMaxSpeed); // capped as in migrateLegacySettings
+}
+
+float migrateLegacyPinStiffness(float stiffness, std::uint32_t iterations, float timeStep)
+{
+    if (!(stiffness < 1.f))
+        return 1.f;
+    const float dt = timeStep > 0.f ? timeStep : 1.f / 60.f;
+    // Per iteration s, iterations n per step of dt: over 1/60 s the remaining distance keeps (1 − s)^(n/(60 dt)).
+    const float perReference = 1.f - std::pow(1.f - stiffness, float(iterations) / (60.f * dt));
+    return std::clamp(perReference, 1e-6f, 1.f);
 }
 
 } // namespace marionette::rig

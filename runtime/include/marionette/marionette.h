@@ -167,8 +167,9 @@ typedef struct MrAngularDesc {
     float swing1, swing2;        /* radians, [0, pi]: about swingAxis1 / swingAxis1 x twistAxis
                                                                                     default 45/45 deg */
     float stiffness;             /* (0, 1]                                                default 1 */
-    float dynamicFriction;       /* [0, 0.999]: pull toward last step's relative orientation  def. 0 */
-    float staticFrictionAngle;   /* radians [0, pi]: below this change per step, hold      default 0 */
+    float damping;               /* 1/s [0, 1000]: the joint's relative spin decays as e^(-damping t)
+                                                                                        default 0 */
+    float staticFrictionSpeed;   /* rad/s [0, 100]: a joint turning slower than this is held default 0 */
     int32_t hasRestOrientation;  /* 0 = capture R_A^T R_B from the bind pose               default 0 */
     MrQuat restOrientation;      /* R_A^T R_B at rest when hasRestOrientation (unit)  default identity */
 } MrAngularDesc;
@@ -178,7 +179,7 @@ typedef struct MrPinDesc {
     const char* name;
     int32_t particle;
     MrVec3 target;         /* world space */
-    float stiffness;       /* (0, 1]: fraction of the way to the target per iteration       default 1 */
+    float stiffness;       /* (0, 1]: fraction of the way to the target per 1/60 s          default 1 */
     int32_t kinematic;     /* non-zero: immovable and placed exactly on the target          default 1 */
 } MrPinDesc;
 
@@ -186,21 +187,23 @@ typedef struct MrPinDesc {
 typedef enum MrSolverMode {
     MR_SOLVER_GAUSS_SEIDEL = 0, /* constraints one after another; overRelaxation is the SOR factor */
     MR_SOLVER_JACOBI = 1,       /* corrections averaged per particle then applied */
-    MR_SOLVER_XPBD = 2          /* compliance based: stiffness independent of step and iterations */
+    MR_SOLVER_XPBD = 2,         /* compliance based: stiffness independent of step and iterations */
+    MR_SOLVER_DIRECT = 3        /* sticks, limits and contacts projected together by a direct solve */
 } MrSolverMode;
 
-/* Per-rig solver settings. Gravity and the time step belong to the world (MrWorldSettings). */
+/* Per-rig solver settings. Gravity and the time step belong to the world (MrWorldSettings). Rates are per
+ * second, so a rig behaves the same at any substep count. */
 typedef struct MrRigSettings {
-    uint32_t iterations;       /* relaxation iterations per step, [1, 64]                    default 8 */
-    float drag;                /* velocity damping per step, [0, 0.99]                    default 0.01 */
+    uint32_t substeps;         /* solver substeps per world step, [1, 64]                     default 8 */
+    uint32_t iterations;       /* per substep, [1, 64]: Newton steps (DIRECT) or sweeps       default 3 */
+    float damping;             /* 1/s [0, 100]: velocities decay as e^(-damping t)          default 0.6 */
     float friction;            /* contact friction coefficient, [0, 1e4]                   default 0.6 */
-    float staticFriction;      /* tangential motion per step (m) below which contacts stick, [0, 10]
-                                                                                        default 0.0005 */
-    float sleepVelocity;       /* m/s, [0, 100]: sleep when all particles are slower...    default 0.02 */
+    float staticFrictionSpeed; /* m/s [0, 100]: contacts sliding slower than this stick   default 0.12 */
+    float sleepVelocity;       /* m/s, [0, 100]: sleep when all particles are slower...    default 0.05 */
     float sleepTime;           /* ...for this long, seconds [0, 3600]; 0 disables sleep      default 1 */
     float overRelaxation;      /* [1, 1.99]: Gauss-Seidel SOR / Jacobi averaging factor      default 1 */
     int32_t sqrtApproximation; /* non-zero: one-Newton-step square root for sticks          default 0 */
-    int32_t solver;            /* an MrSolverMode                                  default GAUSS_SEIDEL */
+    int32_t solver;            /* an MrSolverMode                                        default DIRECT */
 } MrRigSettings;
 
 /* A whole rig as arrays. A count may be 0 with a NULL pointer; a non-zero count needs a non-NULL

@@ -6,6 +6,7 @@
 #include <QApplication>
 #include <QDialog>
 #include <QMessageBox>
+#include <QProgressDialog>
 #include <QPointer>
 #include <QTimer>
 
@@ -19,15 +20,18 @@ struct DialogRecord {
 };
 
 /// Polls for a modal dialog for up to `timeoutMs`; when one appears, records it and calls `answer` on it.
-inline std::shared_ptr<DialogRecord> answerNextDialog(std::function<void(QDialog*)> answer, int timeoutMs = 20000)
+/// Progress dialogs are not questions (on a slow machine a long job shows one before its answer) and are
+/// passed over unless `progressToo`.
+inline std::shared_ptr<DialogRecord> answerNextDialog(std::function<void(QDialog*)> answer, int timeoutMs = 20000,
+                                                      bool progressToo = false)
 {
     auto record = std::make_shared<DialogRecord>();
     auto* timer = new QTimer;
     auto elapsed = std::make_shared<int>(0);
-    QObject::connect(timer, &QTimer::timeout, timer, [timer, record, answer, elapsed, timeoutMs] {
+    QObject::connect(timer, &QTimer::timeout, timer, [timer, record, answer, elapsed, timeoutMs, progressToo] {
         *elapsed += 20;
         auto* dialog = qobject_cast<QDialog*>(QApplication::activeModalWidget());
-        if (dialog && dialog->isVisible()) {
+        if (dialog && dialog->isVisible() && (progressToo || !qobject_cast<QProgressDialog*>(dialog))) {
             record->seen = true;
             record->objectName = dialog->objectName();
             if (auto* box = qobject_cast<QMessageBox*>(dialog))

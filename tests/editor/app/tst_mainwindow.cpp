@@ -557,7 +557,7 @@ void TestMainWindow::import_cancelledFromTheProgressDialog()
             button->click();
         else
             d->reject();
-    });
+    }, 20000, true);
     const bool imported = w.importMesh(big, QStringLiteral("generic"));
     QVERIFY2(progress->seen, "no progress dialog");
     QVERIFY(!imported);

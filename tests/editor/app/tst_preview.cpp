@@ -233,8 +233,18 @@ void TestPreview::recordedScenario_replaysHeadlessWithTheSameOutcome()
     QTest::mouseClick(vp, Qt::LeftButton, {}, pixelOf(vp, session->positions()[std::size_t(head)]));
     stepN(w, 20);
     w.action(QStringLiteral("previewDrag"))->trigger();
-    const std::int32_t wrist = particleNamed(w.document().rig(), "wrist_l");
-    const QPoint from = pixelOf(vp, session->positions()[std::size_t(wrist)]);
+    // Grab a hand or foot the viewport shows in front of the rest of the body (as an artist would).
+    std::int32_t grabbed = -1;
+    for (const char* name : {"wrist_l", "wrist_r", "ankle_l", "ankle_r", "head"}) {
+        const std::int32_t p = particleNamed(w.document().rig(), name);
+        const std::optional<viewport::Pick> pick = vp->pickAt(pixelOf(vp, session->positions()[std::size_t(p)]));
+        if (pick && pick->element.kind == project::ElementKind::Particle && pick->index == p) {
+            grabbed = p;
+            break;
+        }
+    }
+    QVERIFY2(grabbed >= 0, "no hand, foot or head of the fallen body can be picked");
+    const QPoint from = pixelOf(vp, session->positions()[std::size_t(grabbed)]);
     QTest::mousePress(vp, Qt::LeftButton, {}, from);
     for (int k = 1; k <= 10; ++k) {
         QTest::mouseMove(vp, from + QPoint(4 * k, -3 * k));

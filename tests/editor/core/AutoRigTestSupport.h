@@ -493,6 +493,35 @@ inline bool noteMentions(const editor::AutoRigResult& r, const std::string& what
     return std::any_of(r.notes.begin(), r.notes.end(), [&](const std::string& n) { return n.find(what) != std::string::npos; });
 }
 
+/// "" when every angular constraint of `d` has this angular friction (the templates give every joint the
+/// humanoid's: runtime::kHumanoidJointDamping, kHumanoidJointStaticFriction), else the first that has not.
+inline QString angularFrictionProblem(const rig::RigDescription& d, float damping, float staticFrictionSpeed)
+{
+    for (const rig::AngularConstraint& a : d.angular)
+        if (a.damping != damping || a.staticFrictionSpeed != staticFrictionSpeed)
+            return QStringLiteral("%1: damping %2 1/s, static friction %3 rad/s; expected %4, %5")
+                .arg(QString::fromStdString(a.name), num(double(a.damping)), num(double(a.staticFrictionSpeed)),
+                     num(double(damping)), num(double(staticFrictionSpeed)));
+    return {};
+}
+
+/// "" when the solver settings are rig::Settings' defaults (substeps, iterations per substep, rates per
+/// second, solver), else the first that differs. The templates leave them so; they set only self-collision.
+inline QString solverSettingsProblem(const rig::Settings& s)
+{
+    const rig::Settings d;
+    if (s.timeStep != d.timeStep || s.maxSubsteps != d.maxSubsteps)
+        return QStringLiteral("step %1 s, %2 steps per advance").arg(num(double(s.timeStep))).arg(s.maxSubsteps);
+    if (s.substeps != d.substeps || s.iterations != d.iterations)
+        return QStringLiteral("%1 substeps of %2 iterations").arg(s.substeps).arg(s.iterations);
+    if (s.damping != d.damping || s.friction != d.friction || s.staticFrictionSpeed != d.staticFrictionSpeed)
+        return QStringLiteral("damping %1 1/s, friction %2, static friction speed %3 m/s")
+            .arg(num(double(s.damping)), num(double(s.friction)), num(double(s.staticFrictionSpeed)));
+    if (s.solver != d.solver)
+        return QStringLiteral("solver %1").arg(QLatin1String(rig::toString(s.solver)));
+    return {};
+}
+
 /// The particles' bind positions, by index.
 inline std::vector<Vec3> bindPositions(const rig::RigDescription& d)
 {

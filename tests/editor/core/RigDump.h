@@ -94,7 +94,7 @@ class RigDumper {
             field(at + "twistAxis", c.twistAxis); field(at + "swingAxis1", c.swingAxis1);
             field(at + "twistMin", c.twistMin); field(at + "twistMax", c.twistMax); field(at + "swing1", c.swing1);
             field(at + "swing2", c.swing2); field(at + "stiffness", c.stiffness);
-            field(at + "dynamicFriction", c.dynamicFriction); field(at + "staticFrictionAngle", c.staticFrictionAngle);
+            field(at + "damping", c.damping); field(at + "staticFrictionSpeed", c.staticFrictionSpeed);
             field(at + "hasRestOrientation", c.hasRestOrientation); field(at + "restOrientation", c.restOrientation);
         }
         for (std::size_t i = 0; i < r.pins.size(); ++i) {
@@ -129,9 +129,10 @@ class RigDumper {
         }
         const auto& s = r.settings;
         field("settings.gravity", s.gravity); field("settings.timeStep", s.timeStep);
-        field("settings.maxSubsteps", s.maxSubsteps); field("settings.iterations", s.iterations);
-        field("settings.drag", s.drag); field("settings.friction", s.friction);
-        field("settings.staticFriction", s.staticFriction); field("settings.sleepVelocity", s.sleepVelocity);
+        field("settings.maxSubsteps", s.maxSubsteps); field("settings.substeps", s.substeps);
+        field("settings.iterations", s.iterations); field("settings.damping", s.damping);
+        field("settings.friction", s.friction); field("settings.staticFrictionSpeed", s.staticFrictionSpeed);
+        field("settings.sleepVelocity", s.sleepVelocity);
         field("settings.sleepTime", s.sleepTime); field("settings.overRelaxation", s.overRelaxation);
         field("settings.sqrtApproximation", s.sqrtApproximation); field("settings.selfCollision", s.selfCollision);
         field("settings.solver", s.solver);

@@ -3,6 +3,7 @@
 // Auto to generic with the reason, recomputed inverse binds and refused input. Every assertion on a number
 // prints the measured value.
 #include "marionette/editor/AutoRig.h"
+#include "marionette/runtime/Procedural.h"
 
 #include <QtTest/QtTest>
 
@@ -90,6 +91,8 @@ void TestAutoRig::generic_quadruped()
     QCOMPARE(d.angular.size(), std::size_t(1));
     QCOMPARE(d.angular[0].limit, rig::AngularLimit::Cone);
     EXPECT_NEAR_REL(degrees(d.angular[0].coneAngle), 90.f, 1e-4f);
+    QCOMPARE(angularFrictionProblem(d, runtime::kHumanoidJointDamping, runtime::kHumanoidJointStaticFriction), QString());
+    QCOMPARE(solverSettingsProblem(d.settings), QString());
     QCOMPARE(d.angles.size(), std::size_t(19)); // spine 1, chest, neck, head, 3 per leg, tail 1-3
     const std::vector<Vec3> bind = bindPositions(d);
     for (const rig::AngleConstraint& c : d.angles) {

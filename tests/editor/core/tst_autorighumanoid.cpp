@@ -95,8 +95,8 @@ private slots:
 };
 
 // The humanoid layout: 20 particles, 11 triangles, 10 joints, every element named, ids left 0, settings at
-// their defaults (8 iterations), validate() passes, and the compiled rig has exactly the elbows and knees
-// as hinges.
+// their defaults (the direct solver, 8 substeps of 2 iterations), joints with makeHumanoid()'s angular
+// friction, validate() passes, and the compiled rig has exactly the elbows and knees as hinges.
 void TestAutoRigHumanoid::humanoid_rigShape()
 {
     QFETCH(int, row);
@@ -109,8 +109,10 @@ void TestAutoRigHumanoid::humanoid_rigShape()
     QVERIFY2(d.triangles.size() >= 11, qPrintable(num(double(d.triangles.size()))));
     QVERIFY2(d.angular.size() >= 10, qPrintable(num(double(d.angular.size()))));
     QCOMPARE(QString::fromStdString(d.validate()), QString());
-    QCOMPARE(d.settings.iterations, 8u);
+    QCOMPARE(solverSettingsProblem(d.settings), QString());
+    QCOMPARE(d.settings.solver, rig::SolverMode::Direct);
     QVERIFY(d.settings.selfCollision);
+    QCOMPARE(angularFrictionProblem(d, runtime::kHumanoidJointDamping, runtime::kHumanoidJointStaticFriction), QString());
     auto named = [](const auto& list, const char* what) {
         for (std::size_t i = 0; i < list.size(); ++i)
             if (list[i].name.empty() || list[i].id != 0)

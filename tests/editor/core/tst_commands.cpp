@@ -315,7 +315,7 @@ class TestCommands : public QObject {
         const State before = stateOf(*doc);
         // An empty multi-selection: nothing to change, nothing in the history (and no settings touched).
         doc->undoStack()->push(new editor::ChangePropertyCommand(doc.get(), std::vector<ElementRef>{}, "radius", 0.5));
-        doc->undoStack()->push(new editor::ChangePropertyCommand(doc.get(), std::vector<ElementRef>{}, "drag", 0.5));
+        doc->undoStack()->push(new editor::ChangePropertyCommand(doc.get(), std::vector<ElementRef>{}, "damping", 1.5));
         QCOMPARE(doc->undoStack()->count(), 0);
         COMPARE_STATE(stateOf(*doc), before);
         QVERIFY(!doc->isModified());
@@ -425,8 +425,9 @@ class TestCommands : public QObject {
         QCOMPARE(doc->rig().triangles[1].name, std::string("chest"));
         QCOMPARE(structure.count(), 1);
 
-        stack->push(new editor::ChangePropertyCommand(doc.get(), "drag", 0.5));
+        stack->push(new editor::ChangePropertyCommand(doc.get(), "damping", 1.5));
         QCOMPARE(settings.count(), 1);
+        QCOMPARE(doc->rig().settings.damping, 1.5f);
         stack->push(new editor::SetElementViewCommand(doc.get(), moved, false, std::nullopt));
         QCOMPARE(views.count(), 1);
 

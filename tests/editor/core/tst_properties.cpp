@@ -68,8 +68,8 @@ std::vector<WriteRow> writeRows()
         {G, "twistAxis", vec(0, 0, 1), "angular[0].twistAxis"},
         {G, "swingAxis1", vec(0, 1, 0), "angular[0].swingAxis1"},
         {G, "stiffness", 0.5, "angular[0].stiffness"},
-        {G, "dynamicFriction", 0.25, "angular[0].dynamicFriction"},
-        {G, "staticFrictionAngle", 0.125, "angular[0].staticFrictionAngle"},
+        {G, "damping", 2.5, "angular[0].damping"},
+        {G, "staticFrictionSpeed", 0.75, "angular[0].staticFrictionSpeed"},
         {N, "name", QString("grab"), "pins[0].name"},
         {N, "target", vec(1, 2, 3), "pins[0].target"},
         {N, "stiffness", 0.25, "pins[0].stiffness"},
@@ -83,11 +83,12 @@ std::vector<WriteRow> writeRows()
         {kSettings, "gravity", vec(0, 0, -9.75), "settings.gravity"},
         {kSettings, "timeStep", 0.0078125, "settings.timeStep"},
         {kSettings, "maxSubsteps", qulonglong(8), "settings.maxSubsteps"},
+        {kSettings, "substeps", qulonglong(3), "settings.substeps"},
         {kSettings, "iterations", qulonglong(16), "settings.iterations"},
         {kSettings, "solver", 2, "settings.solver"},
-        {kSettings, "drag", 0.125, "settings.drag"},
+        {kSettings, "damping", 1.25, "settings.damping"},
         {kSettings, "friction", 0.5, "settings.friction"},
-        {kSettings, "staticFriction", 0.0009765625, "settings.staticFriction"},
+        {kSettings, "staticFrictionSpeed", 0.25, "settings.staticFrictionSpeed"},
         {kSettings, "sleepVelocity", 0.25, "settings.sleepVelocity"},
         {kSettings, "sleepTime", 2.0, "settings.sleepTime"},
         {kSettings, "overRelaxation", 1.5, "settings.overRelaxation"},
@@ -275,11 +276,23 @@ class TestProperties : public QObject {
         QTest::newRow("read-only link") << S << "a" << QVariant(QString("p1")) << "Particle A: read-only";
         QTest::newRow("read-only bone name") << int(ElementKind::Bone) << "name" << QVariant(QString("x")) << "Name: read-only";
         QTest::newRow("name too long") << P << "name" << QVariant(QString(257, QLatin1Char('x'))) << "Name: at most 256 characters";
-        QTest::newRow("setting below 1") << kSettings << "iterations" << QVariant(qulonglong(0)) << "Iterations: must be at least 1";
-        QTest::newRow("setting above 64") << kSettings << "maxSubsteps" << QVariant(qulonglong(65)) << "Max substeps: must be at most 64";
+        QTest::newRow("setting below 1") << kSettings << "iterations" << QVariant(qulonglong(0)) << "Iterations per substep: must be at least 1";
+        QTest::newRow("setting above 64") << kSettings << "maxSubsteps" << QVariant(qulonglong(65)) << "Max steps per frame: must be at most 64";
+        QTest::newRow("substeps 0") << kSettings << "substeps" << QVariant(qulonglong(0)) << "Substeps: must be at least 1";
+        QTest::newRow("substeps above 64") << kSettings << "substeps" << QVariant(qulonglong(65)) << "Substeps: must be at most 64";
+        QTest::newRow("damping negative") << kSettings << "damping" << QVariant(-0.01) << "Damping: must be at least 0 1/s";
+        QTest::newRow("damping above 100") << kSettings << "damping" << QVariant(100.5) << "Damping: must be at most 100 1/s";
+        QTest::newRow("static friction speed above 100") << kSettings << "staticFrictionSpeed" << QVariant(100.5)
+                                                         << "Static friction speed: must be at most 100 m/s";
+        QTest::newRow("friction above 10^4") << kSettings << "friction" << QVariant(10000.5) << "Friction: must be at most 10000";
+        QTest::newRow("over-relaxation 1.995") << kSettings << "overRelaxation" << QVariant(1.995) << "Over-relaxation: must be at most 1.99";
+        QTest::newRow("sleep time above an hour") << kSettings << "sleepTime" << QVariant(3601.0) << "Sleep time: must be at most 3600 s";
+        QTest::newRow("joint damping above 1000") << G << "damping" << QVariant(1000.5) << "Damping: must be at most 1000 1/s";
+        QTest::newRow("joint static friction above 100 rad/s") << G << "staticFrictionSpeed" << QVariant(100.5)
+                                                             << "Static friction: must be at most 5729.58 °/s";
         QTest::newRow("time step 0") << kSettings << "timeStep" << QVariant(0.0) << "Time step: must be greater than 0 s";
         QTest::newRow("time step NaN") << kSettings << "timeStep" << QVariant(nan) << "Time step: must be a finite number";
-        QTest::newRow("solver past the end") << kSettings << "solver" << QVariant(3) << "Solver: no such choice";
+        QTest::newRow("solver past the end") << kSettings << "solver" << QVariant(4) << "Solver: no such choice";
         QTest::newRow("gravity inf") << kSettings << "gravity" << vec(0, -inf, 0) << "Gravity: must be a finite number";
     }
     void checkValue_rejects()
@@ -313,6 +326,13 @@ class TestProperties : public QObject {
         QTest::newRow("uint as int") << P << "group" << QVariant(5);
         QTest::newRow("angle 180°") << int(ElementKind::Angle) << "maxAngle" << QVariant(double(kPi));
         QTest::newRow("setting 64") << kSettings << "iterations" << QVariant(qulonglong(64));
+        QTest::newRow("substeps 64") << kSettings << "substeps" << QVariant(qulonglong(64));
+        QTest::newRow("direct solver") << kSettings << "solver" << QVariant(int(rig::SolverMode::Direct));
+        QTest::newRow("damping 100") << kSettings << "damping" << QVariant(100.0);
+        QTest::newRow("static friction speed 100") << kSettings << "staticFrictionSpeed" << QVariant(100.0);
+        QTest::newRow("friction 10^4") << kSettings << "friction" << QVariant(10000.0);
+        QTest::newRow("joint damping 1000") << int(ElementKind::Angular) << "damping" << QVariant(1000.0);
+        QTest::newRow("joint static friction 100 rad/s") << int(ElementKind::Angular) << "staticFrictionSpeed" << QVariant(100.0);
     }
     void checkValue_acceptsBounds()
     {
@@ -331,7 +351,7 @@ class TestProperties : public QObject {
         const int A = int(ElementKind::Angle), G = int(ElementKind::Angular);
         for (const char* key : {"minAngle", "maxAngle"})
             QTest::addRow("angle.%s", key) << A << QString(key);
-        for (const char* key : {"coneAngle", "twistMin", "twistMax", "swing1", "swing2", "staticFrictionAngle"})
+        for (const char* key : {"coneAngle", "twistMin", "twistMax", "swing1", "swing2"})
             QTest::addRow("angular.%s", key) << G << QString(key);
     }
     void displayScale_anglesInDegrees()
@@ -347,18 +367,102 @@ class TestProperties : public QObject {
         QCOMPARE(0.25 * 3.14159265358979323846 * def->displayScale, 45.0);
     }
 
+    // Angular speeds are stored in rad/s and shown in °/s like the angles: 0.8 rad/s shows as 45.8°/s.
+    void displayScale_angularSpeedsInDegreesPerSecond()
+    {
+        const PropertyDef* def = editor::findProperty(defsOf(int(ElementKind::Angular)), QStringLiteral("staticFrictionSpeed"));
+        QVERIFY(def);
+        QCOMPARE(def->unit, QStringLiteral("°/s"));
+        QCOMPARE(def->displayScale, 180.0 / 3.14159265358979323846);
+        QCOMPARE(def->maximum, 100.0);
+        const PropertyDef* damping = editor::findProperty(defsOf(int(ElementKind::Angular)), QStringLiteral("damping"));
+        QVERIFY(damping);
+        QCOMPARE(damping->unit, QStringLiteral("1/s"));
+        QCOMPARE(damping->displayScale, 1.0);
+    }
+
     void displayScale_isOneForEverythingElse()
     {
         int degrees = 0;
         for (int kind = kSettings; kind < project::kElementKindCount; ++kind)
             for (const PropertyDef& def : defsOf(kind)) {
-                if (def.unit == QStringLiteral("°")) {
+                if (def.unit.startsWith(QStringLiteral("°"))) {
                     ++degrees;
                     continue;
                 }
                 QVERIFY2(def.displayScale == 1.0, qPrintable(kindName(kind) + "." + def.key));
             }
-        QCOMPARE(degrees, 8);
+        QCOMPARE(degrees, 8); // 7 angles in °, the joints' static friction in °/s
+    }
+
+    // The solver settings the panel shows, in the order it shows them, with their units.
+    void settings_showTheSolverSchedule()
+    {
+        QStringList keys;
+        for (const PropertyDef& def : editor::settingsProperties())
+            keys << def.key;
+        QCOMPARE(keys, (QStringList{"gravity", "timeStep", "maxSubsteps", "substeps", "iterations", "solver", "damping",
+                                    "friction", "staticFrictionSpeed", "sleepVelocity", "sleepTime", "overRelaxation",
+                                    "sqrtApproximation", "selfCollision"}));
+        const std::vector<PropertyDef>& defs = editor::settingsProperties();
+        const PropertyDef* solver = editor::findProperty(defs, QStringLiteral("solver"));
+        QVERIFY(solver);
+        QCOMPARE(solver->enumNames.value(int(rig::SolverMode::Direct)), QStringLiteral("Direct"));
+        QCOMPARE(editor::findProperty(defs, QStringLiteral("damping"))->unit, QStringLiteral("1/s"));
+        QCOMPARE(editor::findProperty(defs, QStringLiteral("staticFrictionSpeed"))->unit, QStringLiteral("m/s"));
+        QCOMPARE(editor::findProperty(defs, QStringLiteral("staticFrictionSpeed"))->label, QStringLiteral("Static friction speed"));
+        QVERIFY(editor::findProperty(defs, QStringLiteral("iterations"))->toolTip.contains(QStringLiteral("substep")));
+        rig::Settings s;
+        QCOMPARE(editor::readSetting(s, QStringLiteral("solver")), QVariant(int(rig::SolverMode::Direct)));
+        QCOMPARE(editor::readSetting(s, QStringLiteral("substeps")), QVariant(qulonglong(8)));
+        QCOMPARE(editor::readSetting(s, QStringLiteral("damping")), QVariant(double(0.6f)));
+        QCOMPARE(editor::readSetting(s, QStringLiteral("staticFrictionSpeed")), QVariant(double(0.12f)));
+        const PropertyDef* pin = editor::findProperty(defsOf(int(ElementKind::Pin)), QStringLiteral("stiffness"));
+        QVERIFY(pin && pin->toolTip.contains(QStringLiteral("per 1/60 s")));
+    }
+
+    // The panel's bounds are validate()'s: each numeric setting (and the joints' friction) at its panel
+    // minimum and maximum still validates, and the panel allows every value validate() allows at the edges
+    // (a rig at validate()'s bounds reads back through checkValue()).
+    void bounds_matchValidate_data()
+    {
+        QTest::addColumn<int>("kind");
+        QTest::addColumn<QString>("key");
+        QTest::addColumn<double>("lowest");  ///< validate()'s bound (inclusive unless exclusive)
+        QTest::addColumn<double>("highest");
+        QTest::newRow("timeStep") << kSettings << "timeStep" << 0.0 << 0.1;
+        QTest::newRow("maxSubsteps") << kSettings << "maxSubsteps" << 1.0 << 64.0;
+        QTest::newRow("substeps") << kSettings << "substeps" << 1.0 << 64.0;
+        QTest::newRow("iterations") << kSettings << "iterations" << 1.0 << 64.0;
+        QTest::newRow("damping") << kSettings << "damping" << 0.0 << 100.0;
+        QTest::newRow("friction") << kSettings << "friction" << 0.0 << 1e4;
+        QTest::newRow("staticFrictionSpeed") << kSettings << "staticFrictionSpeed" << 0.0 << 100.0;
+        QTest::newRow("sleepVelocity") << kSettings << "sleepVelocity" << 0.0 << 100.0;
+        QTest::newRow("sleepTime") << kSettings << "sleepTime" << 0.0 << 3600.0;
+        QTest::newRow("overRelaxation") << kSettings << "overRelaxation" << 1.0 << 1.99;
+        QTest::newRow("angular damping") << int(ElementKind::Angular) << "damping" << 0.0 << 1000.0;
+        QTest::newRow("angular staticFrictionSpeed") << int(ElementKind::Angular) << "staticFrictionSpeed" << 0.0 << 100.0;
+    }
+    void bounds_matchValidate()
+    {
+        QFETCH(int, kind);
+        QFETCH(QString, key);
+        QFETCH(double, lowest);
+        QFETCH(double, highest);
+        const PropertyDef* def = editor::findProperty(defsOf(kind), key);
+        QVERIFY(def);
+        QCOMPARE(def->minimum, lowest);
+        QCOMPARE(float(def->maximum), float(highest));
+        const bool whole = def->type == editor::PropertyType::UInt;
+        const double low = def->minimumExclusive ? lowest + 1e-6 : lowest;
+        for (double v : {low, highest}) {
+            const QVariant value = whole ? QVariant(qulonglong(v)) : QVariant(v);
+            rig::RigDescription r = sampleRig();
+            QCOMPARE(editor::checkValue(*def, value), QString());
+            QVERIFY(kind == kSettings ? editor::writeSetting(r.settings, key, value)
+                                      : editor::writeProperty(r, ElementKind(kind), 0, key, value));
+            QVERIFY2(r.validate().empty(), r.validate().c_str());
+        }
     }
 
     void propertyTables_haveUniqueKeysAndLabels()

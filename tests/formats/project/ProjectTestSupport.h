@@ -40,7 +40,7 @@ static_assert(sizeof(marionette::rig::Bone) == 232,
               "rig::Bone changed: update the .mproj reader and writer, fullProject() and Diff");
 static_assert(sizeof(marionette::rig::BoneBinding) == 80,
               "rig::BoneBinding changed: update the .mproj reader and writer, fullProject() and Diff");
-static_assert(sizeof(marionette::rig::Settings) == 52,
+static_assert(sizeof(marionette::rig::Settings) == 56,
               "rig::Settings changed: update the .mproj reader and writer, fullProject() and Diff");
 #endif
 
@@ -68,6 +68,19 @@ inline float floatFromBits(std::uint32_t u)
 inline bool sameFloat(float a, float b)
 {
     return bitsOf(a) == bitsOf(b) || (a == 0.f && b == 0.f);
+}
+
+// ------------------------------------------------------------------------------------------ enums
+
+/// A rig enum's name for QCOMPARE. (Comparing the enums themselves would print a failure through ADL's
+/// rig::toString(), whose static string QtTest then frees.)
+inline QString nameOf(rig::SolverMode m)
+{
+    return QString::fromLatin1(rig::toString(m));
+}
+inline QString nameOf(rig::StickKind k)
+{
+    return QString::fromLatin1(rig::toString(k));
 }
 
 // ------------------------------------------------------------------------------------------ full project
@@ -187,8 +200,8 @@ inline Project fullProject()
     c0.triangleB = 1;
     c0.coneAngle = 0.7f;
     c0.stiffness = 0.8f;
-    c0.dynamicFriction = 0.25f;
-    c0.staticFrictionAngle = 0.01f;
+    c0.damping = 17.25f;
+    c0.staticFrictionSpeed = 0.625f;
     c0.hasRestOrientation = true;
     c0.restOrientation = normalize(Quat{0.1f, 0.2f, 0.3f, 0.9f});
     AngularConstraint c1;
@@ -203,6 +216,8 @@ inline Project fullProject()
     c1.twistMax = 0.6f;
     c1.swing1 = 0.4f;
     c1.swing2 = 0.2f;
+    c1.damping = 1000.f; // the top of its range
+    c1.staticFrictionSpeed = 1e-3f;
     c1.restOrientation = {0.f, 0.f, 0.f, -1.f}; // unused without hasRestOrientation, kept anyway
     r.angular = {c0, c1};
 
@@ -272,10 +287,11 @@ inline Project fullProject()
     st.gravity = {0.5f, -9.80665f, 0.25f};
     st.timeStep = 1.f / 120.f;
     st.maxSubsteps = 7;
+    st.substeps = 3;
     st.iterations = 12;
-    st.drag = 0.02f;
+    st.damping = 2.75f;
     st.friction = 0.8f;
-    st.staticFriction = 0.001f;
+    st.staticFrictionSpeed = 0.0625f;
     st.sleepVelocity = 0.07f;
     st.sleepTime = 2.5f;
     st.overRelaxation = 1.3f;
@@ -449,8 +465,8 @@ class Diff {
             f(at + QStringLiteral(".swing1"), x.swing1, y.swing1);
             f(at + QStringLiteral(".swing2"), x.swing2, y.swing2);
             f(at + QStringLiteral(".stiffness"), x.stiffness, y.stiffness);
-            f(at + QStringLiteral(".dynamicFriction"), x.dynamicFriction, y.dynamicFriction);
-            f(at + QStringLiteral(".staticFrictionAngle"), x.staticFrictionAngle, y.staticFrictionAngle);
+            f(at + QStringLiteral(".damping"), x.damping, y.damping);
+            f(at + QStringLiteral(".staticFrictionSpeed"), x.staticFrictionSpeed, y.staticFrictionSpeed);
             v(at + QStringLiteral(".hasRestOrientation"), x.hasRestOrientation, y.hasRestOrientation);
             f(at + QStringLiteral(".restOrientation"), x.restOrientation, y.restOrientation);
         });
@@ -488,10 +504,11 @@ class Diff {
         f(QStringLiteral("rig.settings.gravity"), s.gravity, t.gravity);
         f(QStringLiteral("rig.settings.timeStep"), s.timeStep, t.timeStep);
         v(QStringLiteral("rig.settings.maxSubsteps"), s.maxSubsteps, t.maxSubsteps);
+        v(QStringLiteral("rig.settings.substeps"), s.substeps, t.substeps);
         v(QStringLiteral("rig.settings.iterations"), s.iterations, t.iterations);
-        f(QStringLiteral("rig.settings.drag"), s.drag, t.drag);
+        f(QStringLiteral("rig.settings.damping"), s.damping, t.damping);
         f(QStringLiteral("rig.settings.friction"), s.friction, t.friction);
-        f(QStringLiteral("rig.settings.staticFriction"), s.staticFriction, t.staticFriction);
+        f(QStringLiteral("rig.settings.staticFrictionSpeed"), s.staticFrictionSpeed, t.staticFrictionSpeed);
         f(QStringLiteral("rig.settings.sleepVelocity"), s.sleepVelocity, t.sleepVelocity);
         f(QStringLiteral("rig.settings.sleepTime"), s.sleepTime, t.sleepTime);
         f(QStringLiteral("rig.settings.overRelaxation"), s.overRelaxation, t.overRelaxation);

@@ -2,6 +2,7 @@
 // before commit, cancelled, refused for its content, aimed at a folder or a missing folder) leaves the
 // previous file byte for byte and no temporary file behind; loading refuses missing, folder and oversized
 // paths with one line; the source mesh helpers hash files and resolve paths relative to the project.
+#include "marionette/project/Migration.h"
 #include "marionette/project/ProjectFile.h"
 
 #include <QtTest/QtTest>
@@ -78,7 +79,7 @@ void TestProjectFile::save_thenLoad_givesTheSameProject()
     Project loaded;
     const LoadResult r = loadProject(mPath, loaded);
     QVERIFY2(r.ok(), qPrintable(r.error));
-    QCOMPARE(r.fileVersion, 1);
+    QCOMPARE(r.fileVersion, kProjectVersion);
     QCOMPARE(firstDifference(fullProject(), loaded), QString());
     QString error;
     QCOMPARE(mOriginal, writeProject(fullProject(), error)); // the file is exactly writeProject()'s text

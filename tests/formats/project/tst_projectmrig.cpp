@@ -63,7 +63,9 @@ void TestProjectMrig::projectToMrig_lossless_data()
     QTest::addColumn<QString>("source");
     QTest::newRow("every field of every element") << QStringLiteral("full");
     QTest::newRow("procedural humanoid") << QStringLiteral("humanoid");
-    QTest::newRow("committed v1 fixture") << QStringLiteral(MARIONETTE_PROJECT_TEST_DATA "/v1/robot.mproj");
+    QTest::newRow("committed v2 fixture") << QStringLiteral(MARIONETTE_PROJECT_TEST_DATA "/v2/robot.mproj");
+    QTest::newRow("migrated v1 fixture") << QStringLiteral(MARIONETTE_PROJECT_TEST_DATA "/v1/robot.mproj");
+    QTest::newRow("migrated v1 defaults") << QStringLiteral(MARIONETTE_PROJECT_TEST_DATA "/v1/defaults.mproj");
     QTest::newRow("migrated v0 fixture") << QStringLiteral(MARIONETTE_PROJECT_TEST_DATA "/v0/robot.mproj");
 }
 

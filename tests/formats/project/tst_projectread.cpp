@@ -3,6 +3,7 @@
 // table edits one value of a valid document (fullProject() written out) per row; raw rows cover text that
 // is not JSON at all. Truncation at every offset and thousands of single-byte corruptions never crash and
 // never half-load, and whatever does load can be saved again.
+#include "marionette/project/Migration.h"
 #include "marionette/project/ProjectFile.h"
 
 #include <QtTest/QtTest>
@@ -52,6 +53,7 @@ class TestProjectRead : public QObject {
     void brokenText_reportsPositionOfTheSyntaxError_data();
     void brokenText_reportsPositionOfTheSyntaxError();
     void invalidRig_loadsOnlyWhenAccepted();
+    void hugeSection_isRefusedBeforeAllocatingTheRig_data();
     void hugeSection_isRefusedBeforeAllocatingTheRig();
     void namesWithNewlines_stayOnOneLine();
     void truncation_atEveryOffset_failsCleanly();
@@ -76,16 +78,16 @@ void TestProjectRead::brokenDocument_reportsOneLineWithPath_data()
     row("version as text", "version", "\"1\"", "$.version: expected an integer, found a string");
     row("fractional version", "version", "1.5", "$.version: expected an integer, found 1.5");
     row("negative version", "version", "-1", "$.version: -1 is outside [0, 2147483647]");
-    row("newer version", "version", "2", "made by a newer Marionette (project version 2); this build reads up to 1");
+    row("newer version", "version", "3", "made by a newer Marionette (project version 3); this build reads up to 2");
     row("much newer version", "version", "17",
-        "made by a newer Marionette (project version 17); this build reads up to 1");
+        "made by a newer Marionette (project version 17); this build reads up to 2");
     row("unknown top-level field", "extra", "true", "$.extra: unknown field");
     row("missing rig", "rig", "<remove>", "$.rig: missing required field");
     row("rig not an object", "rig", "[]", "$.rig: expected an object, found an array");
     // Types and shapes.
     row("wrong type", "rig.particles[1].mass", "\"heavy\"",
         "$.rig.particles[1].mass: expected a number, found a string");
-    row("null number", "rig.settings.drag", "null", "$.rig.settings.drag: expected a number, found null");
+    row("null number", "rig.settings.damping", "null", "$.rig.settings.damping: expected a number, found null");
     row("bool as number", "rig.pins[0].kinematic", "1",
         "$.rig.pins[0].kinematic: expected true or false, found a number");
     row("name not a string", "rig.sticks[2].name", "[]", "$.rig.sticks[2].name: expected a string, found an array");
@@ -106,6 +108,14 @@ void TestProjectRead::brokenDocument_reportsOneLineWithPath_data()
     row("unknown odd key", "rig.two words", "1", "$.rig[\"two words\"]: unknown field");
     row("unknown key with a newline", "rig.a\nb", "1", "$.rig[\"a\\nb\"]: unknown field");
     row("unknown settings field", "rig.settings.gravityScale", "2", "$.rig.settings.gravityScale: unknown field");
+    // Version 1's per-step keys are not part of version 2: a version 2 document holding one is refused.
+    row("version 1 drag", "rig.settings.drag", "0.01", "$.rig.settings.drag: unknown field");
+    row("version 1 static friction", "rig.settings.staticFriction", "0.0005",
+        "$.rig.settings.staticFriction: unknown field");
+    row("version 1 angular friction", "rig.angular[0].dynamicFriction", "0.25",
+        "$.rig.angular[0].dynamicFriction: unknown field");
+    row("version 1 friction angle", "rig.angular[1].staticFrictionAngle", "0",
+        "$.rig.angular[1].staticFrictionAngle: unknown field");
     // Numbers out of range.
     row("float overflow", "rig.particles[0].radius", "1e39",
         "$.rig.particles[0].radius: 1e+39 does not fit a 32-bit float");
@@ -114,6 +124,11 @@ void TestProjectRead::brokenDocument_reportsOneLineWithPath_data()
         "$.rig.particles[3].mask: 4294967296 is outside [0, 4294967295]");
     row("fractional count", "rig.settings.iterations", "8.5",
         "$.rig.settings.iterations: expected an integer, found 8.5");
+    row("fractional substeps", "rig.settings.substeps", "2.5",
+        "$.rig.settings.substeps: expected an integer, found 2.5");
+    row("negative substeps", "rig.settings.substeps", "-1", "$.rig.settings.substeps: -1 is outside [0, 4294967295]");
+    row("substeps as text", "rig.settings.substeps", "\"8\"",
+        "$.rig.settings.substeps: expected an integer, found a string");
     // Ids and references.
     row("missing id", "rig.particles[2].id", "<remove>", "$.rig.particles[2].id: missing required field");
     row("id 0", "rig.particles[0].id", "0", "$.rig.particles[0].id: 0 is outside [1, 4294967295]");
@@ -155,7 +170,7 @@ void TestProjectRead::brokenDocument_reportsOneLineWithPath_data()
     row("unknown shape kind", "rig.shapes[0].kind", "\"sphere\"",
         "$.rig.shapes[0].kind: unknown shape kind \"sphere\" (expected box)");
     row("unknown solver", "rig.settings.solver", "\"pbd\"",
-        "$.rig.settings.solver: unknown solver mode \"pbd\" (expected gauss-seidel, jacobi or xpbd)");
+        "$.rig.settings.solver: unknown solver mode \"pbd\" (expected gauss-seidel, jacobi, xpbd or direct)");
     row("enum in capitals", "rig.sticks[1].kind", "\"Range\"",
         "$.rig.sticks[1].kind: unknown stick kind \"Range\" (expected rigid, range, min-only or max-only)");
     // RigDescription::validate(), after the ids are resolved: its message with the element's path.
@@ -167,6 +182,30 @@ void TestProjectRead::brokenDocument_reportsOneLineWithPath_data()
     row("validate: parent after child", "rig.bones[0].parent", "899",
         "$.rig.bones[0] 'pelvis': parent 2 must be an earlier bone or -1");
     row("validate: settings", "rig.settings.iterations", "0", "$.rig.settings: iterations 0 outside [1, 64]");
+    // The solver schedule and the rates: each range is RigDescription::validate()'s.
+    row("validate: no substeps", "rig.settings.substeps", "0", "$.rig.settings: substeps 0 outside [1, 64]");
+    row("validate: too many substeps", "rig.settings.substeps", "65", "$.rig.settings: substeps 65 outside [1, 64]");
+    row("validate: too many iterations", "rig.settings.iterations", "65",
+        "$.rig.settings: iterations 65 outside [1, 64]");
+    row("validate: negative damping", "rig.settings.damping", "-0.5", "$.rig.settings: damping -0.5 outside [0, 100]");
+    row("validate: damping above 100", "rig.settings.damping", "100.5",
+        "$.rig.settings: damping 100.5 outside [0, 100]");
+    row("validate: negative static friction speed", "rig.settings.staticFrictionSpeed", "-0.01",
+        "$.rig.settings: staticFrictionSpeed -0.01 outside [0, 100]");
+    row("validate: static friction speed above 100", "rig.settings.staticFrictionSpeed", "250",
+        "$.rig.settings: staticFrictionSpeed 250 outside [0, 100]");
+    row("validate: angular damping above 1000", "rig.angular[0].damping", "1000.5",
+        "$.rig.angular[0] 'spine cone': damping 1000.5 outside [0, 1000]");
+    row("validate: negative angular damping", "rig.angular[1].damping", "-3",
+        "$.rig.angular[1] 'neck swing-twist': damping -3 outside [0, 1000]");
+    row("validate: angular static friction speed", "rig.angular[0].staticFrictionSpeed", "101",
+        "$.rig.angular[0] 'spine cone': staticFrictionSpeed 101 outside [0, 100]");
+    row("validate: negative angular static friction speed", "rig.angular[1].staticFrictionSpeed", "-1",
+        "$.rig.angular[1] 'neck swing-twist': staticFrictionSpeed -1 outside [0, 100]");
+    row("validate: negative compliance", "rig.sticks[1].compliance", "-1e-06",
+        "$.rig.sticks[1] 'neck': compliance -1e-06 outside [0, 1e+06]");
+    row("validate: huge compliance", "rig.sticks[0].compliance", "2e6",
+        "$.rig.sticks[0] 'spine': compliance 2e+06 outside [0, 1e+06]");
     row("emptied particle list", "rig.particles", "[]", "$.rig.sticks[0].a: no particle with id 10");
     // Editor state.
     row("editor: dangling view", "editor.elements[1].id", "40", "$.editor.elements[1].id: no stick with id 40");
@@ -273,7 +312,7 @@ void TestProjectRead::invalidRig_loadsOnlyWhenAccepted()
     const LoadResult refused = readProject(json, kFile, strict);
     QCOMPARE(refused.error,
              QStringLiteral("robot.mproj: $.rig.sticks[1] 'neck': tearRatio must be 0 (never) or above 1"));
-    QCOMPARE(refused.fileVersion, 1);
+    QCOMPARE(refused.fileVersion, kProjectVersion);
     QVERIFY(isSentinel(strict));
 
     Project lenient = sentinel();
@@ -288,10 +327,20 @@ void TestProjectRead::invalidRig_loadsOnlyWhenAccepted()
     QCOMPARE(firstDifference(expected, lenient), QString());
 }
 
-// 1,000,001 empty pins are 3 MB of JSON but would be 64 MB of rig; the count is refused before any of it.
+void TestProjectRead::hugeSection_isRefusedBeforeAllocatingTheRig_data()
+{
+    QTest::addColumn<int>("version");
+    QTest::newRow("current version") << kProjectVersion;
+    QTest::newRow("version 1, before its pins are migrated") << 1;
+}
+
+// 1,000,001 empty pins are 3 MB of JSON but would be 64 MB of rig; the count is refused before any of it
+// (and, in a version 1 document, before the migration rewrites a million pins).
 void TestProjectRead::hugeSection_isRefusedBeforeAllocatingTheRig()
 {
-    QByteArray json = R"({"format": "marionette-project", "version": 1, "rig": {"pins": [)";
+    QFETCH(int, version);
+    QByteArray json =
+        R"({"format": "marionette-project", "version": )" + QByteArray::number(version) + R"(, "rig": {"pins": [)";
     json.reserve(json.size() + 3 * qsizetype(kMaxElementsPerKind) + 16);
     for (std::size_t i = 0; i <= kMaxElementsPerKind; ++i)
         json += i == 0 ? "{}" : ",{}";

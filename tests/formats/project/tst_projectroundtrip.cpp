@@ -1,7 +1,7 @@
 // Round trips of the project document: Project -> JSON -> Project keeps every field of every element type
 // bit for bit (a project setting every field off its default, the procedural humanoid, crate and cloth),
 // floats are written with the fewest digits that read back exactly, and the writer refuses, with the JSON
-// path, every project it cannot write faithfully. The committed version 1 fixture pins the text itself.
+// path, every project it cannot write faithfully. The committed fixture of the current version pins the text.
 //
 // Set MARIONETTE_UPDATE_GOLDEN=1 to rewrite data/v<current version>/robot.mproj after an intended change.
 #include "marionette/project/Migration.h"
@@ -24,6 +24,7 @@ using namespace marionette::test;
 
 using ProjectEdit = std::function<void(Project&)>;
 Q_DECLARE_METATYPE(ProjectEdit)
+Q_DECLARE_METATYPE(marionette::rig::SolverMode)
 
 namespace {
 
@@ -55,6 +56,11 @@ class TestProjectRoundTrip : public QObject {
 
   private slots:
     void fullProject_keepsEveryFieldAndRewritesTheSameText();
+    void version2_writesTheRateKeysAndNoneOfVersion1s();
+    void solverMode_roundTripsByName_data();
+    void solverMode_roundTripsByName();
+    void rateFields_keepTheirRangeLimitsExactly_data();
+    void rateFields_keepTheirRangeLimitsExactly();
     void proceduralRig_keepsEveryField_data();
     void proceduralRig_keepsEveryField();
     void floats_randomBitPatternsReadBackExactly();
@@ -81,8 +87,91 @@ void TestProjectRoundTrip::fullProject_keepsEveryFieldAndRewritesTheSameText()
     // Diff-friendly: indented, one element per array entry, key order sorted, vectors as arrays.
     QVERIFY(first.startsWith("{\n    \"editor\": {\n"));
     QVERIFY(first.contains("\"format\": \"marionette-project\",\n"));
-    QVERIFY(first.contains("\"version\": 1\n}\n"));
+    QVERIFY(first.contains("\"version\": 2\n}\n"));
     QVERIFY(first.contains("\"position\": [\n                    0,\n                    1,\n                    0\n"));
+}
+
+// Version 2 stores the solver schedule (substeps, iterations per substep) and rates per second; the per-step
+// keys of version 1 are gone from settings and angular constraints.
+void TestProjectRoundTrip::version2_writesTheRateKeysAndNoneOfVersion1s()
+{
+    QString error;
+    const QByteArray json = writeProject(fullProject(), error);
+    QCOMPARE(error, QString());
+    const QJsonObject rigObject = QJsonDocument::fromJson(json).object()[QStringLiteral("rig")].toObject();
+    const QJsonObject settings = rigObject[QStringLiteral("settings")].toObject();
+    QCOMPARE(settings.keys(), (QStringList{"damping", "friction", "gravity", "iterations", "maxSubsteps",
+                                           "overRelaxation", "selfCollision", "sleepTime", "sleepVelocity", "solver",
+                                           "sqrtApproximation", "staticFrictionSpeed", "substeps", "timeStep"}));
+    QCOMPARE(settings[QStringLiteral("substeps")].toInteger(), 3);
+    QCOMPARE(settings[QStringLiteral("iterations")].toInteger(), 12);
+    QCOMPARE(settings[QStringLiteral("damping")].toDouble(), 2.75);
+    QCOMPARE(settings[QStringLiteral("staticFrictionSpeed")].toDouble(), 0.0625);
+    QCOMPARE(settings[QStringLiteral("solver")].toString(), QStringLiteral("xpbd"));
+    const QJsonArray angular = rigObject[QStringLiteral("angular")].toArray();
+    QCOMPARE(angular.size(), 2);
+    for (const QJsonValue& v : angular) {
+        const QJsonObject a = v.toObject();
+        QVERIFY(a.contains(QStringLiteral("damping")) && a.contains(QStringLiteral("staticFrictionSpeed")));
+        QVERIFY(!a.contains(QStringLiteral("dynamicFriction")) && !a.contains(QStringLiteral("staticFrictionAngle")));
+    }
+    QCOMPARE(angular[0].toObject()[QStringLiteral("damping")].toDouble(), 17.25);
+    QCOMPARE(angular[0].toObject()[QStringLiteral("staticFrictionSpeed")].toDouble(), 0.625);
+    QCOMPARE(angular[1].toObject()[QStringLiteral("damping")].toDouble(), 1000.0);
+}
+
+void TestProjectRoundTrip::solverMode_roundTripsByName_data()
+{
+    QTest::addColumn<rig::SolverMode>("mode");
+    QTest::addColumn<QString>("name");
+    QTest::newRow("gauss-seidel") << rig::SolverMode::GaussSeidel << QStringLiteral("gauss-seidel");
+    QTest::newRow("jacobi") << rig::SolverMode::Jacobi << QStringLiteral("jacobi");
+    QTest::newRow("xpbd") << rig::SolverMode::Xpbd << QStringLiteral("xpbd");
+    QTest::newRow("direct") << rig::SolverMode::Direct << QStringLiteral("direct");
+}
+
+void TestProjectRoundTrip::solverMode_roundTripsByName()
+{
+    QFETCH(rig::SolverMode, mode);
+    QFETCH(QString, name);
+    Project p = fullProject();
+    p.rig.settings.solver = mode;
+    QByteArray json;
+    const Project back = roundTrip(p, &json);
+    QVERIFY2(json.contains(("\"solver\": \"" + name + "\"").toUtf8()), json.constData());
+    QCOMPARE(nameOf(back.rig.settings.solver), nameOf(mode));
+    QCOMPARE(firstDifference(p, back), QString());
+}
+
+void TestProjectRoundTrip::rateFields_keepTheirRangeLimitsExactly_data()
+{
+    QTest::addColumn<ProjectEdit>("edit");
+    const auto row = [](const char* name, ProjectEdit edit) { QTest::newRow(name) << edit; };
+    row("one substep", [](Project& p) { p.rig.settings.substeps = 1; });
+    row("64 substeps", [](Project& p) { p.rig.settings.substeps = 64; });
+    row("one iteration", [](Project& p) { p.rig.settings.iterations = 1; });
+    row("64 iterations", [](Project& p) { p.rig.settings.iterations = 64; });
+    row("no damping", [](Project& p) { p.rig.settings.damping = 0.f; });
+    row("damping 100", [](Project& p) { p.rig.settings.damping = 100.f; });
+    row("damping 1/3", [](Project& p) { p.rig.settings.damping = 1.f / 3.f; });
+    row("static friction speed 100", [](Project& p) { p.rig.settings.staticFrictionSpeed = 100.f; });
+    row("smallest static friction speed",
+        [](Project& p) { p.rig.settings.staticFrictionSpeed = std::numeric_limits<float>::denorm_min(); });
+    row("angular damping 0", [](Project& p) { p.rig.angular[0].damping = 0.f; });
+    row("angular static friction 100", [](Project& p) { p.rig.angular[0].staticFrictionSpeed = 100.f; });
+    row("angular damping below 1000", [](Project& p) { p.rig.angular[1].damping = std::nextafter(1000.f, 0.f); });
+    row("softest pin", [](Project& p) { p.rig.pins[0].stiffness = 1e-6f; });
+    row("compliance 1e6", [](Project& p) { p.rig.sticks[2].compliance = 1e6f; });
+}
+
+void TestProjectRoundTrip::rateFields_keepTheirRangeLimitsExactly()
+{
+    QFETCH(ProjectEdit, edit);
+    Project p = fullProject();
+    edit(p);
+    QCOMPARE(QString::fromStdString(p.rig.validate()), QString()); // in range: a strict load accepts it
+    const Project back = roundTrip(p);
+    QCOMPARE(firstDifference(p, back), QString());
 }
 
 void TestProjectRoundTrip::proceduralRig_keepsEveryField_data()
@@ -247,7 +336,7 @@ void TestProjectRoundTrip::committedFixture_loadsAndRewritesByteForByte()
     Project loaded;
     const LoadResult r = loadProject(path, loaded);
     QVERIFY2(r.ok(), qPrintable(r.error));
-    QCOMPARE(r.fileVersion, 1);
+    QCOMPARE(r.fileVersion, kProjectVersion);
     QCOMPARE(firstDifference(fullProject(), loaded), QString());
     QCOMPARE(writeProject(loaded, error), bytes);
     QCOMPARE(bytes, expected);
@@ -267,8 +356,8 @@ void TestProjectRoundTrip::write_refusesWhatItCannotWriteFaithfully_data()
     }) << QStringLiteral("$.rig.sticks[2].id: duplicate stick id 7 (also $.rig.sticks[0].id)");
     QTest::newRow("NaN") << ProjectEdit([nan](Project& p) { p.rig.particles[0].position.y = nan; })
                          << QStringLiteral("$.rig.particles[0].position[1]: nan cannot be saved (not a finite number)");
-    QTest::newRow("infinity") << ProjectEdit([inf](Project& p) { p.rig.settings.drag = -inf; })
-                              << QStringLiteral("$.rig.settings.drag: -inf cannot be saved (not a finite number)");
+    QTest::newRow("infinity") << ProjectEdit([inf](Project& p) { p.rig.settings.damping = -inf; })
+                              << QStringLiteral("$.rig.settings.damping: -inf cannot be saved (not a finite number)");
     QTest::newRow("NaN in a matrix") << ProjectEdit([nan](Project& p) {
         p.rig.bones[2].inverseBind.m[13] = nan;
     }) << QStringLiteral("$.rig.bones[2].inverseBind[13]: nan cannot be saved (not a finite number)");

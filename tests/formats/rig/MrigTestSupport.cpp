@@ -18,7 +18,7 @@ MRIG_TRIPWIRE(Pin, 64);
 MRIG_TRIPWIRE(Shape, 112);
 MRIG_TRIPWIRE(Bone, 232);
 MRIG_TRIPWIRE(BoneBinding, 80);
-MRIG_TRIPWIRE(Settings, 52);
+MRIG_TRIPWIRE(Settings, 56);
 MRIG_TRIPWIRE(RigDescription, 304);
 #undef MRIG_TRIPWIRE
 #endif
@@ -137,8 +137,8 @@ RigDescription fullRig()
     c.swing1 = 0.1f;
     c.swing2 = 0.2f;
     c.stiffness = 0.5f;
-    c.dynamicFriction = 0.25f;
-    c.staticFrictionAngle = 0.01f;
+    c.damping = 0.3f;
+    c.staticFrictionSpeed = 1e-40f;
     c.hasRestOrientation = false;
     c.restOrientation = {0.f, 0.f, 0.f, -1.f};
     d.angular.push_back(c);
@@ -154,14 +154,15 @@ RigDescription fullRig()
     c.swing1 = 1.2f;
     c.swing2 = 0.3f;
     c.stiffness = 1.f;
-    c.dynamicFriction = 0.999f;
-    c.staticFrictionAngle = kPi;
+    c.damping = 1000.f;
+    c.staticFrictionSpeed = 100.f;
     c.hasRestOrientation = true;
     c.restOrientation = normalize(Quat{0.1f, 0.2f, 0.3f, 0.9f});
     d.angular.push_back(c);
 
-    d.pins.push_back({"pin", 60, 5, {1.f, 2.f, -3.f}, 0.5f, false});
+    d.pins.push_back({"pin", 60, 5, {1.f, 2.f, -3.f}, 0.1f, false});
     d.pins.push_back({"", 61, 0, {-0.f, 0.f, 1e-38f}, 1.f, true});
+    d.pins.push_back({"soft", 62, 3, {0.f, 0.5f, 0.f}, 1e-6f, false});
 
     Shape box;
     box.name = "box on tri";
@@ -221,16 +222,17 @@ RigDescription fullRig()
     t.gravity = {0.5f, -3.f, 0.25f};
     t.timeStep = 0.005f;
     t.maxSubsteps = 64;
-    t.iterations = 1;
-    t.drag = 0.99f;
+    t.substeps = 7;
+    t.iterations = 13; // 7 × 13 = 91 per step: the legacy SETT.iterations saturates at 64
+    t.damping = 0.1f;
     t.friction = 1e4f;
-    t.staticFriction = 10.f;
+    t.staticFrictionSpeed = 99.9f;
     t.sleepVelocity = 0.125f;
     t.sleepTime = 0.f;
     t.overRelaxation = 1.99f;
     t.sqrtApproximation = true;
     t.selfCollision = false;
-    t.solver = SolverMode::Xpbd;
+    t.solver = SolverMode::Direct; // the mode format 1.0 cannot hold (SETT.solver is 0–2)
     return d;
 }
 
@@ -379,8 +381,8 @@ std::string diffRigs(const RigDescription& a, const RigDescription& b)
             d.f("swing1", x.swing1, y.swing1);
             d.f("swing2", x.swing2, y.swing2);
             d.f("stiffness", x.stiffness, y.stiffness);
-            d.f("dynamicFriction", x.dynamicFriction, y.dynamicFriction);
-            d.f("staticFrictionAngle", x.staticFrictionAngle, y.staticFrictionAngle);
+            d.f("damping", x.damping, y.damping);
+            d.f("staticFrictionSpeed", x.staticFrictionSpeed, y.staticFrictionSpeed);
             d.e("hasRestOrientation", x.hasRestOrientation, y.hasRestOrientation);
             d.q("restOrientation", x.restOrientation, y.restOrientation);
         }
@@ -440,10 +442,11 @@ std::string diffRigs(const RigDescription& a, const RigDescription& b)
     d.v("gravity", x.gravity, y.gravity);
     d.f("timeStep", x.timeStep, y.timeStep);
     d.e("maxSubsteps", x.maxSubsteps, y.maxSubsteps);
+    d.e("substeps", x.substeps, y.substeps);
     d.e("iterations", x.iterations, y.iterations);
-    d.f("drag", x.drag, y.drag);
+    d.f("damping", x.damping, y.damping);
     d.f("friction", x.friction, y.friction);
-    d.f("staticFriction", x.staticFriction, y.staticFriction);
+    d.f("staticFrictionSpeed", x.staticFrictionSpeed, y.staticFrictionSpeed);
     d.f("sleepVelocity", x.sleepVelocity, y.sleepVelocity);
     d.f("sleepTime", x.sleepTime, y.sleepTime);
     d.f("overRelaxation", x.overRelaxation, y.overRelaxation);

@@ -2,7 +2,8 @@
 //
 // - MrigBuilder assembles files by hand from raw records following FORMAT.md, independently of
 //   writeMrig(): tests use it for newer versions, larger records, unknown chunks and corrupt layouts.
-// - rawSample() is a small valid rig as raw records (31 particles, 13 sticks, every chunk present).
+// - rawSample() is a small valid rig as raw records (31 particles, 13 sticks, every 1.0 chunk present);
+//   rawSample11() is the same rig as format 1.1 writes it (SOLV, ANGF and PINF added).
 // - fixChecksums() recomputes every checksum of a (possibly corrupt) file, bounds-checked.
 // - fullRig() exercises every field of every element type; diffRigs() compares two rigs bit for bit.
 #pragma once
@@ -58,7 +59,7 @@ struct RawChunk {
 /// Lays out a file as FORMAT.md says: header, chunk table right after it, payloads 16-byte aligned in
 /// the order added, checksums computed. Fields are public so tests can set what a newer version writes.
 struct MrigBuilder {
-    std::uint16_t major = mrig::kVersionMajor, minor = mrig::kVersionMinor;
+    std::uint16_t major = mrig::kVersionMajor, minor = 0; ///< builderFor() sets 1 when it adds a 1.1 chunk
     std::uint32_t flags = 0;
     std::uint32_t headerSize = sizeof(mrig::FileHeader); ///< > 64: extra header bytes filled with 0x5A
     std::uint32_t entrySize = sizeof(mrig::ChunkEntry);  ///< > 32: extra entry bytes filled with 0x6B
@@ -214,6 +215,10 @@ struct RawRig {
     std::vector<mrig::ShapeRecord> shapes;
     std::vector<mrig::BoneRecord> bones;
     std::vector<mrig::BindingRecord> bindings;
+    // Format 1.1 chunks; absent (a 1.0 file) when not set.
+    std::optional<mrig::SolverRecord> solver;
+    std::optional<std::vector<mrig::AngularFrictionRecord>> angularFriction;
+    std::optional<std::vector<mrig::PinStiffnessRecord>> pinStiffness;
 
     mrig::StringRef name(const std::string& s)
     {
@@ -316,7 +321,20 @@ inline RawRig rawSample()
     return r;
 }
 
-/// A builder holding every chunk of `r` (string table first, to show order does not matter).
+/// rawSample() with the chunks of format 1.1: SOLV (Direct, 4 substeps of 3 iterations, damping 2.5/s,
+/// static friction 0.25 m/s), ANGF (damping 5/s, 0.5 rad/s) and PINF (0.75 per 1/60 s). The legacy fields
+/// of SETT, ANGU and PINS keep rawSample()'s 1.0 values: a 1.1 reader ignores them.
+inline RawRig rawSample11()
+{
+    RawRig r = rawSample();
+    r.solver = mrig::SolverRecord{3, 4, 3, 2.5f, 0.25f, 0};
+    r.angularFriction = std::vector<mrig::AngularFrictionRecord>{{5.f, 0.5f}};
+    r.pinStiffness = std::vector<mrig::PinStiffnessRecord>{{0.75f}};
+    return r;
+}
+
+/// A builder holding every chunk of `r` (string table first, to show order does not matter); version 1.0,
+/// or 1.1 with SOLV, ANGF and PINF at the end when `r` has them.
 inline MrigBuilder builderFor(const RawRig& r)
 {
     MrigBuilder b;
@@ -332,6 +350,14 @@ inline MrigBuilder builderFor(const RawRig& r)
     b.add(mrig::kTagShapes, r.shapes);
     b.add(mrig::kTagBones, r.bones);
     b.add(mrig::kTagBindings, r.bindings);
+    if (r.solver)
+        b.add(mrig::kTagSolver, std::vector<mrig::SolverRecord>{*r.solver});
+    if (r.angularFriction)
+        b.add(mrig::kTagAngularFriction, *r.angularFriction);
+    if (r.pinStiffness)
+        b.add(mrig::kTagPinStiffness, *r.pinStiffness);
+    if (r.solver || r.angularFriction || r.pinStiffness)
+        b.minor = 1;
     return b;
 }
 

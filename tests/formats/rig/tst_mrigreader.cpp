@@ -117,7 +117,8 @@ void TestMrigReader::handBuiltSample_loads()
     QCOMPARE(d.shapes[1].tetra[3], 30);
     QCOMPARE(d.bindings[1].index, 3);
     QCOMPARE(d.bones[2].parent, 1);
-    QCOMPARE(d.settings.iterations, 8u);
+    QCOMPARE(d.settings.iterations, 8u); // a 1.0 file: one substep of the 8 iterations per step
+    QCOMPARE(d.settings.substeps, 1u);
     QVERIFY(d.settings.selfCollision);
 }
 
@@ -249,16 +250,16 @@ void TestMrigReader::newerMajor_isRefusedWithExactMessage_data()
         b.minor = minor;
         return b.build();
     };
-    QTest::newRow("2.0") << built(2, 0) << "made by a newer Marionette (format 2.0); this build reads up to 1.0";
-    QTest::newRow("2.7") << built(2, 7) << "made by a newer Marionette (format 2.7); this build reads up to 1.0";
+    QTest::newRow("2.0") << built(2, 0) << "made by a newer Marionette (format 2.0); this build reads up to 1.1";
+    QTest::newRow("2.7") << built(2, 7) << "made by a newer Marionette (format 2.7); this build reads up to 1.1";
     QTest::newRow("65535.65535") << built(65535, 65535)
-                                 << "made by a newer Marionette (format 65535.65535); this build reads up to 1.0";
+                                 << "made by a newer Marionette (format 65535.65535); this build reads up to 1.1";
     // A 3.1 file whose header layout changed completely: only magic and version are read.
     Bytes tiny = toBytes("MRIG\r\n\x1a\n", 8);
     for (std::byte v : {std::byte{3}, std::byte{0}, std::byte{1}, std::byte{0}, std::byte{0xEE}})
         tiny.push_back(v);
     QTest::newRow("3.1, 13 bytes, different layout")
-        << tiny << "made by a newer Marionette (format 3.1); this build reads up to 1.0";
+        << tiny << "made by a newer Marionette (format 3.1); this build reads up to 1.1";
 }
 
 void TestMrigReader::newerMajor_isRefusedWithExactMessage()
@@ -284,7 +285,10 @@ void TestMrigReader::recordSize_largerReadsKnownPrefix()
     b.add(mrig::kTagSticks, raw.sticks, 64 + 4);
     b.add(mrig::kTagTriangles, raw.triangles, 24 + 104);
     b.add(mrig::kTagBones, raw.bones, 208 + 16);
-    b.minor = 1;
+    const RawRig raw11 = rawSample11();
+    b.add(mrig::kTagSolver, std::vector<mrig::SolverRecord>{*raw11.solver}, 24 + 8);
+    b.add(mrig::kTagAngularFriction, std::vector<mrig::AngularFrictionRecord>{}, 8 + 4);
+    b.minor = 2;
     MrigView view;
     std::string error;
     QVERIFY2(view.open(b.build(), &error), error.c_str());
@@ -300,11 +304,16 @@ void TestMrigReader::recordSize_largerReadsKnownPrefix()
     QCOMPARE(view.bones()[2].parent, 1);
     QCOMPARE(view.bones()[2].inverseBind[15], 1.f);
     QCOMPARE(view.settings().iterations, 8u);
+    QVERIFY(view.solver());
+    QCOMPARE(view.solver()->substeps, 4u);
+    QCOMPARE(view.solver()->staticFrictionSpeed, 0.25f);
     QCOMPARE(std::string(view.string(view.sticks()[5].name)), std::string("s5"));
     RigDescription d;
     QVERIFY2(view.toDescription(d, &error), error.c_str());
     QCOMPARE(d.triangles[1].p[0], 5);
     QVERIFY(d.angular.empty()); // absent optional chunks are empty
+    QCOMPARE(d.settings.substeps, 4u);
+    QCOMPARE(d.settings.iterations, 3u);
 }
 
 void TestMrigReader::recordSize_smallerIsRefused_data()
@@ -330,6 +339,12 @@ void TestMrigReader::recordSize_smallerIsRefused_data()
         b.chunks[0].count = std::uint32_t(b.chunks[0].payload.size() / 2);
         b.chunks[0].payload.resize(b.chunks[0].count * 2);
     }) << "STRS: record size 2, expected 1";
+    QTest::newRow("SOLV 16") << Mutator([](MrigBuilder& b) {
+        b.add(mrig::kTagSolver, std::vector<mrig::SolverRecord>{*rawSample11().solver}, 16);
+    }) << "SOLV: record size 16 is smaller than 24, the size in format 1.1";
+    QTest::newRow("PINF 0") << Mutator([](MrigBuilder& b) {
+        b.addBytes(mrig::kTagPinStiffness, {}, 1, 0);
+    }) << "PINF: record size 0 is smaller than 4, the size in format 1.1";
 }
 
 void TestMrigReader::recordSize_smallerIsRefused()

@@ -122,7 +122,12 @@ void TestMrigRoundTrip::fullRig_viewExposesRecords()
     QCOMPARE(view.bones()[2].parent, 1);
     QCOMPARE(bits(view.bones()[1].inverseBind[3]), 0x80000000u);
     QCOMPARE(view.bindings()[1].driver, 1u);
-    QCOMPARE(view.settings().solver, 2u);
+    QCOMPARE(view.settings().solver, 0u); // Direct, which SETT (0–2) cannot hold: Gauss–Seidel for 1.0 readers
+    QVERIFY(view.solver());
+    QCOMPARE(view.solver()->solver, 3u);
+    QCOMPARE(view.solver()->substeps, 7u);
+    QCOMPARE(view.angularFriction().size(), d.angular.size());
+    QCOMPARE(view.pinStiffness().size(), d.pins.size());
     QCOMPARE(view.settings().sqrtApproximation, 1u);
     QCOMPARE(view.settings().selfCollision, 0u);
     // Records sit in the aligned buffer: spans start at 16-byte boundaries.
@@ -173,33 +178,35 @@ void TestMrigRoundTrip::writer_layoutFollowsSpecification()
     const auto h = peek<mrig::FileHeader>(b, 0);
     QVERIFY(std::memcmp(b.data(), "MRIG\r\n\x1a\n", 8) == 0);
     QCOMPARE(h.versionMajor, std::uint16_t(1));
-    QCOMPARE(h.versionMinor, std::uint16_t(0));
+    QCOMPARE(h.versionMinor, std::uint16_t(1));
     QCOMPARE(h.flags, 0u);
     QCOMPARE(h.fileSize, std::uint64_t(b.size()));
     QCOMPARE(h.headerSize, 64u);
     QCOMPARE(h.chunkTableOffset, std::uint64_t(64));
-    QCOMPARE(h.chunkCount, 12u);
+    QCOMPARE(h.chunkCount, 15u);
     QCOMPARE(h.chunkEntrySize, 32u);
     QCOMPARE(h.reserved[0] | h.reserved[1] | h.reserved[2], 0u);
     // Header CRC: over the 64 bytes with the CRC field as zero.
     Bytes head(b.begin(), b.begin() + 64);
     poke<std::uint32_t>(head, 28, 0);
     QCOMPARE(h.headerCrc, crc32c(head));
-    QCOMPARE(h.chunkTableCrc, crc32c({b.data() + 64, 12 * 32}));
+    QCOMPARE(h.chunkTableCrc, crc32c({b.data() + 64, 15 * 32}));
 
-    const std::uint32_t tags[12] = {mrig::kTagRig,    mrig::kTagSettings, mrig::kTagParticles, mrig::kTagSticks,
-                                    mrig::kTagAngles, mrig::kTagTriangles, mrig::kTagAngular,  mrig::kTagPins,
-                                    mrig::kTagShapes, mrig::kTagBones,     mrig::kTagBindings, mrig::kTagStrings};
-    const std::uint32_t sizes[12] = {8, 60, 44, 64, 40, 24, 100, 36, 84, 208, 56, 1};
-    const std::size_t counts[12] = {1, 1, d.particles.size(), d.sticks.size(), d.angles.size(), d.triangles.size(),
+    // The 1.0 chunks in their 1.0 order, then the three of 1.1 (FORMAT.md §8).
+    const std::uint32_t tags[15] = {mrig::kTagRig,    mrig::kTagSettings,  mrig::kTagParticles, mrig::kTagSticks,
+                                    mrig::kTagAngles, mrig::kTagTriangles, mrig::kTagAngular,   mrig::kTagPins,
+                                    mrig::kTagShapes, mrig::kTagBones,     mrig::kTagBindings,  mrig::kTagStrings,
+                                    mrig::kTagSolver, mrig::kTagAngularFriction, mrig::kTagPinStiffness};
+    const std::uint32_t sizes[15] = {8, 60, 44, 64, 40, 24, 100, 36, 84, 208, 56, 1, 24, 8, 4};
+    const std::size_t counts[15] = {1, 1, d.particles.size(), d.sticks.size(), d.angles.size(), d.triangles.size(),
                                     d.angular.size(), d.pins.size(), d.shapes.size(), d.bones.size(),
-                                    d.bindings.size(), 0};
-    std::uint64_t end = 64 + 12 * 32;
-    for (int i = 0; i < 12; ++i) {
+                                    d.bindings.size(), 0, 1, d.angular.size(), d.pins.size()};
+    std::uint64_t end = 64 + 15 * 32;
+    for (int i = 0; i < 15; ++i) {
         const auto e = peek<mrig::ChunkEntry>(b, 64 + 32 * std::size_t(i));
         QCOMPARE(e.tag, tags[i]);
         QCOMPARE(e.recordSize, sizes[i]);
-        if (i < 11)
+        if (i != 11)
             QCOMPARE(std::size_t(e.count), counts[i]);
         QCOMPARE(e.size, std::uint64_t(e.count) * e.recordSize);
         QCOMPARE(e.offset % 16, std::uint64_t(0));
@@ -278,9 +285,9 @@ void TestMrigRoundTrip::info_countsEveryChunk()
     std::string error;
     QVERIFY2(readMrigInfo(b, info, &error), error.c_str());
     QCOMPARE(info.versionMajor, std::uint16_t(1));
-    QCOMPARE(info.versionMinor, std::uint16_t(0));
+    QCOMPARE(info.versionMinor, std::uint16_t(1));
     QCOMPARE(info.fileSize, std::uint64_t(b.size()));
-    QCOMPARE(info.chunkCount, 12u);
+    QCOMPARE(info.chunkCount, 15u);
     QCOMPARE(info.unknownChunks, 0u);
     QCOMPARE(std::size_t(info.particles), d.particles.size());
     QCOMPARE(std::size_t(info.sticks), d.sticks.size());

@@ -27,6 +27,11 @@ enum HumanoidTriangle : int {
     kThighLTri, kShinLTri, kThighRTri, kShinRTri, kHumanoidTriangleCount
 };
 
+/// Angular friction of the humanoid's joints (and of the auto-rig's templates): damping of the relative
+/// spin, 1/s, and the speed below which a joint is held still, rad/s (about 46°/s).
+constexpr float kHumanoidJointDamping = 3.f;
+constexpr float kHumanoidJointStaticFriction = 0.8f;
+
 /// 20 particles, 11 triangles (pelvis, chest, head, limbs), 10 angular constraints (spine and neck
 /// swing/twist, shoulders and hips as cones with twist limits, elbows and knees as hinges that do not bend
 /// backwards: two triangles sharing the hinge edge plus a one-sided twist range), self-collision ranges and
@@ -34,7 +39,8 @@ enum HumanoidTriangle : int {
 rig::RigDescription makeHumanoid(const HumanoidOptions& options = {});
 
 /// A sheet of `columns` × `rows` particles `spacing` apart in the XY plane, hanging from its top row
-/// (y = 0, kinematic when pinTopRow) downward, with structural sticks (optionally tearable).
+/// (y = 0, kinematic when pinTopRow) downward, with structural sticks (optionally tearable). Relaxed by
+/// Gauss–Seidel: one substep of eight sweeps.
 rig::RigDescription makeCloth(int columns, int rows, float spacing, bool pinTopRow = true, float tearRatio = 0.f);
 
 /// A crate: four particles at alternate corners of the box (a regular tetrahedron), six rigid sticks, and

@@ -82,6 +82,18 @@ public:
     /// against a concurrent step.
     const RagdollStats& stats() const;
 
+    // ---- measurements (of the positions now; for tools, tests and the CLI) ---------------------------
+    /// Strain of every compiled stick (Rig::sticks() order): (L − limit) / limit for the length limit it
+    /// breaks (the rest length of a rigid stick), so > 0 stretched past its maximum, < 0 pressed below its
+    /// minimum; 0 inside its limits, for torn sticks and for limits shorter than 1 µm. out.size() must be at
+    /// least Rig::sticks().size(); false otherwise.
+    bool stickStrains(std::span<float> out) const;
+    /// Radians by which every angular constraint (Rig::angular() order) is beyond its limits, 0 inside or
+    /// while one of its triangles is degenerate: a cone by its deviation angle, swing/twist by the distance
+    /// of (twist, swing about each swing axis) from the limits, a hinge by its twist only (its shared edge
+    /// holds the swing). out.size() must be at least Rig::angular().size(); false otherwise.
+    bool angularExcesses(std::span<float> out) const;
+
     // ---- skinning ------------------------------------------------------------------------------------
     /// Bone world matrices (model space of the game object the rig was authored in) interpolated by alpha.
     /// out.size() must be at least the bone count; returns false otherwise.

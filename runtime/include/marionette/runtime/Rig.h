@@ -18,6 +18,8 @@
 
 namespace marionette::runtime {
 
+struct ProjectionStructure;
+
 /// A distance constraint as the solver sees it: L is clamped into [minLength, maxLength].
 /// Rigid: min == max. Min-only: max = +inf. Max-only: min = 0. 32 bytes.
 struct StickData {
@@ -60,13 +62,14 @@ struct AngularData {
     Mat3 restFrame;       ///< rest × frame: the constraint frame seen from A at rest
     float twistMinSin, twistMinCos, twistMaxSin, twistMaxCos; ///< sin/cos of half the twist limits
     float twistMin, twistMax, swing1, swing2;
-    float stiffness, dynamicFriction, staticFrictionAngle;
+    float stiffness;
+    float damping;             ///< 1/s: decay rate of the joint's relative spin (angular dynamic friction)
+    float staticFrictionSpeed; ///< rad/s: the joint is held while it turns slower than this
     // Precomputed for the trig-free in-limit tests on quaternions (sin² of half angles).
     Quat restQ;                ///< rest as a quaternion
     Quat restFrameQ;           ///< restQ × twistFrame
     float sinHalfCone2;        ///< sin²(coneAngle / 2)
     float sinHalfSwing2;       ///< sin²(min(swing1, swing2) / 2), or of the tolerance when an axis is locked
-    float sinHalfStatic2;      ///< sin²(staticFrictionAngle / 2)
     // Hinge: a swing/twist constraint between triangles sharing the edge its twist axis runs along (within
     // 5° at bind). The shared edge holds the swing at zero; the solver limits the twist by turning each
     // triangle's third particle about the hinge line, so the shared particles never move against each other
@@ -159,10 +162,21 @@ public:
     std::span<const ColliderRef> colliders() const { return mColliders; }
     /// Index in sticks() of RigDescription::sticks[i] (all description sticks survive compilation).
     std::uint32_t compiledStick(std::size_t descriptionIndex) const { return mStickRemap[descriptionIndex]; }
+    /// What compiled stick k enforces, for messages: the description stick's name, "angle 'NAME'" for a
+    /// law-of-cosines angle constraint, or "triangle 'NAME' edge" for a triangle edge the description lacked.
+    std::string stickName(std::size_t compiledIndex) const;
+    /// The law-of-cosines angle constraint compiled stick k enforces, or -1.
+    std::int32_t stickAngle(std::size_t compiledIndex) const;
     bool hasTearableSticks() const { return mTearable; }
     float totalMass() const { return mTotalMass; }
     /// Radius of the bind pose around its centre of mass plus the largest collision radius.
     float boundingRadius() const { return mBoundingRadius; }
+
+    /// The direct projection's structure (SolverMode::Direct), or null when the rig relaxes by Gauss–Seidel
+    /// (another mode, or too many constraints for a direct solve). Internal.
+    const ProjectionStructure* projection() const { return mProjection.get(); }
+
+    ~Rig();
 
     /// Rosen's triangle frame of points p0, p1, p2 as a rotation [right | up | facing]. Returns false
     /// (leaving `out` unchanged) when the points are (nearly) collinear or coincide.
@@ -178,9 +192,12 @@ private:
     std::vector<StickData> mSticks;
     std::vector<StickBlock> mStickBlocks;
     std::vector<std::uint32_t> mStickRemap;
+    /// Per compiled stick: where it comes from (kind in the top two bits: 0 stick, 1 angle, 2 triangle).
+    std::vector<std::uint32_t> mStickOrigin;
     std::vector<AngleData> mAngles;
     std::vector<TriangleData> mTriangles;
     std::vector<AngularData> mAngular;
+    std::unique_ptr<ProjectionStructure> mProjection;
     std::vector<CapsuleData> mCapsules;
     std::vector<BoxData> mBoxes;
     std::vector<PinData> mPins;

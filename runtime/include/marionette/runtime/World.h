@@ -24,7 +24,9 @@ struct WorldSettings {
     std::uint32_t threads = 1;        ///< threads stepping ragdolls, including the caller, [1, 64]
     bool ragdollCollisions = true;    ///< ragdolls collide with each other (capsules, spheres, boxes)
     bool sleep = true;                ///< ragdolls may fall asleep (each rig's sleep settings apply)
-    std::uint32_t contactsPerRagdoll = 96; ///< contact buffer reserved per spawned ragdoll
+    /// Contact buffers reserved per ragdoll, at least: ragdoll–ragdoll contacts, and static contacts (those
+    /// grow with the ragdoll's colliders and the world's geometry as it is added, outside step())
+    std::uint32_t contactsPerRagdoll = 96;
 };
 
 /// Identifies a ragdoll in its world; stays valid until remove() (then never reused for another).
@@ -37,7 +39,7 @@ struct WorldStats {
     std::uint32_t islands = 0;
     std::uint32_t ragdollPairs = 0;       ///< broadphase pairs of overlapping ragdoll bounds
     std::uint32_t ragdollContacts = 0;    ///< shape-pair contact candidates between ragdolls
-    std::uint32_t droppedContacts = 0;    ///< candidates that did not fit the reserved buffers
+    std::uint32_t droppedContacts = 0;    ///< static and ragdoll contact candidates that did not fit the buffers
 };
 
 class World {

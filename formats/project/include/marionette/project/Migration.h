@@ -13,7 +13,7 @@
 namespace marionette::project {
 
 /// The version this build writes and the newest it reads.
-constexpr int kProjectVersion = 1;
+constexpr int kProjectVersion = 2;
 /// The value of the top-level "format" key of every project document.
 constexpr const char* kProjectFormatTag = "marionette-project";
 

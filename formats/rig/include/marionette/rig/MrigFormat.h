@@ -1,4 +1,4 @@
-// Marionette — the on-disk layout of the `.mrig` binary rig, format 1.0.
+// Marionette — the on-disk layout of the `.mrig` binary rig, format 1.1 (reads 1.0).
 //
 // formats/rig/FORMAT.md is the specification; this header pins it in code. Every struct here is a plain
 // little-endian record exactly as it lies in a file: 4-byte fields only (u32, i32, IEEE-754 binary32), no
@@ -24,7 +24,7 @@ static_assert(std::endian::native == std::endian::little,
 /// File signature: "MRIG" then CR LF SUB LF (catches text-mode transfers, like PNG's signature).
 constexpr std::uint8_t kMagic[8] = {'M', 'R', 'I', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
 constexpr std::uint16_t kVersionMajor = 1; ///< a reader refuses a larger major version
-constexpr std::uint16_t kVersionMinor = 0; ///< a reader accepts any minor version of its major version
+constexpr std::uint16_t kVersionMinor = 1; ///< a reader accepts any minor version of its major version
 constexpr std::uint32_t kChunkAlignment = 16; ///< chunk payloads and the chunk table start at multiples of 16
 constexpr std::uint64_t kMaxFileSize = 1ull << 30; ///< readers refuse larger files (1 GiB) before allocating
 
@@ -52,6 +52,12 @@ constexpr std::uint32_t kTagPins = makeTag('P', 'I', 'N', 'S');      ///< PinRec
 constexpr std::uint32_t kTagShapes = makeTag('S', 'H', 'A', 'P');    ///< ShapeRecord[]
 constexpr std::uint32_t kTagBones = makeTag('B', 'O', 'N', 'E');     ///< BoneRecord[]
 constexpr std::uint32_t kTagBindings = makeTag('B', 'I', 'N', 'D');  ///< BindingRecord[]
+// Format 1.1: substeps and per-second rates. A 1.0 reader skips these and reads SETT/ANGU/PINS, which a 1.1
+// writer fills with the per-step values closest to the same behaviour; a 1.1 reader of a 1.0 file migrates
+// those per-step values (rig::migrateLegacySettings and friends).
+constexpr std::uint32_t kTagSolver = makeTag('S', 'O', 'L', 'V');           ///< one SolverRecord
+constexpr std::uint32_t kTagAngularFriction = makeTag('A', 'N', 'G', 'F');  ///< AngularFrictionRecord per ANGU record
+constexpr std::uint32_t kTagPinStiffness = makeTag('P', 'I', 'N', 'F');     ///< PinStiffnessRecord per PINS record
 
 /// The fixed header at offset 0. A newer minor version may make it longer (headerSize); readers read
 /// this prefix. headerCrc is CRC-32C of bytes [0, headerSize) with the four headerCrc bytes taken as 0.
@@ -92,7 +98,8 @@ struct RigRecord {
     StringRef name;
 };
 
-/// SETT: rig::Settings. Booleans are 0 or 1; solver is rig::SolverMode (0–2).
+/// SETT: rig::Settings as format 1.0 knew them. Booleans are 0 or 1; solver is rig::SolverMode (0–2).
+/// iterations, drag, staticFriction and solver are per-step values: a 1.1 file's SOLV chunk supersedes them.
 struct SettingsRecord {
     float gravity[3];
     float timeStep;
@@ -107,6 +114,30 @@ struct SettingsRecord {
     std::uint32_t sqrtApproximation;
     std::uint32_t selfCollision;
     std::uint32_t solver;
+};
+
+/// SOLV (format 1.1): the solver schedule and its rates per second. Supersedes SETT's iterations, drag,
+/// staticFriction and solver.
+struct SolverRecord {
+    std::uint32_t solver;        ///< rig::SolverMode, 0–3
+    std::uint32_t substeps;      ///< [1, 64]
+    std::uint32_t iterations;    ///< per substep, [1, 64]
+    float damping;               ///< 1/s
+    float staticFrictionSpeed;   ///< m/s
+    std::uint32_t reserved;      ///< written 0, ignored
+};
+
+/// ANGF (format 1.1): angular friction of ANGU record i as rates. Supersedes ANGU's dynamicFriction and
+/// staticFrictionAngle.
+struct AngularFrictionRecord {
+    float damping;               ///< 1/s
+    float staticFrictionSpeed;   ///< rad/s
+};
+
+/// PINF (format 1.1): stiffness of PINS record i as the fraction of the way per 1/60 s. Supersedes PINS's
+/// stiffness (a fraction per iteration).
+struct PinStiffnessRecord {
+    float stiffness;
 };
 
 /// PART: rig::Particle. bone is −1 or a BONE index.
@@ -265,6 +296,10 @@ static_assert(offsetof(SettingsRecord, friction) == 28 && offsetof(SettingsRecor
 static_assert(offsetof(SettingsRecord, sleepVelocity) == 36 && offsetof(SettingsRecord, sleepTime) == 40);
 static_assert(offsetof(SettingsRecord, overRelaxation) == 44 && offsetof(SettingsRecord, sqrtApproximation) == 48);
 static_assert(offsetof(SettingsRecord, selfCollision) == 52 && offsetof(SettingsRecord, solver) == 56);
+
+static_assert(sizeof(SolverRecord) == 24 && offsetof(SolverRecord, damping) == 12);
+static_assert(offsetof(SolverRecord, staticFrictionSpeed) == 16 && offsetof(SolverRecord, reserved) == 20);
+static_assert(sizeof(AngularFrictionRecord) == 8 && sizeof(PinStiffnessRecord) == 4);
 
 static_assert(sizeof(ParticleRecord) == 44);
 static_assert(offsetof(ParticleRecord, name) == 4 && offsetof(ParticleRecord, position) == 12);

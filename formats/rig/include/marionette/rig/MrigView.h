@@ -80,6 +80,12 @@ public:
     std::span<const mrig::BindingRecord> bindings() const { return mBindings; }
     /// The settings record; all zero when the view is empty.
     const mrig::SettingsRecord& settings() const { return mSettings ? *mSettings : kNoSettings; }
+    /// Format 1.1's solver schedule and rates; null in a 1.0 file (whose SETT holds per-step values).
+    const mrig::SolverRecord* solver() const { return mSolver; }
+    /// Format 1.1's angular friction rates, one per angular constraint; empty in a 1.0 file.
+    std::span<const mrig::AngularFrictionRecord> angularFriction() const { return mAngularFriction; }
+    /// Format 1.1's pin stiffness per 1/60 s, one per pin; empty in a 1.0 file.
+    std::span<const mrig::PinStiffnessRecord> pinStiffness() const { return mPinStiffness; }
     /// The string table bytes.
     std::string_view strings() const { return mStrings; }
     /// The bytes of a string reference; "" when it lies outside the table (never for a validated record).
@@ -87,7 +93,9 @@ public:
     /// The rig's name (the NAME chunk), "" when absent.
     std::string_view rigName() const { return mRigName; }
 
-    /// Builds the editable description from the records, then runs RigDescription::validate(). On failure
+    /// Builds the editable description from the records, then runs RigDescription::validate(). A format 1.0
+    /// file's per-step settings become the rates and the one-substep schedule that behave the same
+    /// (rig::migrateLegacySettings, migrateLegacyAngularFriction, migrateLegacyPinStiffness). On failure
     /// returns false with *error set to validate()'s message; `out` is then unspecified.
     bool toDescription(RigDescription& out, std::string* error) const;
 
@@ -115,6 +123,9 @@ private:
     std::span<const mrig::ShapeRecord> mShapes;
     std::span<const mrig::BoneRecord> mBones;
     std::span<const mrig::BindingRecord> mBindings;
+    const mrig::SolverRecord* mSolver = nullptr;
+    std::span<const mrig::AngularFrictionRecord> mAngularFriction;
+    std::span<const mrig::PinStiffnessRecord> mPinStiffness;
 };
 
 } // namespace marionette::rig

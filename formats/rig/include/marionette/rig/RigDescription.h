@@ -99,8 +99,9 @@ struct AngularConstraint {
     float swing1 = radians(45.f);      ///< radians, [0, π]: swing limit about swingAxis1
     float swing2 = radians(45.f);      ///< radians, [0, π]: swing limit about swingAxis1 × twistAxis
     float stiffness = 1.f;             ///< (0, 1]
-    float dynamicFriction = 0.f;       ///< [0, 1): pull toward last step's relative orientation
-    float staticFrictionAngle = 0.f;   ///< radians: below this change per step, hold fully
+    float damping = 0.f;               ///< 1/s, [0, 1000]: the joint's relative spin decays as e^(−damping·t)
+    float staticFrictionSpeed = 0.f;   ///< rad/s, [0, 100]: a joint turning slower than this is held still
+                                       ///< until something pushes it harder than that speed per substep
     bool hasRestOrientation = false;   ///< false = capture R_Aᵀ R_B from the bind pose
     Quat restOrientation;              ///< R_Aᵀ R_B at rest when hasRestOrientation
 };
@@ -111,7 +112,7 @@ struct Pin {
     ElementId id = 0;
     std::int32_t particle = 0;
     Vec3 target;
-    float stiffness = 1.f;  ///< (0, 1]: fraction of the way to the target per iteration
+    float stiffness = 1.f;  ///< (0, 1]: fraction of the way to the target per 1/60 s (1 = all the way)
     bool kinematic = true;  ///< true: inverse mass 0 while pinned and placed exactly on the target
 };
 
@@ -162,23 +163,44 @@ enum class SolverMode : std::uint8_t {
     GaussSeidel = 0, ///< constraints applied one after another (Jakobsen); over-relaxation applies
     Jacobi = 1,      ///< corrections averaged per particle then applied (Rosen)
     Xpbd = 2,        ///< compliance-based, stiffness independent of step and iteration count
+    Direct = 3,      ///< every substep, sticks, limits and contacts projected together by a direct solve
 };
 
+/// Solver settings. Rates are per second, so a rig behaves the same at any substep count.
 struct Settings {
     Vec3 gravity{0.f, -9.81f, 0.f};
-    float timeStep = 1.f / 60.f;       ///< seconds, (0, 0.1]
-    std::uint32_t maxSubsteps = 4;     ///< per advance() call, [1, 64]
-    std::uint32_t iterations = 8;      ///< relaxation iterations per step, [1, 64]
-    float drag = 0.01f;                ///< k in x' = (2−k)x − (1−k)x* + aΔt², [0, 1)
-    float friction = 0.6f;             ///< μ: tangential reduction per metre of penetration ×(1/Δt) units, >= 0
-    float staticFriction = 0.0005f;    ///< tangential motion per step (m) below which a contact sticks
+    float timeStep = 1.f / 60.f;       ///< seconds, (0, 0.1]: the fixed step of the world's clock
+    std::uint32_t maxSubsteps = 4;     ///< fixed steps one advance() call may take (the rest of a stall is dropped), [1, 64]
+    std::uint32_t substeps = 8;        ///< solver substeps each fixed step is split into, [1, 64]
+    std::uint32_t iterations = 3;      ///< per substep, [1, 64]: Newton steps at most (Direct) or relaxation sweeps
+    float damping = 0.6f;              ///< 1/s, [0, 100]: velocities decay as e^(−damping·t) (air drag)
+    float friction = 0.6f;             ///< μ, [0, 10⁴]: Coulomb friction against static geometry and other ragdolls
+    float staticFrictionSpeed = 0.12f; ///< m/s, [0, 100]: a contact sliding slower than this sticks
     float sleepVelocity = 0.05f;       ///< m/s; all particles slower than this for sleepTime -> sleep
     float sleepTime = 1.f;             ///< seconds, 0 disables sleep
     float overRelaxation = 1.f;        ///< ω in [1, 2): Gauss–Seidel SOR factor / Jacobi averaging factor
     bool sqrtApproximation = false;    ///< one-Newton-step sqrt for sticks (Jakobsen)
     bool selfCollision = true;         ///< capsules of one ragdoll collide with each other (group/mask filtered)
-    SolverMode solver = SolverMode::GaussSeidel;
+    SolverMode solver = SolverMode::Direct;
 };
+
+/// Settings of a rig written before substeps and per-second rates (a .mrig of format 1.0, a .mproj of
+/// version 1): relaxation per step, drag and frictions per step.
+struct LegacySettings {
+    float timeStep;
+    std::uint32_t iterations;   ///< per step
+    float drag;                 ///< velocity fraction removed per step
+    float staticFriction;       ///< metres per step
+};
+/// The settings that reproduce a legacy rig's behaviour: one substep of the same relaxation, with drag and
+/// static friction turned into rates per second (damping = −ln(1 − drag)/Δt, speed = distance/Δt), capped
+/// at the top of their ranges (100 /s, 100 m/s).
+void migrateLegacySettings(const LegacySettings& legacy, Settings& out);
+/// A legacy angular constraint's friction as rates: damping = −ln(1 − dynamicFriction)/Δt (at most 1000 /s),
+/// staticFrictionSpeed = staticFrictionAngle/Δt (at most 100 rad/s).
+void migrateLegacyAngularFriction(float dynamicFriction, float staticFrictionAngle, float timeStep, AngularConstraint& out);
+/// A legacy soft pin's stiffness (fraction per iteration) as the fraction per 1/60 s it gave.
+float migrateLegacyPinStiffness(float stiffness, std::uint32_t iterations, float timeStep);
 
 /// The whole rig. `validate()` reports the first problem found, naming the element.
 struct RigDescription {

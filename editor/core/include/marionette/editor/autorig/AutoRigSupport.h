@@ -59,7 +59,8 @@ rig::Triangle makeTriangle(std::string name, std::int32_t p0, std::int32_t p1, s
 /// A swing-twist joint from triangle a to triangle b, its axes given in the world at bind: the twist axis
 /// along `twistWorld` (`fallbackTwist` when that is zero), swing axis 1 along the part of `swingWorld`
 /// perpendicular to it; both stored in b's bind frame `frameB` (Rig::triangleFrame). Twist limits are
-/// clamped to [−π, π]; friction is the templates' default (0.02, static below 0.1°).
+/// clamped to [−π, π]; angular friction is the humanoid's (runtime::kHumanoidJointDamping 1/s, held still
+/// below runtime::kHumanoidJointStaticFriction rad/s).
 rig::AngularConstraint makeSwingTwist(std::string name, std::int32_t a, std::int32_t b, const Mat3& frameB,
                                       Vec3 twistWorld, Vec3 swingWorld, Vec3 fallbackTwist, float twistMin,
                                       float twistMax, float swing1, float swing2);

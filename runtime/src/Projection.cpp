@@ -1,0 +1,540 @@
+// The direct projection (see Projection.h): structure at Rig::build, one Newton step per call of
+// Solver::project.
+#include "Projection.h"
+
+#include "FastMath.h"
+#include "RagdollState.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace marionette::runtime {
+
+bool ProjectionStructure::build(const Rig& rig)
+{
+    core.clear();
+    extra.clear();
+    const auto sticks = rig.sticks();
+    for (std::uint32_t k = 0; k < sticks.size(); ++k) {
+        const ProjectionRow row{RowKind::Stick, 2, k, {sticks[k].a, sticks[k].b, 0, 0, 0, 0}};
+        (sticks[k].minLength == sticks[k].maxLength ? core : extra).push_back(row);
+    }
+    const auto tris = rig.triangles();
+    const auto angular = rig.angular();
+    for (std::uint32_t i = 0; i < angular.size(); ++i) {
+        ProjectionRow row{RowKind::Angular, 0, i, {}};
+        for (const std::uint32_t t : {angular[i].triA, angular[i].triB})
+            for (std::uint32_t p : tris[t].p)
+                if (std::find(row.p, row.p + row.count, p) == row.p + row.count)
+                    row.p[row.count++] = p;
+        extra.push_back(row);
+    }
+    const auto capsules = rig.capsules();
+    for (std::uint32_t c = 0; c < capsules.size(); ++c)
+        extra.push_back({RowKind::CapsuleContact, 2, c, {capsules[c].a, capsules[c].b, 0, 0, 0, 0}});
+    if (core.empty() || core.size() > kMaxProjectionCore)
+        return false;
+
+    const std::size_t n = rig.particleCount();
+    coreBegin.assign(n + 1, 0);
+    for (const ProjectionRow& r : core)
+        for (std::uint32_t q = 0; q < 2; ++q)
+            ++coreBegin[r.p[q] + 1];
+    for (std::size_t p = 0; p < n; ++p)
+        coreBegin[p + 1] += coreBegin[p];
+    coreOf.assign(coreBegin[n], 0);
+    corePlace.assign(coreBegin[n], 0);
+    std::vector<std::uint32_t> fill(coreBegin.begin(), coreBegin.end() - 1);
+    for (std::uint32_t i = 0; i < core.size(); ++i)
+        for (std::uint32_t q = 0; q < 2; ++q) {
+            const std::uint32_t p = core[i].p[q];
+            coreOf[fill[p]] = i;
+            corePlace[fill[p]] = std::uint8_t(q);
+            ++fill[p];
+        }
+
+    // Couplings: every pair of core rows that share a particle, with the shared particles.
+    couplings.clear();
+    sharedBegin.assign(1, 0);
+    shared.clear();
+    for (std::uint32_t i = 0; i < core.size(); ++i) {
+        std::vector<std::uint32_t> partners;
+        for (std::uint32_t q = 0; q < 2; ++q) {
+            const std::uint32_t p = core[i].p[q];
+            for (std::uint32_t k = coreBegin[p]; k < coreBegin[p + 1]; ++k)
+                if (coreOf[k] > i)
+                    partners.push_back(coreOf[k]);
+        }
+        std::sort(partners.begin(), partners.end());
+        partners.erase(std::unique(partners.begin(), partners.end()), partners.end());
+        for (std::uint32_t j : partners) {
+            couplings.push_back({i, j});
+            for (std::uint32_t a = 0; a < 2; ++a)
+                for (std::uint32_t b = 0; b < 2; ++b)
+                    if (core[i].p[a] == core[j].p[b])
+                        shared.push_back({core[i].p[a], std::uint8_t(a), std::uint8_t(b)});
+            sharedBegin.push_back(std::uint32_t(shared.size()));
+        }
+    }
+    for (const ProjectionRow& row : extra) {
+        std::uint32_t degree = 0;
+        for (std::uint32_t q = 0; q < row.count; ++q)
+            degree += coreBegin[row.p[q] + 1] - coreBegin[row.p[q]];
+        if (degree > kMaxExtraCoupling)
+            return false; // a joint or range among too many rigid links for the dense coupling
+    }
+    if (!ldl.analyse(std::uint32_t(core.size()), couplings))
+        return false;
+    return ldl.factorNonzeros() <= kMaxProjectionFill;
+}
+
+namespace {
+
+/// Band within which a unilateral constraint near its limit takes part (and is dropped again when the
+/// solution would pull on it): a contact 0.5 mm from its surface, a length range within 0.05 % of its limit,
+/// an angular limit within 0.05°. Keeping nearly touching constraints in the system stops them from
+/// flickering in and out between Newton steps.
+constexpr float kContactBand = 0.0005f;
+constexpr float kRangeBand = 0.0005f;
+constexpr float kAngularBand = 8.7e-4f;
+
+/// Inverse of the 3×3 inertia tensor of triangle t about its mass centre, the centre, and the masses used
+/// (an immovable particle counts as 10⁴ times the heaviest movable one). False when the tensor is singular
+/// (collinear particles).
+bool triangleInertia(const RagdollState& s, const TriangleData& t, Vec3& centre, Mat3& inverse, float m[3])
+{
+    float heaviest = 0.f;
+    for (int k = 0; k < 3; ++k)
+        if (s.w[t.p[k]] > 0.f)
+            heaviest = std::max(heaviest, 1.f / s.w[t.p[k]]);
+    float total = 0.f;
+    centre = {};
+    for (int k = 0; k < 3; ++k) {
+        m[k] = s.w[t.p[k]] > 0.f ? 1.f / s.w[t.p[k]] : 1e4f * std::max(heaviest, 1.f);
+        centre += s.x[t.p[k]] * m[k];
+        total += m[k];
+    }
+    centre = centre / total;
+    double I[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
+    for (int k = 0; k < 3; ++k) {
+        const Vec3 r = s.x[t.p[k]] - centre;
+        const double rr = double(dot(r, r)), v[3] = {r.x, r.y, r.z};
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j)
+                I[i][j] += double(m[k]) * ((i == j ? rr : 0.0) - v[i] * v[j]);
+    }
+    const double c00 = I[1][1] * I[2][2] - I[1][2] * I[2][1], c01 = I[1][2] * I[2][0] - I[1][0] * I[2][2],
+                 c02 = I[1][0] * I[2][1] - I[1][1] * I[2][0];
+    const double det = I[0][0] * c00 + I[0][1] * c01 + I[0][2] * c02;
+    const double trace = I[0][0] + I[1][1] + I[2][2];
+    if (!(std::fabs(det) > 1e-9 * trace * trace * trace))
+        return false;
+    const double r = 1.0 / det;
+    const double a = c00 * r, b = c01 * r, c = c02 * r;
+    const double d = (I[0][0] * I[2][2] - I[0][2] * I[2][0]) * r, e = (I[0][2] * I[1][0] - I[0][0] * I[1][2]) * r;
+    const double f = (I[0][0] * I[1][1] - I[0][1] * I[1][0]) * r;
+    inverse = Mat3::fromColumns({float(a), float(b), float(c)}, {float(b), float(d), float(e)}, {float(c), float(e), float(f)});
+    return true;
+}
+
+/// W_p·v: particle p's inverse mass, without the normal components its contacts forbid.
+inline Vec3 weighted(const RagdollState& s, const ProjectionScratch& ps, std::uint32_t p, Vec3 v)
+{
+    for (std::uint32_t k = 0; k < ps.lockCount[p]; ++k) {
+        const Vec3 n = ps.lockNormal[3 * p + k];
+        v -= n * dot(n, v);
+    }
+    return v * s.w[p];
+}
+
+/// Solves the dense symmetric system a·x = b of size n (row-major, overwritten) by LDLᵀ; a pivot that has
+/// lost all but 1e-10 of its diagonal decouples its unknown (x = 0 there).
+void denseSolve(double* a, double* b, std::uint32_t n)
+{
+    for (std::uint32_t j = 0; j < n; ++j) {
+        double d = a[j * n + j];
+        for (std::uint32_t k = 0; k < j; ++k)
+            d -= a[j * n + k] * a[j * n + k] * a[k * n + k];
+        const bool lost = !(d > 1e-10 * std::fabs(a[j * n + j])) || !(d > 0.0);
+        a[j * n + j] = lost ? 1e30 : d;
+        for (std::uint32_t i = j + 1; i < n; ++i) {
+            double v = a[i * n + j];
+            for (std::uint32_t k = 0; k < j; ++k)
+                v -= a[i * n + k] * a[j * n + k] * a[k * n + k];
+            a[i * n + j] = v / a[j * n + j];
+        }
+    }
+    for (std::uint32_t i = 0; i < n; ++i)
+        for (std::uint32_t k = 0; k < i; ++k)
+            b[i] -= a[i * n + k] * b[k];
+    for (std::uint32_t i = 0; i < n; ++i)
+        b[i] /= a[i * n + i];
+    for (std::uint32_t i = n; i-- > 0;)
+        for (std::uint32_t k = i + 1; k < n; ++k)
+            b[i] -= a[k * n + i] * b[k];
+}
+
+} // namespace
+
+/// Gauss–Seidel sweeps over the sticks when a projection step would have grown the error.
+constexpr int kFallbackSweeps = 4;
+/// A solve that leaves a stick further than this from its length (metres), and worse than before, diverged.
+constexpr float kDivergence = 0.02f;
+
+bool Solver::project(Ragdoll& r, const StaticWorld& world)
+{
+    RagdollState& s = *r.mState;
+    const Rig& rig = r.rig();
+    const ProjectionStructure& ps = *rig.projection();
+    ProjectionScratch& sc = s.projection;
+    const std::uint32_t m = std::uint32_t(ps.core.size());
+    const std::size_t n = s.w.size();
+    const auto sticks = rig.sticks();
+    const auto tris = rig.triangles();
+    const auto cons = rig.angular();
+    const auto caps = rig.capsules();
+    const float h2 = s.dt * s.dt;
+    auto torn = [&](std::uint32_t stick) { return !s.torn.empty() && s.torn[stick]; };
+
+    refreshTriangleFrames(r);
+
+    // Contacts within the band: single points lock their particle's inverse mass; the deepest point along
+    // the middle of each capsule becomes that capsule's contact row.
+    std::fill(sc.lockCount.begin(), sc.lockCount.end(), std::uint8_t(0));
+    std::fill(sc.capsuleDepth.begin(), sc.capsuleDepth.end(), -1.f);
+    const std::uint32_t nc = gatherContacts(r, world, kContactBand, sc.contacts.data(), std::uint32_t(sc.contacts.size()));
+    for (std::uint32_t k = 0; k < nc; ++k) {
+        const GatheredContact& c = sc.contacts[k];
+        const ContactSide& side = c.row.side;
+        std::int32_t only = -1;
+        for (std::uint32_t q = 0; q < side.count; ++q)
+            if (side.c[q] > 0.999f && s.w[side.idx[q]] > 0.f)
+                only = std::int32_t(side.idx[q]);
+        if (only < 0 && c.capsule >= 0) {
+            const std::uint32_t cap = std::uint32_t(c.capsule);
+            if (c.row.depth > sc.capsuleDepth[cap]) {
+                sc.capsuleDepth[cap] = c.row.depth;
+                sc.capsuleNormal[cap] = c.row.normal;
+                sc.capsuleT[cap] = side.c[1];
+            }
+            continue;
+        }
+        if (only < 0)
+            continue; // embedded boxes: relaxed by Gauss–Seidel only
+        const std::uint32_t p = std::uint32_t(only);
+        if (c.row.depth > 0.f)
+            s.x[p] += c.row.normal * c.row.depth; // out of the surface first; the lock keeps it there
+        else if (dot(s.x[p] - s.xPrev[p], c.row.normal) > kContactBand)
+            continue; // leaving the surface faster than the band per substep: not resting on it
+        // One lock per surface direction (a corner gives two or three).
+        Vec3 nrm = c.row.normal;
+        bool duplicate = false;
+        for (std::uint32_t q = 0; q < sc.lockCount[p]; ++q) {
+            const Vec3 o = sc.lockNormal[3 * p + q];
+            if (dot(o, c.row.normal) > 0.99f)
+                duplicate = true;
+            nrm -= o * dot(o, nrm);
+        }
+        if (duplicate || sc.lockCount[p] >= 3 || !(lengthSquared(nrm) > 1e-4f))
+            continue;
+        sc.lockNormal[3 * p + sc.lockCount[p]] = normalizeOr(nrm, c.row.normal);
+        sc.lockSurface[3 * p + sc.lockCount[p]] = c.row.normal;
+        ++sc.lockCount[p];
+    }
+    // Static friction inside the solve: a particle resting on one surface that the contact pass left sliding
+    // slower than the static friction speed is held in place tangentially too, as long as the force holding it
+    // stays inside the friction cone (checked after the solve). Otherwise the solve would slide it along the
+    // surface, and the next substep's friction would pull it back: a body at rest would never be still.
+    const float mu = rig.settings().friction;
+    const float still = rig.settings().staticFrictionSpeed * s.dt;
+    for (std::size_t p = 0; p < n && mu > 0.f; ++p) {
+        if (sc.lockCount[p] != 1)
+            continue;
+        const Vec3 nrm = sc.lockNormal[3 * p];
+        const Vec3 v = s.x[p] - s.xPrev[p];
+        if (lengthSquared(v - nrm * dot(nrm, v)) > still * still)
+            continue;
+        const Vec3 t1 = anyPerpendicular(nrm);
+        sc.lockNormal[3 * p + 1] = t1;
+        sc.lockNormal[3 * p + 2] = cross(nrm, t1);
+        sc.lockSurface[3 * p + 1] = sc.lockSurface[3 * p + 2] = sc.lockSurface[3 * p];
+        sc.lockCount[p] = 3;
+    }
+
+    // Core rows: every rigid stick, C = L − rest.
+    float worstBefore = 0.f;
+    for (std::uint32_t i = 0; i < m; ++i) {
+        const StickData& c = sticks[ps.core[i].index];
+        sc.coreActive[i] = !torn(ps.core[i].index) && s.w[c.a] + s.w[c.b] > 0.f;
+        if (!sc.coreActive[i])
+            continue;
+        const Vec3 d = s.x[c.b] - s.x[c.a];
+        const float L = length(d);
+        const Vec3 u = L > 1e-9f ? d / L : Vec3{0.f, 1.f, 0.f};
+        sc.coreG[2 * i] = -u;
+        sc.coreG[2 * i + 1] = u;
+        sc.coreCompliance[i] = c.compliance / h2;
+        sc.coreRhs[i] = double((c.minLength - L) * c.stiffness) - double(sc.coreCompliance[i]) * sc.coreLambdaSum[i];
+        worstBefore = std::max(worstBefore, std::fabs(c.minLength - L));
+    }
+
+    // Extra rows acting now (violated, or within the band of their limit).
+    sc.extraCount = 0;
+    for (std::uint32_t e = 0; e < ps.extra.size() && sc.extraCount < kMaxProjectionExtra; ++e) {
+        const ProjectionRow& row = ps.extra[e];
+        const std::uint32_t k = sc.extraCount;
+        Vec3* g = &sc.extraG[6 * k];
+        double rhs = 0.0;
+        float compliance = 0.f;
+        if (row.kind == RowKind::Stick) {
+            const StickData& c = sticks[row.index];
+            if (torn(row.index) || s.w[c.a] + s.w[c.b] <= 0.f)
+                continue;
+            const Vec3 d = s.x[c.b] - s.x[c.a];
+            const float L = length(d);
+            const Vec3 u = L > 1e-9f ? d / L : Vec3{0.f, 1.f, 0.f};
+            if (c.minLength > 0.f && L < c.minLength * (1.f + kRangeBand)) {
+                g[0] = -u; // pushes the ends apart
+                g[1] = u;
+                rhs = double(c.minLength - L);
+            } else if (std::isfinite(c.maxLength) && L > c.maxLength * (1.f - kRangeBand)) {
+                g[0] = u; // pulls them together
+                g[1] = -u;
+                rhs = double(L - c.maxLength);
+            } else {
+                continue;
+            }
+            rhs *= double(c.stiffness);
+            compliance = c.compliance / h2;
+        } else if (row.kind == RowKind::Angular) {
+            const AngularData& c = cons[row.index];
+            Vec3 u;
+            float excess;
+            if (!limitRow(r, row.index, kAngularBand, u, excess))
+                continue;
+            // Rigid-body gradient: a unit of λ turns each triangle about its mass centre by I⁻¹u (A backwards).
+            for (std::uint32_t q = 0; q < row.count; ++q)
+                g[q] = {};
+            bool ok = true;
+            for (int side = 0; side < 2 && ok; ++side) {
+                const TriangleData& t = tris[side == 0 ? c.triA : c.triB];
+                Vec3 centre;
+                Mat3 inverse;
+                float mass[3];
+                if (!(ok = triangleInertia(s, t, centre, inverse, mass)))
+                    break;
+                const Vec3 iu = inverse * u;
+                for (int q = 0; q < 3; ++q) {
+                    const std::uint32_t at = std::uint32_t(std::find(row.p, row.p + row.count, t.p[q]) - row.p);
+                    g[at] += cross(iu, s.x[t.p[q]] - centre) * (mass[q] * (side == 0 ? -1.f : 1.f));
+                }
+            }
+            if (!ok)
+                continue;
+            rhs = double(excess * c.stiffness);
+        } else {
+            const std::uint32_t cap = row.index;
+            if (!(sc.capsuleDepth[cap] > -kContactBand) || torn(rig.compiledStick(caps[cap].stick)))
+                continue;
+            const float t = sc.capsuleT[cap];
+            g[0] = sc.capsuleNormal[cap] * (1.f - t);
+            g[1] = sc.capsuleNormal[cap] * t;
+            rhs = double(sc.capsuleDepth[cap]);
+        }
+        sc.extraRow[k] = e;
+        sc.extraCompliance[k] = compliance;
+        sc.extraRhs[k] = rhs - double(compliance) * sc.extraLambdaSum[e];
+        sc.extraUnilateral[k] = 1;
+        ++sc.extraCount;
+    }
+    const std::uint32_t ne = sc.extraCount;
+
+    // Solve: the core by sparse LDLᵀ, the extra rows through their Schur complement. A unilateral row that
+    // would pull is dropped and the dense part solved again; a contact lock the body would lift off is
+    // released and the whole solved again (at most three times).
+    for (int pass = 0; pass < 3; ++pass) {
+        // Core matrix A = J W Jᵀ (+ compliance), factorised.
+        for (std::uint32_t i = 0; i < m; ++i) {
+            if (!sc.coreActive[i]) {
+                sc.coreDiag[i] = 1.0;
+                continue;
+            }
+            double a = 0.0;
+            for (std::uint32_t q = 0; q < 2; ++q) {
+                const std::uint32_t p = ps.core[i].p[q];
+                a += double(dot(sc.coreG[2 * i + q], weighted(s, sc, p, sc.coreG[2 * i + q])));
+            }
+            sc.coreDiag[i] = a + double(sc.coreCompliance[i]) + 1e-12 + 1e-7 * a;
+        }
+        for (std::size_t e = 0; e < ps.couplings.size(); ++e) {
+            const std::uint32_t i = ps.couplings[e].i, j = ps.couplings[e].j;
+            double v = 0.0;
+            if (sc.coreActive[i] && sc.coreActive[j])
+                for (std::uint32_t k = ps.sharedBegin[e]; k < ps.sharedBegin[e + 1]; ++k) {
+                    const SharedParticle& sp = ps.shared[k];
+                    v += double(dot(sc.coreG[2 * i + sp.inI], weighted(s, sc, sp.particle, sc.coreG[2 * j + sp.inJ])));
+                }
+            sc.coreOff[e] = v;
+        }
+        ps.ldl.load(sc.coreDiag, sc.coreOff, sc.work);
+        ps.ldl.factor(sc.work);
+        for (std::uint32_t i = 0; i < m; ++i)
+            sc.z[i] = sc.coreActive[i] ? sc.coreRhs[i] : 0.0;
+        ps.ldl.solve(sc.z, sc.work);
+
+        // Each extra row d: b_d = J_core W g_dᵀ (sparse: the core rows at d's particles), y_d = A⁻¹ b_d,
+        // and the Schur complement K = C − Bᵀ A⁻¹ B with C_de = g_d W g_eᵀ.
+        for (std::uint32_t d = 0; d < ne; ++d) {
+            const ProjectionRow& row = ps.extra[sc.extraRow[d]];
+            std::uint32_t nb = 0;
+            std::uint32_t* bi = &sc.bIndex[std::size_t(d) * kMaxExtraCoupling];
+            double* bv = &sc.bValue[std::size_t(d) * kMaxExtraCoupling];
+            for (std::uint32_t q = 0; q < row.count; ++q) {
+                const std::uint32_t p = row.p[q];
+                const Vec3 wg = weighted(s, sc, p, sc.extraG[6 * d + q]);
+                for (std::uint32_t k = ps.coreBegin[p]; k < ps.coreBegin[p + 1]; ++k) {
+                    const std::uint32_t i = ps.coreOf[k];
+                    if (!sc.coreActive[i])
+                        continue;
+                    const double v = double(dot(sc.coreG[2 * i + ps.corePlace[k]], wg));
+                    std::uint32_t at = 0;
+                    while (at < nb && bi[at] != i)
+                        ++at;
+                    if (at == nb) {
+                        bi[nb] = i;
+                        bv[nb++] = 0.0;
+                    }
+                    bv[at] += v;
+                }
+            }
+            sc.bCount[d] = nb;
+            double* y = &sc.y[std::size_t(d) * m];
+            std::fill(y, y + m, 0.0);
+            double bz = 0.0;
+            for (std::uint32_t k = 0; k < nb; ++k) {
+                y[bi[k]] = bv[k];
+                bz += bv[k] * sc.z[bi[k]];
+            }
+            sc.denseRhs[d] = sc.extraRhs[d] - bz;
+            ps.ldl.solve(std::span<double>(y, m), sc.work);
+            for (std::uint32_t e = 0; e <= d; ++e) {
+                const ProjectionRow& other = ps.extra[sc.extraRow[e]];
+                double c = 0.0;
+                for (std::uint32_t q = 0; q < row.count; ++q)
+                    for (std::uint32_t o = 0; o < other.count; ++o)
+                        if (row.p[q] == other.p[o])
+                            c += double(dot(sc.extraG[6 * d + q], weighted(s, sc, row.p[q], sc.extraG[6 * e + o])));
+                const double* ye = &sc.y[std::size_t(e) * m];
+                for (std::uint32_t k = 0; k < nb; ++k)
+                    c -= bv[k] * ye[bi[k]];
+                sc.K[std::size_t(d) * ne + e] = sc.K[std::size_t(e) * ne + d] = c;
+            }
+            sc.K[std::size_t(d) * ne + d] += double(sc.extraCompliance[d]) + 1e-12 + 1e-7 * std::fabs(sc.K[std::size_t(d) * ne + d]);
+            sc.extraOn[d] = 1;
+        }
+        // Dense active set: solve, drop the rows that would pull, solve again.
+        for (std::uint32_t round = 0; round <= ne; ++round) {
+            std::uint32_t k = 0;
+            for (std::uint32_t d = 0; d < ne; ++d)
+                if (sc.extraOn[d])
+                    sc.onList[k++] = d;
+            for (std::uint32_t a = 0; a < k; ++a) {
+                for (std::uint32_t b = 0; b < k; ++b)
+                    sc.dense[std::size_t(a) * k + b] = sc.K[std::size_t(sc.onList[a]) * ne + sc.onList[b]];
+                sc.extraLambda[a] = sc.denseRhs[sc.onList[a]];
+            }
+            denseSolve(sc.dense.data(), sc.extraLambda.data(), k);
+            bool dropped = false;
+            for (std::uint32_t a = 0; a < k; ++a)
+                if (sc.extraUnilateral[sc.onList[a]] && sc.extraLambda[a] < 0.0) {
+                    sc.extraOn[sc.onList[a]] = 0;
+                    dropped = true;
+                }
+            if (!dropped) {
+                // Scatter: extraLambda by row, then λ_core = z − Σ_d y_d λ_d.
+                for (std::uint32_t d = ne; d-- > 0;)
+                    sc.denseRhs[d] = 0.0;
+                for (std::uint32_t a = 0; a < k; ++a)
+                    sc.denseRhs[sc.onList[a]] = sc.extraLambda[a];
+                break;
+            }
+        }
+        for (std::uint32_t d = 0; d < ne; ++d)
+            sc.extraLambda[d] = sc.extraOn[d] ? sc.denseRhs[d] : 0.0;
+        for (std::uint32_t i = 0; i < m; ++i)
+            sc.coreLambda[i] = sc.z[i];
+        for (std::uint32_t d = 0; d < ne; ++d)
+            if (sc.extraLambda[d] != 0.0) {
+                const double* y = &sc.y[std::size_t(d) * m];
+                for (std::uint32_t i = 0; i < m; ++i)
+                    sc.coreLambda[i] -= y[i] * sc.extraLambda[d];
+            }
+
+        // Forces on the particles (positional impulses): F_p = Σ g λ.
+        std::fill(sc.force.begin(), sc.force.end(), Vec3{});
+        for (std::uint32_t i = 0; i < m; ++i)
+            if (sc.coreActive[i])
+                for (std::uint32_t q = 0; q < 2; ++q)
+                    sc.force[ps.core[i].p[q]] += sc.coreG[2 * i + q] * float(sc.coreLambda[i]);
+        for (std::uint32_t d = 0; d < ne; ++d)
+            if (sc.extraLambda[d] != 0.0) {
+                const ProjectionRow& row = ps.extra[sc.extraRow[d]];
+                for (std::uint32_t q = 0; q < row.count; ++q)
+                    sc.force[row.p[q]] += sc.extraG[6 * d + q] * float(sc.extraLambda[d]);
+            }
+        if (pass == 2)
+            break;
+        // A particle the body would lift off its surface is not in contact: release it and solve again. One
+        // held by static friction that the solve pushes along the surface harder than μ × the push into it
+        // slides: only the surface holds it.
+        bool released = false;
+        for (std::size_t p = 0; p < n; ++p) {
+            for (std::uint32_t k = 0; k < sc.lockCount[p]; ++k)
+                if (dot(sc.force[p], sc.lockSurface[3 * p + k]) > 1e-9f) {
+                    sc.lockCount[p] = 0;
+                    released = true;
+                    break;
+                }
+            if (sc.lockCount[p] == 3 && sc.lockSurface[3 * p + 1] == sc.lockSurface[3 * p]) {
+                const Vec3 nrm = sc.lockSurface[3 * p];
+                const float into = -dot(sc.force[p], nrm);
+                if (length(sc.force[p] + nrm * into) > mu * into) {
+                    sc.lockCount[p] = 1;
+                    released = true;
+                }
+            }
+        }
+        if (!released)
+            break;
+    }
+
+    for (std::size_t p = 0; p < n; ++p) {
+        sc.saved[p] = s.x[p];
+        if (s.w[p] > 0.f)
+            s.x[p] += weighted(s, sc, std::uint32_t(p), sc.force[p]);
+    }
+    // The solve linearises the sticks about the current pose. Far from it (a pin dragged a metre away in one
+    // step, a stick torn open) the linear step can overshoot and grow the error; then it is taken back and
+    // Gauss–Seidel, which cannot diverge, brings the sticks near enough for the next solve.
+    float worstAfter = 0.f;
+    for (std::uint32_t i = 0; i < m; ++i)
+        if (sc.coreActive[i]) {
+            const StickData& c = sticks[ps.core[i].index];
+            worstAfter = std::max(worstAfter, std::fabs(c.minLength - length(s.x[c.b] - s.x[c.a])));
+        }
+    if (!(worstAfter <= std::max(1.5f * worstBefore, kDivergence))) {
+        for (std::size_t p = 0; p < n; ++p)
+            s.x[p] = sc.saved[p];
+        for (int sweep = 0; sweep < kFallbackSweeps; ++sweep)
+            solveSticks(r, (sweep & 1) != 0);
+        return false;
+    }
+    for (std::uint32_t i = 0; i < m; ++i)
+        if (sc.coreActive[i])
+            sc.coreLambdaSum[i] += sc.coreLambda[i];
+    for (std::uint32_t d = 0; d < ne; ++d)
+        sc.extraLambdaSum[sc.extraRow[d]] += sc.extraLambda[d];
+    return true;
+}
+
+} // namespace marionette::runtime

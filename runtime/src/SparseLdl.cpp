@@ -1,0 +1,216 @@
+#include "SparseLdl.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+namespace marionette::runtime {
+
+namespace {
+
+/// Greedy minimum-degree ordering of a symmetric pattern (adjacency lists, no self loops): repeatedly
+/// eliminates the unknown with the fewest neighbours, joining its neighbours into a clique. Quadratic in
+/// the worst case, which is fine for the few hundred unknowns of a rig; ties go to the lower index, so the
+/// order is deterministic.
+std::vector<std::uint32_t> minimumDegree(std::vector<std::vector<std::uint32_t>> adj)
+{
+    const std::uint32_t n = std::uint32_t(adj.size());
+    std::vector<char> done(n, 0);
+    std::vector<std::uint32_t> order;
+    order.reserve(n);
+    for (auto& a : adj)
+        std::sort(a.begin(), a.end());
+    std::vector<std::uint32_t> merged;
+    for (std::uint32_t step = 0; step < n; ++step) {
+        std::uint32_t best = n;
+        std::size_t bestDegree = std::numeric_limits<std::size_t>::max();
+        for (std::uint32_t v = 0; v < n; ++v)
+            if (!done[v] && adj[v].size() < bestDegree) {
+                best = v;
+                bestDegree = adj[v].size();
+            }
+        done[best] = 1;
+        order.push_back(best);
+        const std::vector<std::uint32_t> nb = adj[best];
+        for (std::uint32_t u : nb) {
+            // u's neighbours become u's ∪ best's, without u, best or eliminated unknowns.
+            merged.clear();
+            std::set_union(adj[u].begin(), adj[u].end(), nb.begin(), nb.end(), std::back_inserter(merged));
+            std::vector<std::uint32_t>& au = adj[u];
+            au.clear();
+            for (std::uint32_t w : merged)
+                if (w != u && w != best && !done[w])
+                    au.push_back(w);
+        }
+        adj[best].clear();
+    }
+    return order;
+}
+
+} // namespace
+
+bool SparseLdl::analyse(std::uint32_t n, std::span<const Entry> offDiagonal)
+{
+    mN = n;
+    if (n == 0)
+        return false;
+    std::vector<std::vector<std::uint32_t>> adj(n);
+    for (const Entry& e : offDiagonal) {
+        if (e.i == e.j)
+            continue;
+        adj[e.i].push_back(e.j);
+        adj[e.j].push_back(e.i);
+    }
+    for (auto& a : adj) {
+        std::sort(a.begin(), a.end());
+        a.erase(std::unique(a.begin(), a.end()), a.end());
+    }
+    mPerm = minimumDegree(adj);
+    mInverse.assign(n, 0);
+    for (std::uint32_t k = 0; k < n; ++k)
+        mInverse[mPerm[k]] = k;
+
+    // Permuted upper triangle by column: column k holds rows i < k, then the diagonal.
+    std::vector<std::vector<std::uint32_t>> columns(n);
+    for (std::uint32_t a = 0; a < n; ++a)
+        for (std::uint32_t b : adj[a]) {
+            const std::uint32_t pa = mInverse[a], pb = mInverse[b];
+            if (pa < pb)
+                columns[pb].push_back(pa);
+        }
+    mAp.assign(n + 1, 0);
+    mAi.clear();
+    mDiagToA.assign(n, 0);
+    for (std::uint32_t k = 0; k < n; ++k) {
+        std::sort(columns[k].begin(), columns[k].end());
+        mAp[k] = std::uint32_t(mAi.size());
+        mAi.insert(mAi.end(), columns[k].begin(), columns[k].end());
+        mDiagToA[k] = std::uint32_t(mAi.size());
+        mAi.push_back(k);
+    }
+    mAp[n] = std::uint32_t(mAi.size());
+    mEntryToA.assign(offDiagonal.size(), 0);
+    for (std::size_t e = 0; e < offDiagonal.size(); ++e) {
+        std::uint32_t pa = mInverse[offDiagonal[e].i], pb = mInverse[offDiagonal[e].j];
+        if (pa > pb)
+            std::swap(pa, pb);
+        const auto first = mAi.begin() + mAp[pb], last = mAi.begin() + mAp[pb + 1];
+        mEntryToA[e] = std::uint32_t(std::lower_bound(first, last, pa) - mAi.begin());
+    }
+
+    // Elimination tree and column counts (LDL's symbolic pass).
+    mParent.assign(n, -1);
+    std::vector<std::uint32_t> lnz(n, 0), flag(n, 0);
+    for (std::uint32_t k = 0; k < n; ++k) {
+        flag[k] = k;
+        for (std::uint32_t p = mAp[k]; p < mAp[k + 1]; ++p) {
+            std::uint32_t i = mAi[p];
+            if (i >= k)
+                continue;
+            while (flag[i] != k) {
+                if (mParent[i] < 0)
+                    mParent[i] = std::int32_t(k);
+                ++lnz[i];
+                flag[i] = k;
+                i = std::uint32_t(mParent[i]);
+            }
+        }
+    }
+    mLp.assign(n + 1, 0);
+    for (std::uint32_t k = 0; k < n; ++k)
+        mLp[k + 1] = mLp[k] + lnz[k];
+    return true;
+}
+
+void SparseLdl::Work::reserve(const SparseLdl& s)
+{
+    const std::size_t n = s.mN;
+    ax.assign(s.mAi.size(), 0.0);
+    lx.assign(s.factorNonzeros(), 0.0);
+    li.assign(s.factorNonzeros(), 0);
+    d.assign(n, 0.0);
+    y.assign(n, 0.0);
+    x.assign(n, 0.0);
+    lnz.assign(n, 0);
+    flag.assign(n, 0);
+    pattern.assign(n, 0);
+}
+
+void SparseLdl::load(std::span<const double> diag, std::span<const double> offDiag, Work& w) const
+{
+    for (std::uint32_t k = 0; k < mN; ++k)
+        w.ax[mDiagToA[k]] = diag[mPerm[k]];
+    for (std::size_t e = 0; e < mEntryToA.size(); ++e)
+        w.ax[mEntryToA[e]] = offDiag[e];
+}
+
+void SparseLdl::factor(Work& w) const
+{
+    // Up-looking LDLᵀ: row k of L from a sparse triangular solve along the elimination tree.
+    constexpr double kLost = 1e-10;   // a pivot below this part of its diagonal marks a redundant unknown
+    constexpr double kDecoupled = 1e30;
+    const std::uint32_t n = mN;
+    for (std::uint32_t k = 0; k < n; ++k) {
+        w.y[k] = 0.0;
+        std::uint32_t top = n;
+        w.flag[k] = k;
+        w.lnz[k] = 0;
+        double diagonal = 0.0;
+        for (std::uint32_t p = mAp[k]; p < mAp[k + 1]; ++p) {
+            std::uint32_t i = mAi[p];
+            w.y[i] += w.ax[p];
+            if (i == k) {
+                diagonal = w.ax[p];
+                continue;
+            }
+            std::uint32_t len = 0;
+            for (; w.flag[i] != k; i = std::uint32_t(mParent[i])) {
+                w.pattern[len++] = i;
+                w.flag[i] = k;
+            }
+            while (len > 0)
+                w.pattern[--top] = w.pattern[--len];
+        }
+        double dk = w.y[k];
+        w.y[k] = 0.0;
+        for (; top < n; ++top) {
+            const std::uint32_t i = w.pattern[top];
+            const double yi = w.y[i];
+            w.y[i] = 0.0;
+            const std::uint32_t p2 = mLp[i] + w.lnz[i];
+            for (std::uint32_t p = mLp[i]; p < p2; ++p)
+                w.y[w.li[p]] -= w.lx[p] * yi;
+            const double lki = yi / w.d[i];
+            dk -= lki * yi;
+            w.li[p2] = k;
+            w.lx[p2] = lki;
+            ++w.lnz[i];
+        }
+        // A pivot that has (nearly) vanished belongs to a constraint the others already imply: decouple it.
+        w.d[k] = (dk > kLost * std::fabs(diagonal) && dk > 0.0) ? dk : kDecoupled;
+    }
+}
+
+void SparseLdl::solve(std::span<double> b, Work& w) const
+{
+    const std::uint32_t n = mN;
+    for (std::uint32_t k = 0; k < n; ++k)
+        w.x[k] = b[mPerm[k]];
+    for (std::uint32_t j = 0; j < n; ++j) {
+        const double xj = w.x[j];
+        for (std::uint32_t p = mLp[j]; p < mLp[j] + w.lnz[j]; ++p)
+            w.x[w.li[p]] -= w.lx[p] * xj;
+    }
+    for (std::uint32_t j = 0; j < n; ++j)
+        w.x[j] /= w.d[j];
+    for (std::uint32_t j = n; j-- > 0;) {
+        double xj = w.x[j];
+        for (std::uint32_t p = mLp[j]; p < mLp[j] + w.lnz[j]; ++p)
+            xj -= w.lx[p] * w.x[w.li[p]];
+        w.x[j] = xj;
+    }
+    for (std::uint32_t k = 0; k < n; ++k)
+        b[mPerm[k]] = w.x[k];
+}
+
+} // namespace marionette::runtime

@@ -1,0 +1,64 @@
+// Internal: a small sparse LDLᵀ factorisation for symmetric positive (semi-)definite systems whose nonzero
+// pattern is known in advance (the rig's constraint coupling).
+//
+// analyse() runs once, when a rig is compiled: it orders the unknowns by minimum degree (to keep the fill
+// small), builds the elimination tree and the column counts of L. factor() and solve() run every substep on
+// the same pattern with new values; they never allocate (the caller owns the work arrays, sized by
+// workSize()). The algorithm is the up-looking LDLᵀ of T. Davis's LDL package, on a pattern permuted once.
+//
+// Robust to singular systems: a pivot that has lost all but a 1e-10 part of its diagonal marks its unknown
+// dependent on the others (redundant constraints); factor() zeroes that unknown's row and column so solve()
+// gives it 0.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <vector>
+
+namespace marionette::runtime {
+
+class SparseLdl {
+public:
+    /// An off-diagonal nonzero (i, j), i != j, of the symmetric n×n matrix, in the caller's numbering.
+    struct Entry {
+        std::uint32_t i, j;
+    };
+
+    /// Orders and analyses the pattern of an n×n symmetric matrix with the given off-diagonal nonzeros (each
+    /// pair once, either order; the diagonal is always present). Returns false when n is 0.
+    bool analyse(std::uint32_t n, std::span<const Entry> offDiagonal);
+
+    std::uint32_t size() const { return mN; }
+    /// Nonzeros of the strictly lower triangle of L.
+    std::size_t factorNonzeros() const { return mN ? mLp[mN] : 0; }
+
+    /// Where the caller stores matrix values before factor(): diagonal() has n values (caller numbering);
+    /// value(k) is off-diagonal entry k as passed to analyse().
+    std::uint32_t valueCount() const { return std::uint32_t(mEntryToA.size()); }
+
+    /// Scratch a factor/solve needs (doubles), for the caller to allocate once.
+    struct Work {
+        std::vector<double> ax;         ///< matrix values in the permuted upper-triangle layout
+        std::vector<double> lx, d, y, x; ///< L's values, D, dense work column, permuted solution
+        std::vector<std::uint32_t> li, lnz, flag, pattern;
+        void reserve(const SparseLdl& s);
+    };
+
+    /// Loads values: diag[i] for the diagonal (caller numbering), offDiag[k] for analyse()'s entry k.
+    void load(std::span<const double> diag, std::span<const double> offDiag, Work& w) const;
+    /// Factorises the loaded values. Never fails; dependent unknowns are solved as 0.
+    void factor(Work& w) const;
+    /// Solves A x = b in place (caller numbering): b holds the right-hand side, then the solution.
+    void solve(std::span<double> b, Work& w) const;
+
+private:
+    std::uint32_t mN = 0;
+    std::vector<std::uint32_t> mPerm, mInverse;  ///< permuted index → caller index, and back
+    std::vector<std::uint32_t> mAp, mAi;         ///< permuted upper triangle, column-compressed (rows < col)
+    std::vector<std::uint32_t> mEntryToA;        ///< analyse() entry k → position in mAi
+    std::vector<std::int32_t> mParent;           ///< elimination tree
+    std::vector<std::uint32_t> mLp;              ///< column pointers of L
+    std::vector<std::uint32_t> mDiagToA;         ///< permuted unknown k → position of (k, k) in mAi
+};
+
+} // namespace marionette::runtime
