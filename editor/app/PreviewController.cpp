@@ -241,12 +241,20 @@ void PreviewController::decorate(viewport::ViewportScene& scene) const
         tr("step %1   t %2 s   %3×%4").arg(mSession->stepIndex()).arg(double(mSession->time()), 0, 'f', 2)
             .arg(mSpeed == 1.f ? QStringLiteral("1") : QStringLiteral("1/%1").arg(double(1.f / mSpeed), 0, 'g', 3))
             .arg(mRecording ? tr("   ● recording") : QString()),
-        tr("step %1 µs   %2 iterations   dt %3 ms").arg(s.stepMicroseconds, 0, 'f', 1)
+        tr("step %1 µs   %2 substeps × %3 iterations   dt %4 ms").arg(s.stepMicroseconds, 0, 'f', 1)
+            .arg(mDocument->rig().settings.substeps)
             .arg(mSettings.iterations ? mSettings.iterations : mDocument->rig().settings.iterations)
             .arg(double(mSession->timeStep()) * 1000.0, 0, 'f', 2),
         tr("max stick error %1 mm   limit excess %2°   contacts %3%4").arg(double(s.maxStickError) * 1000.0, 0, 'f', 1)
             .arg(double(s.maxAngularViolation) * 180.0 / 3.14159265358979, 0, 'f', 1).arg(s.contacts)
             .arg(s.asleep ? tr("   asleep") : QString()),
+        tr("worst stick %1 %%%2 (impact %3 %%)   worst limit %4°%5   %6")
+            .arg(double(s.worstStickError) * 100.0, 0, 'f', 2)
+            .arg(s.worstStick >= 0 ? QStringLiteral(" ") + QString::fromStdString(mSession->compiledStickName(s.worstStick)) : QString())
+            .arg(double(s.impactStickError) * 100.0, 0, 'f', 2)
+            .arg(double(s.worstLimitExcess) * 180.0 / 3.14159265358979, 0, 'f', 2)
+            .arg(s.worstLimit >= 0 ? QStringLiteral(" ") + QString::fromStdString(mDocument->rig().angular[std::size_t(s.worstLimit)].name) : QString())
+            .arg(s.settledAt >= 0.f ? tr("settled at %1 s").arg(double(s.settledAt), 0, 'f', 2) : tr("moving")),
         tr("frame %1 ms median, %2 ms max").arg(frames.medianMs, 0, 'f', 2).arg(frames.maxMs, 0, 'f', 2),
     };
 }

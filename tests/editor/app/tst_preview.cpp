@@ -293,7 +293,7 @@ void TestPreview::playing_keepsTheUiThreadResponsive()
     w.action(QStringLiteral("previewPlay"))->trigger(); // pause
     QVERIFY(!w.preview()->isPlaying());
     // The numbers are on screen: light text pixels in the viewport's top-left corner.
-    QCOMPARE(w.viewport()->scene().overlayLines.size(), qsizetype(4));
+    QCOMPARE(w.viewport()->scene().overlayLines.size(), qsizetype(5));
     const QImage frame = w.viewport()->grabFramebuffer();
     int light = 0;
     for (int y = 8; y < 70; ++y)

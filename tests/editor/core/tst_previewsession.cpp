@@ -47,6 +47,7 @@ class TestPreviewSession : public QObject {
     Q_OBJECT
 
 private slots:
+    void stats_reportTheRunAsSimulateDoes();
     void start_placesLowestSphereAtDropHeightOverTheDropPoint();
     void start_refusesAnInvalidRig();
     void reset_restoresTheStartPlacementBitForBit();
@@ -590,6 +591,38 @@ void TestPreviewSession::feedback_strainAndViolationAreZeroAtBind()
     for (float v : ang)
         QVERIFY(v < 1e-4f);
     QCOMPARE(s.skinningPalette(1.f).size(), r.bones.size());
+}
+
+// The overlay's run figures: the first contact is the first step a particle comes within 1 mm of the floor,
+// the worst stick error and limit excess are the largest seen so far (and the impact's no more), and the
+// body is reported settled once it stops, with the stick's and the limit's names available.
+void TestPreviewSession::stats_reportTheRunAsSimulateDoes()
+{
+    const rig::RigDescription r = humanoid();
+    PreviewSession s;
+    PreviewSettings settings;
+    settings.dropHeight = 1.f;
+    QString error;
+    QVERIFY2(s.start(r, settings, error), qPrintable(error));
+    float contactAt = -1.f, worstSeen = 0.f;
+    for (int n = 1; n <= 360; ++n) {
+        s.step();
+        for (std::size_t i = 0; i < s.positions().size() && contactAt < 0.f; ++i)
+            if (s.positions()[i].y - r.particles[i].radius <= 0.001f)
+                contactAt = s.time();
+        const editor::PreviewStats& st = s.stats();
+        QCOMPARE(st.firstContact, contactAt);
+        QVERIFY(st.worstStickError >= worstSeen); // never forgets
+        worstSeen = st.worstStickError;
+        QVERIFY(st.impactStickError <= st.worstStickError);
+        QVERIFY(st.worstLimitExcess >= st.maxAngularViolation);
+    }
+    const editor::PreviewStats& st = s.stats();
+    QVERIFY2(contactAt > 0.3f && contactAt < 0.6f, qPrintable(QString::number(contactAt))); // 1 m of fall: 0.45 s
+    QVERIFY2(st.settledAt > contactAt && st.settledAt < 6.f, qPrintable(QString::number(st.settledAt)));
+    QVERIFY(st.worstStick >= 0 && !s.compiledStickName(st.worstStick).empty());
+    QVERIFY2(st.worstStickError > 0.f && st.worstStickError < 0.01f, qPrintable(QString::number(st.worstStickError)));
+    QVERIFY(st.worstLimit < std::int32_t(r.angular.size()));
 }
 
 QTEST_GUILESS_MAIN(TestPreviewSession)

@@ -53,6 +53,14 @@ struct PreviewStats {
     float maxPenetration = 0.f;      ///< metres, deepest particle sphere inside the floor or a box
     std::uint32_t contacts = 0;      ///< particles touching the scene (contactPoints().size())
     bool asleep = false;
+    // Since the start, as `marionette simulate` reports them:
+    float worstStickError = 0.f;     ///< largest |L − clamp(L)| / rest length so far
+    std::int32_t worstStick = -1;    ///< the compiled stick it belongs to (runtime::Rig::stickName), or -1
+    float impactStickError = 0.f;    ///< the same over the 0.5 s after the first contact
+    float firstContact = -1.f;       ///< seconds: when a particle first touched the scene, or -1
+    float worstLimitExcess = 0.f;    ///< radians, largest angular-limit excess so far
+    std::int32_t worstLimit = -1;    ///< the angular constraint it belongs to, or -1
+    float settledAt = -1.f;          ///< seconds: since when every particle moves slower than 5 cm/s, or -1
 };
 
 /// What hitRay() found: a stick capsule (t along it, 0 = end a) or a particle sphere.
@@ -143,6 +151,8 @@ public:
     /// Per description stick: rigid L/rest − 1; range/min/max (L − limit)/limit outside the limits, 0 inside;
     /// 0 for a torn stick.
     std::vector<float> stickStrain() const;
+    /// The name `marionette simulate` gives compiled stick k (PreviewStats::worstStick), or "".
+    std::string compiledStickName(std::int32_t k) const;
     /// Per angular constraint: radians beyond its limit, 0 inside (see docs/preview.md).
     std::vector<float> angularViolation() const;
     /// Nearest scene surface point of every particle within radius + 5 mm of the floor or a box.
