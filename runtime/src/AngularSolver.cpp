@@ -336,6 +336,8 @@ bool Solver::limitCorrection(const Ragdoll& r, std::uint32_t index, Vec3& u, flo
 bool Solver::limitRow(const Ragdoll& r, std::uint32_t index, float band, Vec3& u, float& rhs)
 {
     const RagdollState& s = *r.mState;
+    if (angularTorn(r.rig(), s, index))
+        return false;
     const AngularData& c = r.rig().angular()[index];
     const Quat qA = s.frameQ[c.triA];
     const Quat qB = s.frameQ[c.triB];
@@ -396,6 +398,8 @@ void Solver::solveAngular(Ragdoll& r, bool frictionPass)
     refreshFrames(s, tris);
     const float h = s.dt;
     for (std::size_t i = 0; i < cons.size(); ++i) {
+        if (angularTorn(rig, s, i))
+            continue;
         const AngularData& c = cons[i];
         const TriangleData& A = tris[c.triA];
         const TriangleData& B = tris[c.triB];
@@ -458,7 +462,7 @@ void Solver::jointFriction(Ragdoll& r)
     auto movable = [&](std::uint32_t p) { return s.w[p] > 0.f && !(locks && s.projection.lockCount[p] == 3); };
     for (std::size_t i = 0; i < cons.size(); ++i) {
         const AngularData& c = cons[i];
-        if (c.damping <= 0.f && c.staticFrictionSpeed <= 0.f)
+        if ((c.damping <= 0.f && c.staticFrictionSpeed <= 0.f) || angularTorn(rig, s, i))
             continue;
         // B's turn relative to A over this substep, as a world rotation.
         const Quat qA = s.frameQ[c.triA], qB = s.frameQ[c.triB];

@@ -426,6 +426,8 @@ void Solver::beginStep(Ragdoll& r, const StaticWorld& world, Vec3 gravity, float
     }
     const auto caps = rig.capsules();
     for (std::uint32_t i = 0; statics && i < caps.size(); ++i) {
+        if (capsuleTorn(rig, s, i))
+            continue; // its stick tore: no capsule any more
         Vec3 clo, chi;
         swept(ColliderKind::Capsule, i, clo, chi);
         considerAll(ColliderKind::Capsule, i, clo, chi);
@@ -443,6 +445,8 @@ void Solver::beginStep(Ragdoll& r, const StaticWorld& world, Vec3 gravity, float
     const auto pairs = rig.selfCapsulePairs();
     std::uint32_t sp = 0;
     for (std::size_t k = 0; k + 1 < pairs.size(); k += 2) {
+        if (capsuleTorn(rig, s, pairs[k]) || capsuleTorn(rig, s, pairs[k + 1]))
+            continue;
         const CapsuleData& A = caps[pairs[k]];
         const CapsuleData& B = caps[pairs[k + 1]];
         const float ea = std::max(s.reach[A.a], s.reach[A.b]), eb = std::max(s.reach[B.a], s.reach[B.b]);

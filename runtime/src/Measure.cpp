@@ -90,6 +90,10 @@ bool Ragdoll::angularExcesses(std::span<float> out) const
         const AngularData& c = cons[i];
         const TriangleData& A = tris[c.triA];
         const TriangleData& B = tris[c.triB];
+        if (angularTorn(*mRig, s, i)) {
+            out[i] = 0.f; // torn open: the constraint no longer acts
+            continue;
+        }
         Mat3 fa, fb;
         out[i] = Rig::triangleFrame(s.x[A.p[0]], s.x[A.p[1]], s.x[A.p[2]], fa) &&
                          Rig::triangleFrame(s.x[B.p[0]], s.x[B.p[1]], s.x[B.p[2]], fb)

@@ -179,6 +179,24 @@ struct RagdollState {
 
 
 /// A contact point at particle i (weight 1).
+/// Whether a torn stick opened one of angular constraint i's triangles: then the constraint no longer acts.
+inline bool angularTorn(const Rig& rig, const RagdollState& s, std::size_t i)
+{
+    if (s.torn.empty())
+        return false;
+    const auto edges = rig.angularEdgeSticks();
+    for (std::size_t q = 6 * i; q < 6 * i + 6; ++q)
+        if (edges[q] != ~0u && s.torn[edges[q]])
+            return true;
+    return false;
+}
+
+/// Whether capsule c's stick has torn: then the capsule no longer collides.
+inline bool capsuleTorn(const Rig& rig, const RagdollState& s, std::uint32_t c)
+{
+    return !s.torn.empty() && s.torn[rig.compiledStick(rig.capsules()[c].stick)];
+}
+
 inline ContactSide particleSide(RagdollState& s, std::uint32_t i)
 {
     ContactSide side;

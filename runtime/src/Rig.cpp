@@ -8,6 +8,7 @@
 #include <cmath>
 #include <limits>
 #include <queue>
+#include <unordered_map>
 
 namespace marionette::runtime {
 
@@ -383,6 +384,26 @@ std::shared_ptr<const Rig> Rig::build(const rig::RigDescription& d, std::string*
         }
         r->mAngular.push_back(o);
     }
+    // The sticks on the edges of each angular constraint's two triangles: when one tears, the triangle is
+    // open and the constraint built on it stops acting.
+    if (r->mTearable) {
+        std::unordered_map<std::uint64_t, std::uint32_t> byEnds;
+        for (std::uint32_t k = 0; k < r->mSticks.size(); ++k) {
+            const std::uint32_t a = std::min(r->mSticks[k].a, r->mSticks[k].b), b = std::max(r->mSticks[k].a, r->mSticks[k].b);
+            byEnds.emplace((std::uint64_t(a) << 32) | b, k);
+        }
+        r->mAngularEdges.assign(6 * r->mAngular.size(), ~0u);
+        for (std::size_t i = 0; i < r->mAngular.size(); ++i)
+            for (int side = 0; side < 2; ++side) {
+                const TriangleData& t = r->mTriangles[side == 0 ? r->mAngular[i].triA : r->mAngular[i].triB];
+                for (int e = 0; e < 3; ++e) {
+                    const std::uint32_t a = std::min(t.p[e], t.p[(e + 1) % 3]), b = std::max(t.p[e], t.p[(e + 1) % 3]);
+                    const auto it = byEnds.find((std::uint64_t(a) << 32) | b);
+                    if (it != byEnds.end())
+                        r->mAngularEdges[6 * i + 3 * std::size_t(side) + std::size_t(e)] = it->second;
+                }
+            }
+    }
 
     for (std::size_t i = 0; i < d.sticks.size(); ++i) {
         const rig::Stick& s = d.sticks[i];
@@ -502,7 +523,9 @@ std::shared_ptr<const Rig> Rig::build(const rig::RigDescription& d, std::string*
         }
     }
 
-    if (d.settings.solver == rig::SolverMode::Direct) {
+    // The direct projection holds every rigid stick exactly, so a stick that may tear is relaxed instead:
+    // rigs with tearable sticks (and rigs too large for the projection) use Gauss–Seidel.
+    if (d.settings.solver == rig::SolverMode::Direct && !r->mTearable) {
         auto structure = std::make_unique<ProjectionStructure>();
         if (structure->build(*r))
             r->mProjection = std::move(structure);

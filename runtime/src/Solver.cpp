@@ -62,12 +62,18 @@ void stickPass(const StickData* sticks, std::size_t count, RagdollState& s, floa
     const float* w = s.w.data();
     std::uint8_t* torn = s.torn.data();
     float* lambda = s.lambda.data();
+    // A stick tears when stretched past tearRatio by one fixed step's motion; a substep carries 1/substeps of
+    // that motion, so the stretch allowed per substep is that share of the tear margin.
+    const float share = Tear ? std::min(1.f, s.dt / s.frameDt) : 1.f;
     for (std::size_t k = 0; k < count; ++k) {
         const std::size_t i = reverse ? count - 1 - k : k;
         const StickData& c = sticks[i];
+        float tearAt = 0.f;
         if constexpr (Tear) {
             if (torn[i])
                 continue;
+            const float limit = std::isfinite(c.maxLength) ? c.maxLength : c.minLength;
+            tearAt = limit + (c.tearLength - limit) * share;
         }
         const float wa = w[c.a], wb = w[c.b];
         const float wsum = wa + wb;
@@ -85,7 +91,7 @@ void stickPass(const StickData* sticks, std::size_t count, RagdollState& s, floa
             else
                 continue;
             if constexpr (Tear) {
-                if (d2 > c.tearLength * c.tearLength) {
+                if (d2 > tearAt * tearAt) {
                     torn[i] = 1;
                     continue;
                 }
@@ -101,7 +107,7 @@ void stickPass(const StickData* sticks, std::size_t count, RagdollState& s, floa
             if (L == target)
                 continue;
             if constexpr (Tear) {
-                if (L > c.tearLength) {
+                if (L > tearAt) {
                     torn[i] = 1;
                     continue;
                 }

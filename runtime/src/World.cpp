@@ -595,6 +595,9 @@ void World::Impl::narrowphase(std::uint32_t range, std::uint32_t begin, std::uin
                 const ColliderRef& cb = rb.colliders()[kb];
                 if (!((ca.group & cb.mask) && (cb.group & ca.mask)))
                     continue;
+                if ((ca.kind == std::uint8_t(ColliderKind::Capsule) && capsuleTorn(ra, sa, ca.index)) ||
+                    (cb.kind == std::uint8_t(ColliderKind::Capsule) && capsuleTorn(rb, sb, cb.index)))
+                    continue; // a capsule whose stick tore no longer collides
                 if (!geo::overlaps({sa.colliderLo[ka], sa.colliderHi[ka]}, {sb.colliderLo[kb], sb.colliderHi[kb]}))
                     continue;
                 // Spheres and capsules: the real distance, not just the bounds, must be within the margin.

@@ -168,6 +168,9 @@ public:
     /// The law-of-cosines angle constraint compiled stick k enforces, or -1.
     std::int32_t stickAngle(std::size_t compiledIndex) const;
     bool hasTearableSticks() const { return mTearable; }
+    /// Tearable rigs: the compiled sticks on the edges of angular constraint i's two triangles (6 from 6·i,
+    /// ~0u where the edge has no stick); empty otherwise.
+    std::span<const std::uint32_t> angularEdgeSticks() const { return mAngularEdges; }
     float totalMass() const { return mTotalMass; }
     /// Radius of the bind pose around its centre of mass plus the largest collision radius.
     float boundingRadius() const { return mBoundingRadius; }
@@ -197,6 +200,7 @@ private:
     std::vector<AngleData> mAngles;
     std::vector<TriangleData> mTriangles;
     std::vector<AngularData> mAngular;
+    std::vector<std::uint32_t> mAngularEdges; ///< tearable rigs: 6 per angular constraint, ~0u where no stick
     std::unique_ptr<ProjectionStructure> mProjection;
     std::vector<CapsuleData> mCapsules;
     std::vector<BoxData> mBoxes;
