@@ -324,6 +324,29 @@ void Solver::sweepFastParticles(Ragdoll& r, const StaticWorld& world)
             }
         }
     }
+    // The same for capsules, through the middle of their axis: a fast limb whose two ends pass either side
+    // of a thin obstacle must not carry its middle through it. Both ends move (the c1/c2 rule at t = ½).
+    const Rig& rig = r.rig();
+    const auto caps = rig.capsules();
+    for (std::uint32_t c = 0; c < caps.size(); ++c) {
+        const CapsuleData& cap = caps[c];
+        if (capsuleTorn(rig, s, c) || (s.w[cap.a] <= 0.f && s.w[cap.b] <= 0.f))
+            continue;
+        const Vec3 mid = (s.x[cap.a] + s.x[cap.b]) * 0.5f, midPrev = (s.xPrev[cap.a] + s.xPrev[cap.b]) * 0.5f;
+        const float rad = std::max(cap.radius, 0.005f);
+        if (!(lengthSquared(mid - midPrev) > rad * rad))
+            continue;
+        Vec3 hit, nrm;
+        if (!lineTest(world, midPrev, mid, cap.radius, hit, nrm))
+            continue;
+        const float behind = dot(nrm, hit - mid);
+        if (!(behind > rad))
+            continue;
+        const ContactSide side = capsuleSide(s, cap, 0.5f);
+        const float W = side.weight();
+        if (W > 1e-12f)
+            side.move(nrm, (behind + 1e-4f) / W);
+    }
 }
 
 void Solver::beginStep(Ragdoll& r, const StaticWorld& world, Vec3 gravity, float dt)
