@@ -119,7 +119,7 @@ typedef struct MrStickDesc {
     float minLength;       /* RANGE / MIN_ONLY, [0, 1e6]                                   default 0 */
     float maxLength;       /* RANGE / MAX_ONLY, [minLength, 1e6]                           default 0 */
     float stiffness;       /* (0, 1]: fraction of the correction per iteration              default 1 */
-    float compliance;      /* XPBD compliance (m/N) >= 0, used by MR_SOLVER_XPBD            default 0 */
+    float compliance;      /* compliance (m/N) >= 0, used by MR_SOLVER_XPBD and _DIRECT    default 0 */
     float tearRatio;       /* 0 = never tears, else > 1: tears when L > ratio * rest/max     default 0 */
     float capsuleRadius;   /* > 0 gives the stick a collision capsule, [0, 100]             default 0 */
     uint32_t group;        /* capsule collision group bits                                   default 1 */
@@ -385,7 +385,7 @@ MR_API MrResult mrRagdollApplyImpulseOnStick(MrWorld* world, MrRagdoll ragdoll, 
                                              MrVec3 impulse);
 
 /* Holds a particle at `target` (world space, finite): kinematic (non-zero: immovable, placed exactly)
- * or a soft pull of `stiffness` in (0, 1] per iteration. Calling it again for the same particle moves
+ * or a soft pull of `stiffness` in (0, 1] of the way per 1/60 s. Calling it again for the same particle moves
  * the pin. At most 16 pins beyond those of the rig.
  * Fails: MR_INVALID_ARGUMENT (particle out of range, bad values, all pin slots used). */
 MR_API MrResult mrRagdollSetPin(MrWorld* world, MrRagdoll ragdoll, uint32_t particle, MrVec3 target,

@@ -41,11 +41,11 @@ public:
     std::span<const float> inverseMasses() const;
     /// Position of particle i interpolated between the last two steps: alpha in [0, 1] (World::interpolation()).
     Vec3 interpolatedPosition(std::uint32_t i, float alpha) const;
-    /// Velocity estimate (x − x*)/Δt of particle i.
+    /// Velocity estimate (x − x*)/h of particle i over the last substep h.
     Vec3 velocity(std::uint32_t i) const;
     /// Mass-weighted centre of the movable particles.
     Vec3 centreOfMass() const;
-    /// Linear momentum Σ m (x − x*)/Δt of the movable particles.
+    /// Linear momentum Σ m (x − x*)/h of the movable particles (over the last substep).
     Vec3 linearMomentum() const;
 
     // ---- motion control (between steps) -------------------------------------------------------------
@@ -67,7 +67,8 @@ public:
     void resetToBindPose(const Transform& placement);
 
     /// Holds particle i at `target`: kinematic (inverse mass 0, placed exactly) or a soft pull of
-    /// `stiffness` in (0, 1] per iteration. At most kMaxDynamicPins at once; false when full or invalid.
+    /// `stiffness` in (0, 1] of the way to the target per 1/60 s. At most kMaxDynamicPins at once; false when
+    /// full or invalid.
     bool setPin(std::uint32_t particle, Vec3 target, float stiffness = 1.f, bool kinematic = true);
     /// Releases a pin set with setPin(); the particle keeps the velocity it had. False if none.
     bool releasePin(std::uint32_t particle);
