@@ -25,6 +25,14 @@ namespace marionette::test {
 using Bytes = std::vector<std::byte>;
 namespace mrig = rig::mrig;
 
+/// The bit pattern of a float, to compare values exactly (−0 and NaN payloads included).
+inline std::uint32_t bits(float f)
+{
+    std::uint32_t u;
+    std::memcpy(&u, &f, 4);
+    return u;
+}
+
 template <typename T>
 void poke(Bytes& b, std::size_t offset, T value)
 {

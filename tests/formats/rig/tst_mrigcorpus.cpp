@@ -6,6 +6,7 @@
 // files seed the fuzzer.
 #include "marionette/rig/Crc32c.h"
 #include "marionette/rig/Mrig.h"
+#include "MrigTestSupport.h"
 
 #include <QtTest/QtTest>
 
@@ -16,6 +17,7 @@
 
 using namespace marionette;
 using namespace marionette::rig;
+using test::bits;
 
 namespace {
 
@@ -109,13 +111,6 @@ QByteArray readFile(const QString& name)
 {
     QFile f(corpusDir() + QLatin1Char('/') + name);
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
-
-std::uint32_t bits(float f)
-{
-    std::uint32_t u;
-    std::memcpy(&u, &f, 4);
-    return u;
 }
 
 /// (file, expected) pairs of corpus/expected.txt.

@@ -22,13 +22,6 @@ using namespace marionette::test;
 
 namespace {
 
-std::uint32_t bits(float f)
-{
-    std::uint32_t u;
-    std::memcpy(&u, &f, 4);
-    return u;
-}
-
 /// Relative closeness for values computed through exp/log/pow in binary32 (and absolute near zero).
 bool near(double a, double b, double relative = 1e-3, double absolute = 1e-6)
 {

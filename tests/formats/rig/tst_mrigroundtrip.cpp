@@ -20,13 +20,6 @@ using namespace marionette::test;
 
 namespace {
 
-std::uint32_t bits(float f)
-{
-    std::uint32_t u;
-    std::memcpy(&u, &f, 4);
-    return u;
-}
-
 Bytes ascii(const char* s) { return toBytes(s, std::strlen(s)); }
 
 } // namespace
