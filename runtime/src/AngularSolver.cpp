@@ -6,7 +6,6 @@
 #include <algorithm>
 #include <cmath>
 #include <span>
-#include <cstdlib>
 
 namespace marionette::runtime {
 

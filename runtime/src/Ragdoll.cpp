@@ -18,7 +18,6 @@ Ragdoll::Ragdoll(std::shared_ptr<const Rig> rig, const Transform& placement, flo
     s.xPrev = s.bufB.data();
     s.xFrame.resize(n);
     s.reach.assign(n, 0.f);
-    s.xPredicted.resize(n);
     s.w.assign(R.inverseMasses().begin(), R.inverseMasses().end());
     s.lambda.assign(R.sticks().size(), 0.f);
     if (R.hasTearableSticks())

@@ -141,7 +141,6 @@ struct RagdollState {
     Vec3* xPrev = nullptr;             ///< positions one substep ago
     std::vector<Vec3> xFrame;          ///< positions at the end of the previous fixed step (render interpolation)
     std::vector<float> reach;          ///< per particle: how far it may travel this step (swept candidate bounds)
-    std::vector<Vec3> xPredicted;      ///< positions after this substep's integration, before the constraints
     std::vector<float> w;            ///< current inverse masses
     // Solver scratch
     std::vector<float> lambda;       ///< XPBD multipliers per compiled stick

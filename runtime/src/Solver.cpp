@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cmath>
 #include <utility>
-#include <cstdlib>
 
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -46,7 +45,6 @@ void Solver::integrate(Ragdoll& r, Vec3 gravity, float h)
         xp[i] = xi + ((xi - xp[i]) * keep + a) * m; // x' = x + k'(x − x*) + a·h², written over x*
     }
     std::swap(s.x, s.xPrev); // x* ← x without copying
-    std::copy(s.x, s.x + n, s.xPredicted.begin());
     s.dt = h;
 }
 
