@@ -295,57 +295,56 @@ void Solver::colliderBounds(const Ragdoll& r, ColliderKind kind, std::uint32_t i
     }
 }
 
+namespace {
+
+/// Line test of a sphere of `radius` that moved from `prev` to `now` this substep: true when it moved further
+/// than its radius (at least 5 mm) and ended more than that deep behind a surface it crossed; then `n` is the
+/// surface normal and `behind` how far back along it the sphere must go to stand in front of it. Less than the
+/// radius inside is left to the contacts, which push out with friction (a body sliding fast along the ground
+/// is slowed by them as at any speed).
+bool crossedSurface(const StaticWorld& world, Vec3 prev, Vec3 now, float radius, Vec3& n, float& behind)
+{
+    const float rad = std::max(radius, 0.005f);
+    if (!(lengthSquared(now - prev) > rad * rad))
+        return false;
+    Vec3 hit;
+    if (!lineTest(world, prev, now, radius, hit, n))
+        return false;
+    behind = dot(n, hit - now);
+    return behind > rad;
+}
+
+} // namespace
+
 void Solver::sweepFastParticles(Ragdoll& r, const StaticWorld& world)
 {
     RagdollState& s = *r.mState;
     if (world.empty())
         return;
-    const auto radii = r.rig().radii();
+    const Rig& rig = r.rig();
+    const auto radii = rig.radii();
     const std::size_t n = s.w.size();
-    const float mu = r.rig().settings().friction;
-    const float still = mu > 0.f ? r.rig().settings().staticFrictionSpeed * s.dt : 0.f;
-    // Line test: particles that moved further than their radius this substep cannot skip thin geometry.
-    for (std::size_t i = 0; i < n; ++i) {
-        if (s.w[i] <= 0.f)
-            continue;
-        const float move2 = lengthSquared(s.x[i] - s.xPrev[i]);
-        const float rad = std::max(radii[i], 0.005f);
-        if (move2 > rad * rad) {
-            // Keep the motion along the surface; drop what would carry the particle through it, with the
-            // friction of that push. Less than the radius inside is left to the contacts (a body sliding
-            // fast along the ground is slowed by them as at any speed).
-            Vec3 hit, nrm;
-            if (lineTest(world, s.xPrev[i], s.x[i], radii[i], hit, nrm)) {
-                const float behind = dot(nrm, hit - s.x[i]);
-                if (behind > rad) {
-                    s.x[i] += nrm * (behind + 1e-4f);
-                    contactFriction(particleSide(s, std::uint32_t(i)), s.xPrev, nrm, behind, behind, mu, still);
-                }
-            }
+    const float mu = rig.settings().friction;
+    const float still = mu > 0.f ? rig.settings().staticFrictionSpeed * s.dt : 0.f;
+    // Particles that moved further than their radius cannot skip thin geometry: what would carry one through
+    // a surface is dropped (the motion along it kept), with the friction of that push.
+    Vec3 nrm;
+    float behind;
+    for (std::size_t i = 0; i < n; ++i)
+        if (s.w[i] > 0.f && crossedSurface(world, s.xPrev[i], s.x[i], radii[i], nrm, behind)) {
+            s.x[i] += nrm * (behind + 1e-4f);
+            contactFriction(particleSide(s, std::uint32_t(i)), s.xPrev, nrm, behind, behind, mu, still);
         }
-    }
     // The same for capsules, through the middle of their axis: a fast limb whose two ends pass either side
     // of a thin obstacle must not carry its middle through it. Both ends move (the c1/c2 rule at t = ½).
-    const Rig& rig = r.rig();
     const auto caps = rig.capsules();
     for (std::uint32_t c = 0; c < caps.size(); ++c) {
         const CapsuleData& cap = caps[c];
         if (capsuleTorn(rig, s, c) || (s.w[cap.a] <= 0.f && s.w[cap.b] <= 0.f))
             continue;
         const Vec3 mid = (s.x[cap.a] + s.x[cap.b]) * 0.5f, midPrev = (s.xPrev[cap.a] + s.xPrev[cap.b]) * 0.5f;
-        const float rad = std::max(cap.radius, 0.005f);
-        if (!(lengthSquared(mid - midPrev) > rad * rad))
-            continue;
-        Vec3 hit, nrm;
-        if (!lineTest(world, midPrev, mid, cap.radius, hit, nrm))
-            continue;
-        const float behind = dot(nrm, hit - mid);
-        if (!(behind > rad))
-            continue;
-        const ContactSide side = capsuleSide(s, cap, 0.5f);
-        const float W = side.weight();
-        if (W > 1e-12f)
-            side.move(nrm, (behind + 1e-4f) / W);
+        if (crossedSurface(world, midPrev, mid, cap.radius, nrm, behind))
+            pushOut(capsuleSide(s, cap, 0.5f), nrm, behind + 1e-4f);
     }
 }
 
