@@ -2,6 +2,7 @@
 #include "Cli.h"
 #include "RigFiles.h"
 
+#include "marionette/editor/RunFigures.h"
 #include "marionette/editor/TestScenes.h"
 #include "marionette/runtime/Ragdoll.h"
 #include "marionette/runtime/Rig.h"
@@ -227,68 +228,32 @@ int simulateCommand(const QStringList& arguments, Io& io)
     if (!r)
         return fail(io, QStringLiteral("%1: cannot spawn: %2").arg(path, QString::fromStdString(error)));
 
-    std::vector<float> strains(rig->sticks().size()), excesses(rig->angular().size());
-    const auto radii = rig->radii();
     const float dt = rig->settings().timeStep;
-    const long impactFrames = std::lround(0.5 / double(dt)), restFrames = std::lround(1.0 / double(dt));
-    bool finite = true;
-    long settledFrame = -1, firstContact = -1;
-    float maxStickError = 0.f, impactStickError = 0.f, restStickError = 0.f, maxPenetration = 0.f,
-          minHeight = std::numeric_limits<float>::infinity(), maxLimit = 0.f;
-    long worstStick = -1, worstLimit = -1;
+    const long restFrames = std::lround(1.0 / double(dt));
+    editor::RunFigures figures(geometry);
+    float restStickError = 0.f;
     std::uint64_t droppedContacts = 0;
-    std::vector<Vec3> lastFrame(r->positions().begin(), r->positions().end());
     const bool progress = !parser.isSet(json) && isatty(STDERR_FILENO) && frameCount >= 2000;
     for (long f = 0; f < frameCount; ++f) {
         for (const Hit& hh : hits)
             if (hh.frame == f)
                 r->applyImpulse(hh.particle, hh.impulse);
         world.step();
-        const auto x = r->positions();
-        float fastest = 0.f; // over the frame: what the eye sees, not the solver's substep jitter
-        for (std::uint32_t i = 0; i < x.size(); ++i) {
-            if (!std::isfinite(x[i].x) || !std::isfinite(x[i].y) || !std::isfinite(x[i].z))
-                finite = false;
-            minHeight = std::min(minHeight, x[i].y);
-            maxPenetration = std::max(maxPenetration, editor::penetrationDepth(geometry, x[i], radii[i]));
-            fastest = std::max(fastest, length(x[i] - lastFrame[i]) / dt);
-            lastFrame[i] = x[i];
-            // The impact window starts at the first frame a particle touches something (within 1 mm).
-            if (firstContact < 0 && editor::penetrationDepth(geometry, x[i], radii[i] + 0.001f) > 0.f)
-                firstContact = f;
-        }
+        figures.measure(*r, float(double(f + 1) * double(dt)), dt);
         droppedContacts += world.stats().droppedContacts;
-        r->stickStrains(strains);
-        float frameStick = 0.f;
-        for (std::size_t k = 0; k < strains.size(); ++k) {
-            frameStick = std::max(frameStick, std::fabs(strains[k]));
-            if (std::fabs(strains[k]) > maxStickError) {
-                maxStickError = std::fabs(strains[k]);
-                worstStick = long(k);
-            }
-        }
-        if (firstContact >= 0 && f < firstContact + impactFrames)
-            impactStickError = std::max(impactStickError, frameStick);
         if (f >= frameCount - restFrames)
-            restStickError = std::max(restStickError, frameStick);
-        r->angularExcesses(excesses);
-        for (std::size_t k = 0; k < excesses.size(); ++k)
-            if (excesses[k] > maxLimit) {
-                maxLimit = excesses[k];
-                worstLimit = long(k);
-            }
-        if (fastest < 0.05f) {
-            if (settledFrame < 0)
-                settledFrame = f;
-        } else {
-            settledFrame = -1;
-        }
+            restStickError = std::max(restStickError, figures.stepStickError());
         if (progress && f % 500 == 0)
             io.err << "\rsimulating: frame " << f << " of " << frameCount << Qt::flush;
     }
     if (progress)
         io.err << "\r" << QString(40, QLatin1Char(' ')) << "\r" << Qt::flush;
-    const float limitDeg = maxLimit * (180.f / kPi);
+    const bool finite = figures.finite();
+    const float maxStickError = figures.worstStickError(), impactStickError = figures.impactStickError(),
+                maxPenetration = figures.maxPenetration(), minHeight = figures.minHeight();
+    const long worstStick = figures.worstStick(), worstLimit = figures.worstLimit();
+    const float limitDeg = figures.worstLimitExcess() * (180.f / kPi);
+    const long settledFrame = figures.settledAt() >= 0.f ? std::lround(double(figures.settledAt()) / double(dt)) - 1 : -1;
     const double settleSeconds = settledFrame >= 0 ? double(settledFrame + 1) * double(dt) : -1.0;
     const QString stickName = worstStick < 0 ? QString() : QString::fromStdString(rig->stickName(std::size_t(worstStick)));
     const QString limitName =

@@ -355,6 +355,7 @@ bool PreviewSession::seek(std::uint64_t step)
         applyEvents();
         mSim->world->step();
         mSim->advanced();
+        measureRun();
     }
     mHistory = std::move(keep);
     const History::Frame* f = mHistory->find(step);

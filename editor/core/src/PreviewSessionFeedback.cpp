@@ -57,60 +57,33 @@ float rayCapsule(Vec3 o, Vec3 d, Vec3 a, Vec3 b, float r)
 
 } // namespace
 
+void PreviewSession::measureRun()
+{
+    // The run's figures start afresh with the first step (step 0, the drop pose, is not part of the run).
+    if (mSim->step <= 1 || !mSim->figures)
+        mSim->figures.emplace(mGeometry);
+    mSim->figures->measure(*mSim->ragdoll, float(mSim->time), mSim->dt);
+}
+
 void PreviewSession::updateStats(double micros)
 {
-    // The run's figures carry over from the last step (a fresh start has none).
-    PreviewStats s;
-    if (mSim->step > 1) {
-        s.worstStickError = mStats.worstStickError;
-        s.worstStick = mStats.worstStick;
-        s.impactStickError = mStats.impactStickError;
-        s.firstContact = mStats.firstContact;
-        s.worstLimitExcess = mStats.worstLimitExcess;
-        s.worstLimit = mStats.worstLimit;
-        s.settledAt = mStats.settledAt;
-    }
-    s.stepMicroseconds = micros;
+    measureRun();
+    const RunFigures& f = *mSim->figures;
     const runtime::Ragdoll& r = *mSim->ragdoll;
+    PreviewStats s;
+    s.stepMicroseconds = micros;
     s.maxStickError = r.stats().maxStickError;
-    const std::vector<float> limits = angularViolation();
-    for (std::size_t k = 0; k < limits.size(); ++k) {
-        s.maxAngularViolation = std::max(s.maxAngularViolation, limits[k]);
-        if (limits[k] > s.worstLimitExcess) {
-            s.worstLimitExcess = limits[k];
-            s.worstLimit = std::int32_t(k);
-        }
-    }
-    const auto x = r.positions();
-    const auto radii = mSim->rig->radii();
-    const float dt = mSim->dt, now = float(mSim->time);
-    float fastest = 0.f; // over the step, as `marionette simulate` measures settling
-    for (std::size_t i = 0; i < x.size(); ++i) {
-        s.maxPenetration = std::max(s.maxPenetration, penetrationDepth(mGeometry, x[i], radii[i]));
-        float d;
-        nearestSurfacePoint(mGeometry, x[i], &d);
-        if (d <= radii[i] + kContactMargin)
-            ++s.contacts;
-        if (s.firstContact < 0.f && d <= radii[i] + 0.001f)
-            s.firstContact = now;
-        fastest = std::max(fastest, length(x[i] - r.interpolatedPosition(std::uint32_t(i), 0.f)) / dt);
-    }
-    std::vector<float> strains(mSim->rig->sticks().size());
-    r.stickStrains(strains);
-    for (std::size_t k = 0; k < strains.size(); ++k) {
-        const float e = std::fabs(strains[k]);
-        if (e > s.worstStickError) {
-            s.worstStickError = e;
-            s.worstStick = std::int32_t(k);
-        }
-        if (s.firstContact >= 0.f && now <= s.firstContact + 0.5f)
-            s.impactStickError = std::max(s.impactStickError, e);
-    }
-    if (fastest >= 0.05f)
-        s.settledAt = -1.f;
-    else if (s.settledAt < 0.f)
-        s.settledAt = now;
+    s.maxAngularViolation = f.stepLimitExcess();
+    s.maxPenetration = f.stepPenetration();
+    s.contacts = f.contacts();
     s.asleep = r.asleep();
+    s.worstStickError = f.worstStickError();
+    s.worstStick = f.worstStick();
+    s.impactStickError = f.impactStickError();
+    s.firstContact = f.firstContact();
+    s.worstLimitExcess = f.worstLimitExcess();
+    s.worstLimit = f.worstLimit();
+    s.settledAt = f.settledAt();
     mStats = s;
 }
 
@@ -155,7 +128,7 @@ std::vector<Vec3> PreviewSession::contactPoints() const
     for (std::size_t i = 0; i < x.size(); ++i) {
         float d;
         const Vec3 p = nearestSurfacePoint(mGeometry, x[i], &d);
-        if (d <= radii[i] + kContactMargin)
+        if (d <= radii[i] + kRunContactMargin)
             out.push_back(p);
     }
     return out;

@@ -2,20 +2,20 @@
 #pragma once
 
 #include "marionette/editor/PreviewSession.h"
+#include "marionette/editor/RunFigures.h"
 
 #include "marionette/runtime/Ragdoll.h"
 #include "marionette/runtime/Rig.h"
 #include "marionette/runtime/World.h"
 
 #include <map>
+#include <optional>
 
 namespace marionette::editor {
 
 /// A drag target moves the pin only once it is this far (metres) from the pin's target: each move is one
 /// recorded drag segment.
 constexpr float kDragStep = 0.01f;
-/// A particle within radius + this of the scene counts as a contact (metres).
-constexpr float kContactMargin = 0.005f;
 
 struct PreviewSession::Event {
     enum class Kind { Iterations, TimeStep, Gravity, DragSet, DragRelease, HitParticle, HitStick, Explosion };
@@ -103,6 +103,7 @@ struct PreviewSession::Sim {
     bool gravity = true;
     int staleSteps = 0; ///< > 0: the runtime's previous bone transforms are not this motion's
     std::map<std::uint32_t, Pin> pins;
+    std::optional<RunFigures> figures; ///< the run's figures (PreviewStats), measured after every step
 
     Vec3 gravityVector() const { return gravity ? rig->settings().gravity : Vec3{}; }
 

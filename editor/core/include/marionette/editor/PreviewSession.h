@@ -192,6 +192,8 @@ private:
     void addEvent(Event e);
     void record();
     void updateStats(double micros);
+    /// Measures the step just taken into the run's figures (a fresh run's first step starts them anew).
+    void measureRun();
 
     PreviewSettings mSettings;
     rig::RigDescription mSource;               ///< as given to start()
