@@ -4,6 +4,7 @@
 
 #include "FastMath.h"
 #include "RagdollState.h"
+#include "geometry/Geometry.h"
 
 #include <algorithm>
 #include <cmath>
@@ -98,42 +99,34 @@ constexpr float kContactBand = 0.0005f;
 constexpr float kRangeBand = 0.0005f;
 constexpr float kAngularBand = 8.7e-4f;
 
-/// Inverse of the 3×3 inertia tensor of triangle t about its mass centre, the centre, and the masses used
-/// (an immovable particle counts as 10⁴ times the heaviest movable one). False when the tensor is singular
-/// (collinear particles).
-bool triangleInertia(const RagdollState& s, const TriangleData& t, Vec3& centre, Mat3& inverse, float m[3])
+/// Gradient of u·ω with respect to triangle t's three particles, where ω is the turn of its frame
+/// (Rig::triangleFrame: up along p0→p1, facing normal to the plane with p2) and u a world axis. Exact, so it
+/// also sees the frame turn when the triangle deforms: a thin limb triangle's frame turns fast when its third
+/// particle moves across the long edge, which the gradient of rigid turns alone would miss (a Newton step
+/// built on that can leave a limit further out than it found it). False when the triangle is (nearly)
+/// degenerate.
+bool frameTurnGradient(const RagdollState& s, const TriangleData& t, Vec3 u, Vec3 g[3])
 {
-    float heaviest = 0.f;
-    for (int k = 0; k < 3; ++k)
-        if (s.w[t.p[k]] > 0.f)
-            heaviest = std::max(heaviest, 1.f / s.w[t.p[k]]);
-    float total = 0.f;
-    centre = {};
-    for (int k = 0; k < 3; ++k) {
-        m[k] = s.w[t.p[k]] > 0.f ? 1.f / s.w[t.p[k]] : 1e4f * std::max(heaviest, 1.f);
-        centre += s.x[t.p[k]] * m[k];
-        total += m[k];
-    }
-    centre = centre / total;
-    double I[3][3] = {{0, 0, 0}, {0, 0, 0}, {0, 0, 0}};
-    for (int k = 0; k < 3; ++k) {
-        const Vec3 r = s.x[t.p[k]] - centre;
-        const double rr = double(dot(r, r)), v[3] = {r.x, r.y, r.z};
-        for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 3; ++j)
-                I[i][j] += double(m[k]) * ((i == j ? rr : 0.0) - v[i] * v[j]);
-    }
-    const double c00 = I[1][1] * I[2][2] - I[1][2] * I[2][1], c01 = I[1][2] * I[2][0] - I[1][0] * I[2][2],
-                 c02 = I[1][0] * I[2][1] - I[1][1] * I[2][0];
-    const double det = I[0][0] * c00 + I[0][1] * c01 + I[0][2] * c02;
-    const double trace = I[0][0] + I[1][1] + I[2][2];
-    if (!(std::fabs(det) > 1e-9 * trace * trace * trace))
+    const Vec3 p0 = s.x[t.p[0]];
+    const Vec3 e1 = s.x[t.p[1]] - p0, d2 = s.x[t.p[2]] - p0;
+    const float l1 = length(e1);
+    if (!(l1 > 1e-6f))
         return false;
-    const double r = 1.0 / det;
-    const double a = c00 * r, b = c01 * r, c = c02 * r;
-    const double d = (I[0][0] * I[2][2] - I[0][2] * I[2][0]) * r, e = (I[0][2] * I[1][0] - I[0][0] * I[1][2]) * r;
-    const double f = (I[0][0] * I[1][1] - I[0][1] * I[1][0]) * r;
-    inverse = Mat3::fromColumns({float(a), float(b), float(c)}, {float(b), float(d), float(e)}, {float(c), float(e), float(f)});
+    const Vec3 up = e1 / l1;
+    const Vec3 normal = cross(up, d2);
+    const float ln = length(normal);
+    if (!(ln > 1e-4f * length(d2)) || !(ln > 1e-7f))
+        return false;
+    const Vec3 facing = normal / ln, right = cross(up, facing);
+    // With δe = (1 − up upᵀ)(δp1 − δp0)/l1 the turn of the up axis:
+    //   ω·right = facing·(δp1 − δp0)/l1,  ω·facing = −right·(δp1 − δp0)/l1,
+    //   ω·up = (δe·(d2 × right) + facing·(δp2 − δp0))/ln.
+    Vec3 a = cross(d2, right);
+    a -= up * dot(up, a);
+    const float ur = dot(u, right), uu = dot(u, up), uf = dot(u, facing);
+    g[1] = facing * (ur / l1) - right * (uf / l1) + a * (uu / (l1 * ln));
+    g[2] = facing * (uu / ln);
+    g[0] = -(g[1] + g[2]);
     return true;
 }
 
@@ -175,6 +168,10 @@ void denseSolve(double* a, double* b, std::uint32_t n)
 }
 
 } // namespace
+
+/// A row whose particles the contact locks let move along it by less than this share of what they could
+/// unheld is held: it takes no correction and carries no force.
+constexpr double kHeld = 1e-9;
 
 /// Gauss–Seidel sweeps over the sticks when a projection step would have grown the error.
 constexpr int kFallbackSweeps = 4;
@@ -312,21 +309,18 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
             float excess;
             if (!limitRow(r, row.index, kAngularBand, u, excess))
                 continue;
-            // Rigid-body gradient: a unit of λ turns each triangle about its mass centre by I⁻¹u (A backwards).
+            // The limit turns B relative to A about u: the gradient of B's frame turn minus A's.
             for (std::uint32_t q = 0; q < row.count; ++q)
                 g[q] = {};
             bool ok = true;
             for (int side = 0; side < 2 && ok; ++side) {
                 const TriangleData& t = tris[side == 0 ? c.triA : c.triB];
-                Vec3 centre;
-                Mat3 inverse;
-                float mass[3];
-                if (!(ok = triangleInertia(s, t, centre, inverse, mass)))
+                Vec3 gt[3];
+                if (!(ok = frameTurnGradient(s, t, u, gt)))
                     break;
-                const Vec3 iu = inverse * u;
                 for (int q = 0; q < 3; ++q) {
                     const std::uint32_t at = std::uint32_t(std::find(row.p, row.p + row.count, t.p[q]) - row.p);
-                    g[at] += cross(iu, s.x[t.p[q]] - centre) * (mass[q] * (side == 0 ? -1.f : 1.f));
+                    g[at] += gt[q] * (side == 0 ? -1.f : 1.f);
                 }
             }
             if (!ok)
@@ -342,34 +336,106 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
             rhs = double(sc.capsuleDepth[cap]);
         }
         sc.extraRow[k] = e;
+        sc.rows[k] = row;
         sc.extraCompliance[k] = compliance;
         sc.extraRhs[k] = rhs - double(compliance) * sc.extraLambdaSum[e];
         sc.extraUnilateral[k] = 1;
         ++sc.extraCount;
     }
+    // Capsule pairs of this body touching or within the band: the distance between their axes may not drop
+    // below the sum of their radii. (The Gauss–Seidel pass before the projection pushes them apart and
+    // applies their friction; without these rows the projection would pull them back together, and a body
+    // lying folded onto itself would never be still.)
+    const auto pairs = rig.selfCapsulePairs();
+    for (std::uint32_t k = 0; k < s.selfPairCount && sc.extraCount < kMaxProjectionExtra; ++k) {
+        const CapsuleData& A = caps[pairs[s.selfPairs[k]]];
+        const CapsuleData& B = caps[pairs[s.selfPairs[k] + 1]];
+        if (torn(rig.compiledStick(A.stick)) || torn(rig.compiledStick(B.stick)))
+            continue;
+        float sa, tb;
+        geo::closestSegmentSegment(s.x[A.a], s.x[A.b], s.x[B.a], s.x[B.b], sa, tb);
+        const Vec3 d = lerp(s.x[A.a], s.x[A.b], sa) - lerp(s.x[B.a], s.x[B.b], tb);
+        const float dist = length(d), reach = A.radius + B.radius;
+        if (!(dist < reach + kContactBand) || !(dist > 1e-6f))
+            continue;
+        std::uint32_t coupled = 0; // core rows at the four particles: bounded by the coupling buffers
+        for (const std::uint32_t p : {A.a, A.b, B.a, B.b})
+            coupled += ps.coreBegin[p + 1] - ps.coreBegin[p];
+        if (coupled > kMaxExtraCoupling)
+            continue;
+        const Vec3 apart = d / dist; // from B to A
+        const std::uint32_t row = sc.extraCount;
+        Vec3* g = &sc.extraG[6 * row];
+        g[0] = apart * (1.f - sa);
+        g[1] = apart * sa;
+        g[2] = -apart * (1.f - tb);
+        g[3] = -apart * tb;
+        ProjectionRow& out = sc.rows[row];
+        out.kind = RowKind::SelfContact;
+        out.count = 4;
+        out.index = k;
+        out.p[0] = A.a;
+        out.p[1] = A.b;
+        out.p[2] = B.a;
+        out.p[3] = B.b;
+        sc.extraRow[row] = kNoCandidate;
+        sc.extraCompliance[row] = 0.f;
+        sc.extraRhs[row] = double(reach - dist);
+        sc.extraUnilateral[row] = 1;
+        ++sc.extraCount;
+    }
     const std::uint32_t ne = sc.extraCount;
+
+    // A stick both of whose ends static friction holds still along it, but which is off its length by more
+    // than the solve's tolerance, pulls on them harder than friction can hold: they slide.
+    for (std::uint32_t i = 0; i < m; ++i) {
+        if (!sc.coreActive[i])
+            continue;
+        const StickData& c = sticks[ps.core[i].index];
+        if (!(std::fabs(sc.coreRhs[i]) > 1e-4 * double(c.minLength)))
+            continue;
+        double a = 0.0, unheld = 0.0;
+        for (std::uint32_t q = 0; q < 2; ++q) {
+            const std::uint32_t p = ps.core[i].p[q];
+            a += double(dot(sc.coreG[2 * i + q], weighted(s, sc, p, sc.coreG[2 * i + q])));
+            unheld += double(s.w[p] * lengthSquared(sc.coreG[2 * i + q]));
+        }
+        if (a > kHeld * unheld)
+            continue;
+        for (std::uint32_t q = 0; q < 2; ++q) {
+            const std::uint32_t p = ps.core[i].p[q];
+            if (sc.lockCount[p] == 3 && sc.lockSurface[3 * p + 1] == sc.lockSurface[3 * p])
+                sc.lockCount[p] = 1;
+        }
+    }
 
     // Solve: the core by sparse LDLᵀ, the extra rows through their Schur complement. A unilateral row that
     // would pull is dropped and the dense part solved again; a contact lock the body would lift off is
     // released and the whole solved again (at most three times).
     for (int pass = 0; pass < 3; ++pass) {
         // Core matrix A = J W Jᵀ (+ compliance), factorised.
+        // A stick whose ends the contacts hold still along it (both resting under static friction) can take
+        // no correction: it carries no force. Its multiplier would be its error over the regularisation, a
+        // huge number the friction test below would read as a load on the contacts.
         for (std::uint32_t i = 0; i < m; ++i) {
+            sc.coreFree[i] = 0;
             if (!sc.coreActive[i]) {
                 sc.coreDiag[i] = 1.0;
                 continue;
             }
-            double a = 0.0;
+            double a = 0.0, unheld = 0.0;
             for (std::uint32_t q = 0; q < 2; ++q) {
                 const std::uint32_t p = ps.core[i].p[q];
                 a += double(dot(sc.coreG[2 * i + q], weighted(s, sc, p, sc.coreG[2 * i + q])));
+                unheld += double(s.w[p] * lengthSquared(sc.coreG[2 * i + q]));
             }
-            sc.coreDiag[i] = a + double(sc.coreCompliance[i]) + 1e-12 + 1e-7 * a;
+            sc.coreFree[i] = a > kHeld * unheld;
+            sc.coreDiag[i] = sc.coreFree[i] ? a + double(sc.coreCompliance[i]) + 1e-12 + 1e-7 * a : 1.0;
         }
         for (std::size_t e = 0; e < ps.couplings.size(); ++e) {
             const std::uint32_t i = ps.couplings[e].i, j = ps.couplings[e].j;
             double v = 0.0;
-            if (sc.coreActive[i] && sc.coreActive[j])
+            if (sc.coreFree[i] && sc.coreFree[j])
                 for (std::uint32_t k = ps.sharedBegin[e]; k < ps.sharedBegin[e + 1]; ++k) {
                     const SharedParticle& sp = ps.shared[k];
                     v += double(dot(sc.coreG[2 * i + sp.inI], weighted(s, sc, sp.particle, sc.coreG[2 * j + sp.inJ])));
@@ -379,13 +445,13 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
         ps.ldl.load(sc.coreDiag, sc.coreOff, sc.work);
         ps.ldl.factor(sc.work);
         for (std::uint32_t i = 0; i < m; ++i)
-            sc.z[i] = sc.coreActive[i] ? sc.coreRhs[i] : 0.0;
+            sc.z[i] = sc.coreFree[i] ? sc.coreRhs[i] : 0.0;
         ps.ldl.solve(sc.z, sc.work);
 
         // Each extra row d: b_d = J_core W g_dᵀ (sparse: the core rows at d's particles), y_d = A⁻¹ b_d,
         // and the Schur complement K = C − Bᵀ A⁻¹ B with C_de = g_d W g_eᵀ.
         for (std::uint32_t d = 0; d < ne; ++d) {
-            const ProjectionRow& row = ps.extra[sc.extraRow[d]];
+            const ProjectionRow& row = sc.rows[d];
             std::uint32_t nb = 0;
             std::uint32_t* bi = &sc.bIndex[std::size_t(d) * kMaxExtraCoupling];
             double* bv = &sc.bValue[std::size_t(d) * kMaxExtraCoupling];
@@ -394,7 +460,7 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
                 const Vec3 wg = weighted(s, sc, p, sc.extraG[6 * d + q]);
                 for (std::uint32_t k = ps.coreBegin[p]; k < ps.coreBegin[p + 1]; ++k) {
                     const std::uint32_t i = ps.coreOf[k];
-                    if (!sc.coreActive[i])
+                    if (!sc.coreFree[i])
                         continue;
                     const double v = double(dot(sc.coreG[2 * i + ps.corePlace[k]], wg));
                     std::uint32_t at = 0;
@@ -418,7 +484,7 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
             sc.denseRhs[d] = sc.extraRhs[d] - bz;
             ps.ldl.solve(std::span<double>(y, m), sc.work);
             for (std::uint32_t e = 0; e <= d; ++e) {
-                const ProjectionRow& other = ps.extra[sc.extraRow[e]];
+                const ProjectionRow& other = sc.rows[e];
                 double c = 0.0;
                 for (std::uint32_t q = 0; q < row.count; ++q)
                     for (std::uint32_t o = 0; o < other.count; ++o)
@@ -430,7 +496,13 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
                 sc.K[std::size_t(d) * ne + e] = sc.K[std::size_t(e) * ne + d] = c;
             }
             sc.K[std::size_t(d) * ne + d] += double(sc.extraCompliance[d]) + 1e-12 + 1e-7 * std::fabs(sc.K[std::size_t(d) * ne + d]);
-            sc.extraOn[d] = 1;
+            // Likewise a row whose particles are all held still along it takes no part.
+            double own = 0.0, unheld = 0.0;
+            for (std::uint32_t q = 0; q < row.count; ++q) {
+                own += double(dot(sc.extraG[6 * d + q], weighted(s, sc, row.p[q], sc.extraG[6 * d + q])));
+                unheld += double(s.w[row.p[q]] * lengthSquared(sc.extraG[6 * d + q]));
+            }
+            sc.extraOn[d] = own > kHeld * unheld;
         }
         // Dense active set: solve, drop the rows that would pull, solve again.
         for (std::uint32_t round = 0; round <= ne; ++round) {
@@ -478,7 +550,7 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
                     sc.force[ps.core[i].p[q]] += sc.coreG[2 * i + q] * float(sc.coreLambda[i]);
         for (std::uint32_t d = 0; d < ne; ++d)
             if (sc.extraLambda[d] != 0.0) {
-                const ProjectionRow& row = ps.extra[sc.extraRow[d]];
+                const ProjectionRow& row = sc.rows[d];
                 for (std::uint32_t q = 0; q < row.count; ++q)
                     sc.force[row.p[q]] += sc.extraG[6 * d + q] * float(sc.extraLambda[d]);
             }
@@ -533,7 +605,8 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
         if (sc.coreActive[i])
             sc.coreLambdaSum[i] += sc.coreLambda[i];
     for (std::uint32_t d = 0; d < ne; ++d)
-        sc.extraLambdaSum[sc.extraRow[d]] += sc.extraLambda[d];
+        if (sc.extraRow[d] != kNoCandidate)
+            sc.extraLambdaSum[sc.extraRow[d]] += sc.extraLambda[d];
     return true;
 }
 

@@ -6,10 +6,12 @@
 //
 // The system is split in two. The rigid sticks (the body's structure, always active) form a sparse system
 // whose pattern is fixed when the rig is compiled (ProjectionStructure); it is factorised once per step by
-// a sparse LDLᵀ. The rows that come and go (length ranges, angular limits, contacts along capsules) are
-// joined through their Schur complement, a small dense system, so deciding which of them act (a row that
-// would pull is dropped) costs a dense re-solve, not a new factorisation. Contacts of single particles are
-// not rows at all: they restrict the particle's inverse mass to the surface's tangent plane.
+// a sparse LDLᵀ. The rows that come and go (length ranges, angular limits, contacts along capsules, capsule
+// pairs of the body touching each other) are joined through their Schur complement, a small dense system,
+// so deciding which of them act (a row that would pull is dropped) costs a dense re-solve, not a new
+// factorisation. Contacts of single particles are not rows at all: they restrict the particle's inverse
+// mass to the surface's tangent plane (and to nothing while static friction holds it); a row that such
+// locks leave no way to move along takes no part.
 #pragma once
 
 #include "SparseLdl.h"
@@ -22,12 +24,13 @@ namespace marionette::runtime {
 class Rig;
 
 /// What a projection row constrains.
-enum class RowKind : std::uint8_t { Stick = 0, Angular = 1, CapsuleContact = 2 };
+enum class RowKind : std::uint8_t { Stick = 0, Angular = 1, CapsuleContact = 2, SelfContact = 3 };
 
 struct ProjectionRow {
     RowKind kind;
-    std::uint8_t count;      ///< particles it touches (2 for sticks and capsules, up to 6 for angular)
-    std::uint32_t index;     ///< compiled stick, angular constraint or capsule
+    std::uint8_t count;      ///< particles it touches (2 for sticks and capsules, 4 for capsule pairs, up to 6
+                             ///< for angular)
+    std::uint32_t index;     ///< compiled stick, angular constraint, capsule or near capsule pair of the step
     std::uint32_t p[6];
 };
 
@@ -63,6 +66,8 @@ struct ProjectionStructure {
 constexpr std::uint32_t kMaxProjectionCore = 2048;
 constexpr std::size_t kMaxProjectionFill = 60000;
 constexpr std::uint32_t kMaxProjectionExtra = 96;
+/// An extra row that is no candidate of ProjectionStructure::extra (a capsule pair found this step).
+constexpr std::uint32_t kNoCandidate = ~0u;
 /// Core rows one extra row can couple with (its ≤ 6 particles' rigid sticks).
 constexpr std::uint32_t kMaxExtraCoupling = 64;
 

@@ -39,8 +39,10 @@ Ragdoll::Ragdoll(std::shared_ptr<const Rig> rig, const Transform& placement, flo
     s.pins.reserve(R.pins().size() + kMaxDynamicPins);
     if (const ProjectionStructure* ps = R.projection()) {
         ProjectionScratch& p = s.projection;
-        const std::size_t m = ps->core.size(), e = ps->extra.size(), k = std::min<std::size_t>(e, kMaxProjectionExtra);
+        const std::size_t m = ps->core.size(), e = ps->extra.size(),
+                          k = std::min<std::size_t>(e + R.selfCapsulePairs().size() / 2, kMaxProjectionExtra);
         p.coreActive.assign(m, 0);
+        p.coreFree.assign(m, 0);
         p.coreG.assign(2 * m, Vec3{});
         p.coreRhs.assign(m, 0.0);
         p.coreLambda.assign(m, 0.0);
@@ -51,6 +53,7 @@ Ragdoll::Ragdoll(std::shared_ptr<const Rig> rig, const Transform& placement, flo
         p.coreCompliance.assign(m, 0.f);
         p.work.reserve(ps->ldl);
         p.extraRow.assign(k, 0);
+        p.rows.assign(k, ProjectionRow{});
         p.extraG.assign(6 * k, Vec3{});
         p.extraRhs.assign(k, 0.0);
         p.extraLambda.assign(k, 0.0);

@@ -101,6 +101,7 @@ struct GatheredContact {
 struct ProjectionScratch {
     // The core (rigid sticks): gradients (two per row), right-hand sides, multipliers, matrix values.
     std::vector<std::uint8_t> coreActive;
+    std::vector<std::uint8_t> coreFree;        ///< per core row, this pass: active and not held by contact locks
     std::vector<Vec3> coreG;
     std::vector<double> coreRhs, coreLambda, coreDiag, coreOff, coreLambdaSum, z;
     std::vector<float> coreCompliance;
@@ -108,7 +109,8 @@ struct ProjectionScratch {
     // Extra rows acting this step (at most kMaxProjectionExtra): which candidate, gradients (six per row),
     // right-hand sides, multipliers; y holds A⁻¹·b for each (core-sized columns); K the Schur complement.
     std::uint32_t extraCount = 0;
-    std::vector<std::uint32_t> extraRow;
+    std::vector<std::uint32_t> extraRow;       ///< candidate in ProjectionStructure::extra, or kNoCandidate
+    std::vector<ProjectionRow> rows;           ///< the rows themselves (candidates and this step's capsule pairs)
     std::vector<Vec3> extraG;
     std::vector<double> extraRhs, extraLambda, y, K, dense, denseRhs;
     std::vector<std::uint32_t> bIndex, bCount; ///< per extra row: the core rows it couples with (sparse b)

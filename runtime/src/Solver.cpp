@@ -413,8 +413,14 @@ void Solver::endSubstep(Ragdoll& r)
     }
     sanitize(r);
     refreshTriangleFrames(r);
-    if (r.rig().projection())
+    if (r.rig().projection()) {
         jointFriction(r);
+        // A particle static friction held on its surface in the last solve ends the substep at rest on it:
+        // whatever velocity it still carries is an artefact of the corrections that put it back.
+        for (std::size_t p = 0; p < s.w.size(); ++p)
+            if (s.projection.lockCount[p] == 3)
+                s.xPrev[p] = s.x[p];
+    }
     recordRelativeOrientations(r);
 }
 
@@ -422,8 +428,9 @@ bool Solver::iterate(Ragdoll& r, const StaticWorld& world, std::uint32_t iterati
 {
     const std::uint32_t iterations = r.rig().settings().iterations;
     if (r.rig().projection()) {
-        // Direct mode: the Gauss–Seidel passes of what the projection leaves out (soft pins, capsule pairs
-        // of one body, friction and the push out of the surfaces), then the projection.
+        // Direct mode: the Gauss–Seidel passes of what the projection leaves out (soft pins, friction, and the
+        // push of touching capsule pairs and particles out of each other and the surfaces), then the
+        // projection, which holds them apart.
         solvePins(r, iterations);
         solveSelfCollision(r);
         solveStaticContacts(r, world);
