@@ -29,7 +29,7 @@ QString num(double v) { return QString::number(v, 'g', 6); }
 struct Counts {
     std::size_t sticksByKind[4] = {0, 0, 0, 0};
     std::size_t capsules = 0, tearable = 0;
-    std::size_t dotAngles = 0, cosineAngles = 0;
+    std::size_t dotAngles = 0, cosineAngles = 0, dampedAngles = 0;
     std::size_t cones = 0, swingTwists = 0, withFriction = 0;
     std::size_t kinematic = 0;
     double totalMass = 0.0;
@@ -49,8 +49,10 @@ Counts count(const rig::RigDescription& d)
         c.capsules += s.capsuleRadius > 0.f ? 1 : 0;
         c.tearable += s.tearRatio > 0.f ? 1 : 0;
     }
-    for (const rig::AngleConstraint& a : d.angles)
+    for (const rig::AngleConstraint& a : d.angles) {
         (a.form == rig::AngleConstraint::Form::DotProduct ? c.dotAngles : c.cosineAngles) += 1;
+        c.dampedAngles += a.damping > 0.f ? 1 : 0;
+    }
     for (const rig::AngularConstraint& a : d.angular) {
         (a.limit == rig::AngularLimit::Cone ? c.cones : c.swingTwists) += 1;
         c.withFriction += (a.damping > 0.f || a.staticFrictionSpeed > 0.f) ? 1 : 0;
@@ -255,7 +257,8 @@ int infoCommand(const QStringList& arguments, Io& io)
             {QStringLiteral("sticks"), sticks},
             {QStringLiteral("angles"), QJsonObject{{QStringLiteral("total"), qint64(d.angles.size())},
                                                    {QStringLiteral("dotProduct"), qint64(c.dotAngles)},
-                                                   {QStringLiteral("lawOfCosines"), qint64(c.cosineAngles)}}},
+                                                   {QStringLiteral("lawOfCosines"), qint64(c.cosineAngles)},
+                                                   {QStringLiteral("damped"), qint64(c.dampedAngles)}}},
             {QStringLiteral("triangles"), qint64(d.triangles.size())},
             {QStringLiteral("angular"), QJsonObject{{QStringLiteral("total"), qint64(d.angular.size())},
                                                     {QStringLiteral("cone"), qint64(c.cones)},
@@ -292,8 +295,8 @@ int infoCommand(const QStringList& arguments, Io& io)
     row("sticks", QStringLiteral("%1 (rigid %2, range %3, min-only %4, max-only %5; %6 capsules, %7 tearable)")
                       .arg(d.sticks.size()).arg(c.sticksByKind[0]).arg(c.sticksByKind[1]).arg(c.sticksByKind[2])
                       .arg(c.sticksByKind[3]).arg(c.capsules).arg(c.tearable));
-    row("angles", QStringLiteral("%1 (dot-product %2, law-of-cosines %3)")
-                      .arg(d.angles.size()).arg(c.dotAngles).arg(c.cosineAngles));
+    row("angles", QStringLiteral("%1 (dot-product %2, law-of-cosines %3; %4 with bend damping)")
+                      .arg(d.angles.size()).arg(c.dotAngles).arg(c.cosineAngles).arg(c.dampedAngles));
     row("triangles", QString::number(d.triangles.size()));
     row("angular", QStringLiteral("%1 (cone %2, swing/twist %3; %4 with friction)")
                        .arg(d.angular.size()).arg(c.cones).arg(c.swingTwists).arg(c.withFriction));

@@ -2,6 +2,7 @@
 
 #include "marionette/editor/autorig/AutoRigSupport.h"
 
+#include "marionette/runtime/Procedural.h"
 #include "marionette/runtime/Rig.h"
 
 #include <algorithm>
@@ -117,6 +118,7 @@ void Builder::bend(const std::string& name, int center, int a, int b, float rang
     c.minAngle = std::max(0.f, bind - range);
     c.maxAngle = std::min(kPi, bind + range);
     c.form = rig::AngleConstraint::Form::LawOfCosines;
+    c.damping = runtime::kChainJointDamping;
     mD.angles.push_back(c);
 }
 

@@ -600,6 +600,42 @@ void Solver::jointFriction(Ragdoll& r)
     }
 }
 
+void Solver::bendDamping(Ragdoll& r)
+{
+    RagdollState& s = *r.mState;
+    const auto bends = r.rig().bends();
+    if (bends.empty())
+        return;
+    const float h = s.dt;
+    const bool locks = r.rig().projection() != nullptr;
+    auto moves = [&](std::uint32_t p) { return s.w[p] > 0.f && !(locks && s.projection.lockCount[p] == 3); };
+    for (const BendData& bd : bends) {
+        const float take = 1.f - std::exp(-bd.damping * h);
+        if (!(take > 0.f) || !moves(bd.b))
+            continue;
+        // The reference: the motion b would have turning rigidly with the link c→a.
+        const Vec3 va = (s.x[bd.a] - s.xPrev[bd.a]) / h, vb = (s.x[bd.b] - s.xPrev[bd.b]) / h,
+                   vc = (s.x[bd.center] - s.xPrev[bd.center]) / h;
+        const Vec3 r1 = s.x[bd.a] - s.x[bd.center], r2 = s.x[bd.b] - s.x[bd.center];
+        const float l1 = lengthSquared(r1);
+        if (!(l1 > 1e-12f))
+            continue;
+        const Vec3 w1 = cross(r1, va - vc) / l1;
+        const Vec3 dev = vb - vc - cross(w1, r2);
+        // An impulse on b takes `take` of its deviation; the link takes the reaction: the same impulse, and its
+        // torque about c as a couple on a and c (but the part about the link itself).
+        const Vec3 J = dev * (take / s.w[bd.b]);
+        const Vec3 torque = cross(r2, J);
+        const Vec3 tperp = torque - r1 * (dot(r1, torque) / l1);
+        const Vec3 Ia = cross(tperp, r1) / l1, Ic = J - Ia;
+        s.xPrev[bd.b] += J * (s.w[bd.b] * h);
+        if (moves(bd.a))
+            s.xPrev[bd.a] -= Ia * (s.w[bd.a] * h);
+        if (moves(bd.center))
+            s.xPrev[bd.center] -= Ic * (s.w[bd.center] * h);
+    }
+}
+
 void Solver::refreshTriangleFrames(Ragdoll& r)
 {
     refreshFrames(*r.mState, r.rig().triangles());

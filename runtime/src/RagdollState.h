@@ -247,6 +247,11 @@ struct Solver {
     /// Angular friction on velocities: each joint's relative spin over the substep decays by its damping, or
     /// stops when slower than its static friction speed. Moves previous positions only (frames fresh).
     static void jointFriction(Ragdoll& r);
+    /// Bend damping on velocities: at each damped bend joint, the far particle's motion relative to the link
+    /// center→a (turning with it, without spin about it) decays at the joint's rate; the link takes the
+    /// reaction (linear momentum kept, and angular momentum but about the link itself, which a link of two
+    /// particles cannot take). Moves previous positions only.
+    static void bendDamping(Ragdoll& r);
     /// Whether the ragdoll has been still for its rig's sleep time (finishStep measures it).
     static bool readyToSleep(const Ragdoll& r);
     /// Puts the ragdoll to sleep at rest where it is. World does this to whole islands at once.

@@ -308,6 +308,9 @@ std::shared_ptr<const Rig> Rig::build(const rig::RigDescription& d, std::string*
         p.pairedWithNext = apart;
     }
 
+    for (const rig::AngleConstraint& a : d.angles)
+        if (a.damping > 0.f)
+            r->mBends.push_back({std::uint32_t(a.center), std::uint32_t(a.a), std::uint32_t(a.b), a.damping});
     for (const rig::AngleConstraint& a : d.angles) {
         if (a.form != rig::AngleConstraint::Form::DotProduct)
             continue;

@@ -421,6 +421,7 @@ void Solver::endSubstep(Ragdoll& r)
             if (s.projection.lockCount[p] == 3)
                 s.xPrev[p] = s.x[p];
     }
+    bendDamping(r);
     recordRelativeOrientations(r);
 }
 

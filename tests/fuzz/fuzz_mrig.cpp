@@ -41,6 +41,7 @@ void checkView(const MrigView& v)
     const std::size_t np = v.particles().size();
     require(allIn(v.sticks(), np, &mrig::StickRecord::particleA) && allIn(v.sticks(), np, &mrig::StickRecord::particleB));
     require(allIn(v.angles(), np, &mrig::AngleRecord::center));
+    require(v.bendDamping().empty() || v.bendDamping().size() == v.angles().size());
     require(allIn(v.pins(), np, &mrig::PinRecord::particle));
     require(allIn(v.angular(), v.triangles().size(), &mrig::AngularRecord::triangleA));
     require(allIn(v.bindings(), v.bones().size(), &mrig::BindingRecord::bone));

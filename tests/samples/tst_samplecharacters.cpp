@@ -88,7 +88,7 @@ void TestSampleCharacters::exportedRig_holdsTogetherOnEveryScene_data()
     QTest::addColumn<QString>("scene");
     QTest::addColumn<QString>("openLimit");  // a target not met yet: why (empty when met)
     QTest::addColumn<QString>("openSettle");
-    const QString chainsSwing = QStringLiteral("its chain joints (ears, legs, tail) have no damping and slip now and then");
+    const QString chainsSlip = QStringLiteral("its folded legs and tail slip over each other now and then for 8-10 s");
     for (const char* scene : {"floor", "stairs", "ledge", "box"}) {
         const QString sc = QString::fromLatin1(scene);
         QTest::addRow("mannequin, %s", scene) << "mannequin" << sc << QString() << QString();
@@ -96,7 +96,8 @@ void TestSampleCharacters::exportedRig_holdsTogetherOnEveryScene_data()
             << "bcn_epileptic" << sc
             << (sc == QLatin1String("ledge") ? QStringLiteral("the neck cone ends 1.4 degrees out where the head lands on the edge") : QString())
             << (sc == QLatin1String("box") ? QStringLiteral("a leg hanging off the box keeps trembling at ~5 cm/s") : QString());
-        QTest::addRow("wuson, %s", scene) << "wuson" << sc << QString() << chainsSwing;
+        QTest::addRow("wuson, %s", scene) << "wuson" << sc << QString()
+                                          << (sc == QLatin1String("stairs") ? QString() : chainsSlip);
     }
 }
 

@@ -184,6 +184,7 @@ void GenericBuilder::limitBend(const Body& body, const std::string& name)
     c.minAngle = std::max(0.f, bind - kBend);
     c.maxAngle = std::min(kPi, bind + kBend);
     c.form = rig::AngleConstraint::Form::LawOfCosines;
+    c.damping = runtime::kChainJointDamping;
     mD.angles.push_back(c);
 }
 

@@ -176,6 +176,8 @@ std::vector<Accessor> angleAccessors()
         F::value<&A::maxAngle>(angleDef("maxAngle", "Max angle", 0, kPi)),
         F::value<&A::stiffness>(exclusive(def("stiffness", "Stiffness", PropertyType::Float, {}, 0, 1, kStiffnessTip))),
         F::value<&A::form>(enumDef("form", "Form", {"Dot product", "Law of cosines"})),
+        F::value<&A::damping>(def("damping", "Damping", PropertyType::Float, "1/s", 0, 1000,
+            "Particle B's swing relative to the link from the centre to A decays as e^(−damping·t); 0 = none")),
     };
 }
 

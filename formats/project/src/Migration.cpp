@@ -273,6 +273,21 @@ rig::LegacySettings upgradeSettings1To2(QJsonObject& rig, const JsonPath& rigAt)
     return legacy;
 }
 
+/// Each rig.angles entry: version 1 had no bend damping, which is version 2's default (0), so nothing is
+/// converted; a version 2 "damping" key is refused like the other version 2 keys.
+void checkAngles1To2(const QJsonObject& rig, const JsonPath& rigAt)
+{
+    if (!rig.contains(QLatin1StringView("angles")))
+        return;
+    const JsonPath anglesAt = rigAt.key("angles");
+    const QJsonArray angles = optionalArray(rig, "angles", rigAt);
+    detail::checkElementCount(ElementKind::Angle, std::size_t(angles.size()), anglesAt);
+    for (qsizetype i = 0; i < angles.size(); ++i) {
+        const JsonPath at = anglesAt.index(i);
+        refuseNewerKeys(detail::toObject(angles[i], at), at, {"damping"});
+    }
+}
+
 /// Each rig.angular entry: damping and staticFrictionSpeed from migrateLegacyAngularFriction() in place of
 /// dynamicFriction and staticFrictionAngle.
 void upgradeAngular1To2(QJsonObject& rig, const JsonPath& rigAt, const rig::LegacySettings& legacy)
@@ -333,6 +348,7 @@ QString upgrade1To2(QJsonObject& doc)
         if (!rigValue.isUndefined()) { // else the version 2 reader reports the missing rig
             QJsonObject rig = detail::toObject(rigValue, rigAt);
             const rig::LegacySettings legacy = upgradeSettings1To2(rig, rigAt);
+            checkAngles1To2(rig, rigAt);
             upgradeAngular1To2(rig, rigAt, legacy);
             upgradePins1To2(rig, rigAt, legacy);
             doc.insert(QStringLiteral("rig"), rig);

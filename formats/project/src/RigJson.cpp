@@ -94,6 +94,7 @@ class RigWriter {
         w.put("maxAngle", a.maxAngle);
         w.put("stiffness", a.stiffness);
         w.set("form", enumValue<rig::AngleConstraint::Form>(a.form, kAngleForms, w.path().key("form"), "angle form"));
+        w.put("damping", a.damping);
     }
     void write(ObjectWriter& w, const rig::Triangle& t) const
     {
@@ -243,6 +244,7 @@ class RigReader {
         o.optional("maxAngle", a.maxAngle);
         o.optional("stiffness", a.stiffness);
         optionalEnum<rig::AngleConstraint::Form>(o, "form", a.form, kAngleForms, "angle form");
+        o.optional("damping", a.damping); // version 2; absent (as in every version 1 file) is 0, no damping
     }
     void read(ObjectReader& o, rig::Triangle& t) const
     {

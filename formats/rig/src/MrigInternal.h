@@ -75,7 +75,7 @@ std::string tagName(std::uint32_t tag);
 enum ChunkId : int {
     kRigChunk, kSettingsChunk, kParticlesChunk, kSticksChunk, kAnglesChunk, kTrianglesChunk, kAngularChunk,
     kPinsChunk, kShapesChunk, kBonesChunk, kBindingsChunk, kStringsChunk,
-    kSolverChunk, kAngularFrictionChunk, kPinStiffnessChunk, kKnownChunkCount
+    kSolverChunk, kAngularFrictionChunk, kPinStiffnessChunk, kBendDampingChunk, kKnownChunkCount
 };
 
 struct KnownChunk {
@@ -84,6 +84,7 @@ struct KnownChunk {
     bool required;            ///< a file without it is refused
     bool single;              ///< exactly one record
     const char* what;         ///< plural noun used in messages ("particles")
+    const char* since;        ///< the format version that introduced the chunk ("1.0")
 };
 extern const KnownChunk kKnownChunks[kKnownChunkCount];
 
@@ -131,8 +132,10 @@ struct RecordSpans {
     const mrig::SolverRecord* solver = nullptr;    ///< null in a format 1.0 file
     std::span<const mrig::AngularFrictionRecord> angularFriction; ///< empty in 1.0, else one per angular
     std::span<const mrig::PinStiffnessRecord> pinStiffness;       ///< empty in 1.0, else one per pin
+    std::span<const mrig::BendDampingRecord> bendDamping;         ///< empty before 1.2, else one per angle
     bool hasAngularFriction = false; ///< ANGF is present (possibly empty): its count must match ANGU's
     bool hasPinStiffness = false;    ///< PINF is present (possibly empty): its count must match PINS's
+    bool hasBendDamping = false;     ///< BNDD is present (possibly empty): its count must match ANGL's
 };
 
 /// Points `out` at the records of a 16-byte-aligned, repacked buffer described by `s`.

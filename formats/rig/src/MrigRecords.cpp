@@ -174,7 +174,8 @@ bool checkSettings(const SettingsRecord& s, std::string* error)
            boolean(c, "selfCollision", s.selfCollision) && enumValue(c, "solver", s.solver, 2);
 }
 
-/// Format 1.1's solver record and the per-element rate records: counts match their elements, finite.
+/// Format 1.1's solver record and the per-element rate records of 1.1 and 1.2: counts match their elements,
+/// finite.
 /// (The ranges are RigDescription::validate()'s: a description from any source meets the same limits.)
 bool checkRates(const RecordSpans& r, std::string* error)
 {
@@ -201,6 +202,12 @@ bool checkRates(const RecordSpans& r, std::string* error)
                                  << r.pins.size() << ')');
     for (std::size_t i = 0; i < r.pinStiffness.size(); ++i)
         if (!finite(Ctx{"PINF", i, error}, "stiffness", r.pinStiffness[i].stiffness))
+            return false;
+    if (r.hasBendDamping && r.bendDamping.size() != r.angles.size())
+        return fail(error, Msg() << "BNDD: " << r.bendDamping.size() << " records, expected one per angle constraint ("
+                                 << r.angles.size() << ')');
+    for (std::size_t i = 0; i < r.bendDamping.size(); ++i)
+        if (!finite(Ctx{"BNDD", i, error}, "damping", r.bendDamping[i].damping))
             return false;
     return true;
 }

@@ -13,21 +13,22 @@ namespace marionette::rig::detail {
 using namespace mrig;
 
 const KnownChunk kKnownChunks[kKnownChunkCount] = {
-    {kTagRig, sizeof(RigRecord), false, true, "rig records"},
-    {kTagSettings, sizeof(SettingsRecord), true, true, "settings records"},
-    {kTagParticles, sizeof(ParticleRecord), true, false, "particles"},
-    {kTagSticks, sizeof(StickRecord), false, false, "sticks"},
-    {kTagAngles, sizeof(AngleRecord), false, false, "angle constraints"},
-    {kTagTriangles, sizeof(TriangleRecord), false, false, "triangles"},
-    {kTagAngular, sizeof(AngularRecord), false, false, "angular constraints"},
-    {kTagPins, sizeof(PinRecord), false, false, "pins"},
-    {kTagShapes, sizeof(ShapeRecord), false, false, "shapes"},
-    {kTagBones, sizeof(BoneRecord), false, false, "bones"},
-    {kTagBindings, sizeof(BindingRecord), false, false, "bone bindings"},
-    {kTagStrings, 1, false, false, "string bytes"},
-    {kTagSolver, sizeof(SolverRecord), false, true, "solver records"},
-    {kTagAngularFriction, sizeof(AngularFrictionRecord), false, false, "angular friction records"},
-    {kTagPinStiffness, sizeof(PinStiffnessRecord), false, false, "pin stiffness records"},
+    {kTagRig, sizeof(RigRecord), false, true, "rig records", "1.0"},
+    {kTagSettings, sizeof(SettingsRecord), true, true, "settings records", "1.0"},
+    {kTagParticles, sizeof(ParticleRecord), true, false, "particles", "1.0"},
+    {kTagSticks, sizeof(StickRecord), false, false, "sticks", "1.0"},
+    {kTagAngles, sizeof(AngleRecord), false, false, "angle constraints", "1.0"},
+    {kTagTriangles, sizeof(TriangleRecord), false, false, "triangles", "1.0"},
+    {kTagAngular, sizeof(AngularRecord), false, false, "angular constraints", "1.0"},
+    {kTagPins, sizeof(PinRecord), false, false, "pins", "1.0"},
+    {kTagShapes, sizeof(ShapeRecord), false, false, "shapes", "1.0"},
+    {kTagBones, sizeof(BoneRecord), false, false, "bones", "1.0"},
+    {kTagBindings, sizeof(BindingRecord), false, false, "bone bindings", "1.0"},
+    {kTagStrings, 1, false, false, "string bytes", "1.0"},
+    {kTagSolver, sizeof(SolverRecord), false, true, "solver records", "1.1"},
+    {kTagAngularFriction, sizeof(AngularFrictionRecord), false, false, "angular friction records", "1.1"},
+    {kTagPinStiffness, sizeof(PinStiffnessRecord), false, false, "pin stiffness records", "1.1"},
+    {kTagBendDamping, sizeof(BendDampingRecord), false, false, "bend damping records", "1.2"},
 };
 
 namespace {
@@ -248,8 +249,7 @@ bool checkKnownChunks(Structure& s, std::string* error)
         } else {
             if (e.recordSize < known.recordSize)
                 return fail(error, Msg() << tag() << ": record size " << e.recordSize << " is smaller than "
-                                         << known.recordSize << ", the size in format "
-                                         << (id >= kSolverChunk ? "1.1" : "1.0"));
+                                         << known.recordSize << ", the size in format " << known.since);
             if (e.recordSize % 4 != 0)
                 return fail(error, Msg() << tag() << ": record size " << e.recordSize << " is not a multiple of 4");
         }
@@ -381,8 +381,10 @@ void mapRecords(const std::byte* aligned, const Structure& s, RecordSpans& out)
         out.solver = std::launder(reinterpret_cast<const SolverRecord*>(at(kSolverChunk)));
     span(kAngularFrictionChunk, out.angularFriction);
     span(kPinStiffnessChunk, out.pinStiffness);
+    span(kBendDampingChunk, out.bendDamping);
     out.hasAngularFriction = s.slots[kAngularFrictionChunk].present;
     out.hasPinStiffness = s.slots[kPinStiffnessChunk].present;
+    out.hasBendDamping = s.slots[kBendDampingChunk].present;
 }
 
 } // namespace marionette::rig::detail

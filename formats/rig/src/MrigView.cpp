@@ -46,6 +46,7 @@ MrigView& MrigView::operator=(MrigView&& other) noexcept
     mSolver = other.mSolver;
     mAngularFriction = other.mAngularFriction;
     mPinStiffness = other.mPinStiffness;
+    mBendDamping = other.mBendDamping;
     mShapes = other.mShapes;
     mBones = other.mBones;
     mBindings = other.mBindings;
@@ -70,6 +71,7 @@ void MrigView::reset()
     mSolver = nullptr;
     mAngularFriction = {};
     mPinStiffness = {};
+    mBendDamping = {};
     mShapes = {};
     mBones = {};
     mBindings = {};
@@ -107,6 +109,7 @@ bool MrigView::adopt(std::unique_ptr<std::byte[], AlignedDelete> buffer, std::si
     mSolver = r.solver;
     mAngularFriction = r.angularFriction;
     mPinStiffness = r.pinStiffness;
+    mBendDamping = r.bendDamping;
     mShapes = r.shapes;
     mBones = r.bones;
     mBindings = r.bindings;
@@ -228,9 +231,12 @@ bool MrigView::toDescription(RigDescription& out, std::string* error) const
                                   r.restLength, r.minLength, r.maxLength, r.stiffness, r.compliance, r.tearRatio,
                                   r.capsuleRadius, r.group, r.mask});
         out.angles.reserve(mAngles.size());
-        for (const AngleRecord& r : mAngles)
+        for (std::size_t i = 0; i < mAngles.size(); ++i) {
+            const AngleRecord& r = mAngles[i];
             out.angles.push_back({str(r.name), r.id, r.center, r.particleA, r.particleB, r.minAngle, r.maxAngle,
-                                  r.stiffness, static_cast<AngleConstraint::Form>(r.form)});
+                                  r.stiffness, static_cast<AngleConstraint::Form>(r.form),
+                                  !mBendDamping.empty() ? mBendDamping[i].damping : 0.f});
+        }
         out.triangles.reserve(mTriangles.size());
         for (const TriangleRecord& r : mTriangles)
             out.triangles.push_back({str(r.name), r.id, {r.p[0], r.p[1], r.p[2]}});

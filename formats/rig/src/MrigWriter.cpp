@@ -1,4 +1,4 @@
-// writeMrig: RigDescription -> format 1.1 bytes (FORMAT.md §8 describes what this writer produces).
+// writeMrig: RigDescription -> format 1.2 bytes (FORMAT.md §8 describes what this writer produces).
 #include "MrigInternal.h"
 
 #include "marionette/rig/Crc32c.h"
@@ -79,6 +79,7 @@ struct Records {
     SolverRecord solver{};
     std::vector<AngularFrictionRecord> angularFriction;
     std::vector<PinStiffnessRecord> pinStiffness;
+    std::vector<BendDampingRecord> bendDamping;
 };
 
 /// The per-step values format 1.0 readers take from SETT, ANGU and PINS, closest to the same behaviour
@@ -151,6 +152,7 @@ bool makeRecords(const RigDescription& d, StringTable& st, Records& r)
         o.minAngle = a.minAngle;
         o.maxAngle = a.maxAngle;
         o.stiffness = a.stiffness;
+        r.bendDamping.push_back({a.damping});
     }
     r.triangles.resize(d.triangles.size());
     for (std::size_t i = 0; i < d.triangles.size(); ++i) {
@@ -261,6 +263,7 @@ std::vector<std::byte> serialise(const Records& r, const std::string& strings, s
     p[detail::kSolverChunk] = {&r.solver, 1, sizeof(SolverRecord)};
     p[detail::kAngularFrictionChunk] = payload(r.angularFriction);
     p[detail::kPinStiffnessChunk] = payload(r.pinStiffness);
+    p[detail::kBendDampingChunk] = payload(r.bendDamping);
 
     FileHeader h{};
     std::memcpy(h.magic, kMagic, sizeof kMagic);

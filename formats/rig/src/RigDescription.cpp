@@ -160,6 +160,7 @@ std::string RigDescription::validate() const
         if (!c.failed() && a.maxAngle < a.minAngle)
             c.fail("angles", i, a.name, "maxAngle is below minAngle");
         c.range("angles", i, a.name, "stiffness", a.stiffness, 0.f, 1.f, true);
+        c.range("angles", i, a.name, "damping", a.damping, 0.f, 1000.f);
     }
     for (std::size_t i = 0; i < triangles.size() && !c.failed(); ++i) {
         const Triangle& t = triangles[i];

@@ -79,6 +79,7 @@ class RigDumper {
             field(at + "name", c.name); field(at + "id", c.id); field(at + "center", c.center);
             field(at + "a", c.a); field(at + "b", c.b); field(at + "minAngle", c.minAngle);
             field(at + "maxAngle", c.maxAngle); field(at + "stiffness", c.stiffness); field(at + "form", c.form);
+            field(at + "damping", c.damping);
         }
         for (std::size_t i = 0; i < r.triangles.size(); ++i) {
             const auto& t = r.triangles[i];

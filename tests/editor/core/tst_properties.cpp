@@ -57,6 +57,7 @@ std::vector<WriteRow> writeRows()
         {A, "maxAngle", 2.5, "angles[0].maxAngle"},
         {A, "stiffness", 0.75, "angles[0].stiffness"},
         {A, "form", 1, "angles[0].form"},
+        {A, "damping", 4.5, "angles[0].damping"},
         {T, "name", QString("pelvis"), "triangles[0].name"},
         {G, "name", QString("hip_l"), "angular[0].name"},
         {G, "limit", 1, "angular[0].limit"},

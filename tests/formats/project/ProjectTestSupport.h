@@ -26,7 +26,7 @@ static_assert(sizeof(marionette::rig::Particle) == 72,
               "rig::Particle changed: update the .mproj reader and writer, fullProject() and Diff");
 static_assert(sizeof(marionette::rig::Stick) == 88,
               "rig::Stick changed: update the .mproj reader and writer, fullProject() and Diff");
-static_assert(sizeof(marionette::rig::AngleConstraint) == 64,
+static_assert(sizeof(marionette::rig::AngleConstraint) == 72,
               "rig::AngleConstraint changed: update the .mproj reader and writer, fullProject() and Diff");
 static_assert(sizeof(marionette::rig::Triangle) == 48,
               "rig::Triangle changed: update the .mproj reader and writer, fullProject() and Diff");
@@ -168,6 +168,7 @@ inline Project fullProject()
     a0.minAngle = 0.1f;
     a0.maxAngle = 3.f;
     a0.stiffness = 0.7f;
+    a0.damping = 12.5f;
     AngleConstraint a1 = a0;
     a1.name = "hip angle";
     a1.id = 101;
@@ -177,6 +178,7 @@ inline Project fullProject()
     a1.minAngle = 0.5f;
     a1.maxAngle = 2.5f;
     a1.form = AngleConstraint::Form::LawOfCosines;
+    a1.damping = 0.375f;
     r.angles = {a0, a1};
 
     Triangle t0;
@@ -447,6 +449,7 @@ class Diff {
             f(at + QStringLiteral(".maxAngle"), x.maxAngle, y.maxAngle);
             f(at + QStringLiteral(".stiffness"), x.stiffness, y.stiffness);
             v(at + QStringLiteral(".form"), x.form, y.form);
+            f(at + QStringLiteral(".damping"), x.damping, y.damping);
         });
         list(QStringLiteral("rig.triangles"), a.triangles, b.triangles,
              [&](const QString& at, const auto& x, const auto& y) {

@@ -70,6 +70,8 @@ Project migratedFullProject(const Version1Values& v)
     rig::migrateLegacySettings({v.timeStep, v.iterations, v.drag, v.staticFriction}, s);
     rig::migrateLegacyAngularFriction(v.dynamicFriction, v.staticFrictionAngle, v.timeStep, p.rig.angular[0]);
     rig::migrateLegacyAngularFriction(0.f, 0.f, v.timeStep, p.rig.angular[1]);
+    for (rig::AngleConstraint& a : p.rig.angles)
+        a.damping = 0.f; // version 1 had no bend damping; the migration adds none
     p.rig.pins[0].stiffness = rig::migrateLegacyPinStiffness(v.pinStiffness, v.iterations, v.timeStep);
     return p;
 }
@@ -241,6 +243,9 @@ void TestProjectMigration::brokenVersion0_namesTheVersion0Path_data()
     row("unknown element field", "particles[0].colour", "\"red\"",
         "robot.mproj: $.particles[0].colour: unknown field in a version 0 project");
     row("version 1 field in version 0", "rig", "{}", "robot.mproj: $.rig: unknown field in a version 0 project");
+    // Version 0 had no angle constraints at all, so no angle damping either.
+    row("angles in version 0", "angles", "[{\"center\": 0, \"a\": 1, \"b\": 2, \"damping\": 2}]",
+        "robot.mproj: $.angles: unknown field in a version 0 project");
     row("sticks not an array", "sticks", "{}", "robot.mproj: $.sticks: expected an array, found an object");
     row("unit scale as text", "unitScale", "\"cm\"", "robot.mproj: $.unitScale: expected a number, found a string");
     // Problems the version 1 reader finds after the upgrade name the upgraded document.
@@ -296,6 +301,11 @@ void TestProjectMigration::version1_convertsRatesAsTheRigLibraryDoes()
     QVERIFY(std::fabs(p.rig.angular[0].staticFrictionSpeed - 1.2f) < 1e-5f); // 0.01 rad per 1/120 s
     QCOMPARE(p.rig.angular[1].damping, 0.f);
     QCOMPARE(p.rig.angular[1].staticFrictionSpeed, 0.f);
+    // Angle constraints had no damping in version 1 and load undamped (fullProject() damps both).
+    QCOMPARE(p.rig.angles.size(), std::size_t(2));
+    for (const rig::AngleConstraint& a : p.rig.angles)
+        QCOMPARE(a.damping, 0.f);
+    QVERIFY(fullProject().rig.angles[0].damping > 0.f && fullProject().rig.angles[1].damping > 0.f);
     // 0.5 of the way per iteration, 12 iterations per 1/120 s: over 1/60 s, 24 halvings.
     QVERIFY(std::fabs(p.rig.pins[0].stiffness - float(1.0 - std::ldexp(1.0, -24))) < 1e-6f);
 }
@@ -474,6 +484,10 @@ void TestProjectMigration::brokenVersion1_namesTheVersion1Path_data()
         "robot.mproj: $.rig.angular[1].damping: unknown field in a version 1 project");
     row("angular speed in version 1", "rig.angular[0].staticFrictionSpeed", "0",
         "robot.mproj: $.rig.angular[0].staticFrictionSpeed: unknown field in a version 1 project");
+    row("angle damping in version 1", "rig.angles[0].damping", "2",
+        "robot.mproj: $.rig.angles[0].damping: unknown field in a version 1 project");
+    row("zero angle damping in version 1", "rig.angles[1].damping", "0",
+        "robot.mproj: $.rig.angles[1].damping: unknown field in a version 1 project");
     row("direct solver in version 1", "rig.settings.solver", "\"direct\"",
         "robot.mproj: $.rig.settings.solver: unknown solver mode \"direct\" (expected gauss-seidel, jacobi or xpbd)");
     // Values the step converts are read as version 1 read them.
@@ -491,6 +505,9 @@ void TestProjectMigration::brokenVersion1_namesTheVersion1Path_data()
         "robot.mproj: $.rig.settings: expected an object, found an array");
     row("angular entry not an object", "rig.angular[1]", "3",
         "robot.mproj: $.rig.angular[1]: expected an object, found a number");
+    row("angle entry not an object", "rig.angles[1]", "[]",
+        "robot.mproj: $.rig.angles[1]: expected an object, found an array");
+    row("angles not an array", "rig.angles", "{}", "robot.mproj: $.rig.angles: expected an array, found an object");
     row("pins not an array", "rig.pins", "{}", "robot.mproj: $.rig.pins: expected an array, found an object");
     row("rig not an object", "rig", "[]", "robot.mproj: $.rig: expected an object, found an array");
     row("speed beyond float", "rig.settings.staticFriction", "-3e38",

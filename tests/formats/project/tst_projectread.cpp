@@ -53,6 +53,10 @@ class TestProjectRead : public QObject {
     void brokenText_reportsPositionOfTheSyntaxError_data();
     void brokenText_reportsPositionOfTheSyntaxError();
     void invalidRig_loadsOnlyWhenAccepted();
+    void angleDamping_absentFromAVersion2File_loadsAsZero();
+    void angleDamping_committedFileFromBeforeTheKey_loadsAsZero();
+    void angleDamping_outOfRange_loadsOnlyWhenAccepted_data();
+    void angleDamping_outOfRange_loadsOnlyWhenAccepted();
     void hugeSection_isRefusedBeforeAllocatingTheRig_data();
     void hugeSection_isRefusedBeforeAllocatingTheRig();
     void namesWithNewlines_stayOnOneLine();
@@ -116,6 +120,18 @@ void TestProjectRead::brokenDocument_reportsOneLineWithPath_data()
         "$.rig.angular[0].dynamicFriction: unknown field");
     row("version 1 friction angle", "rig.angular[1].staticFrictionAngle", "0",
         "$.rig.angular[1].staticFrictionAngle: unknown field");
+    // Angle damping: a number (a float), the range RigDescription::validate()'s (below).
+    row("angle damping as text", "rig.angles[0].damping", "\"soft\"",
+        "$.rig.angles[0].damping: expected a number, found a string");
+    row("angle damping null", "rig.angles[1].damping", "null",
+        "$.rig.angles[1].damping: expected a number, found null");
+    row("angle damping as bool", "rig.angles[0].damping", "true",
+        "$.rig.angles[0].damping: expected a number, found a boolean");
+    row("angle damping as array", "rig.angles[1].damping", "[1]",
+        "$.rig.angles[1].damping: expected a number, found an array");
+    row("angle damping beyond float", "rig.angles[0].damping", "1e39",
+        "$.rig.angles[0].damping: 1e+39 does not fit a 32-bit float");
+    row("angle damping misspelt", "rig.angles[0].dampening", "1", "$.rig.angles[0].dampening: unknown field");
     // Numbers out of range.
     row("float overflow", "rig.particles[0].radius", "1e39",
         "$.rig.particles[0].radius: 1e+39 does not fit a 32-bit float");
@@ -202,6 +218,12 @@ void TestProjectRead::brokenDocument_reportsOneLineWithPath_data()
         "$.rig.angular[0] 'spine cone': staticFrictionSpeed 101 outside [0, 100]");
     row("validate: negative angular static friction speed", "rig.angular[1].staticFrictionSpeed", "-1",
         "$.rig.angular[1] 'neck swing-twist': staticFrictionSpeed -1 outside [0, 100]");
+    row("validate: negative angle damping", "rig.angles[0].damping", "-1",
+        "$.rig.angles[0] 'elbow': damping -1 outside [0, 1000]");
+    row("validate: angle damping above 1000", "rig.angles[1].damping", "2000",
+        "$.rig.angles[1] 'hip angle': damping 2000 outside [0, 1000]");
+    row("validate: angle damping just above 1000", "rig.angles[0].damping", "1000.5",
+        "$.rig.angles[0] 'elbow': damping 1000.5 outside [0, 1000]");
     row("validate: negative compliance", "rig.sticks[1].compliance", "-1e-06",
         "$.rig.sticks[1] 'neck': compliance -1e-06 outside [0, 1e+06]");
     row("validate: huge compliance", "rig.sticks[0].compliance", "2e6",
@@ -324,6 +346,100 @@ void TestProjectRead::invalidRig_loadsOnlyWhenAccepted()
     QCOMPARE(lenient.rig.sticks[1].tearRatio, 0.5f);
     Project expected = fullProject();
     expected.rig.sticks[1].tearRatio = 0.5f;
+    QCOMPARE(firstDifference(expected, lenient), QString());
+}
+
+// The key is optional: a version 2 file written before angle constraints had damping loads them undamped.
+void TestProjectRead::angleDamping_absentFromAVersion2File_loadsAsZero()
+{
+    QByteArray json = validDocument();
+    json = editedDocument(json, QStringLiteral("rig.angles[0].damping"), QStringLiteral("<remove>"));
+    json = editedDocument(json, QStringLiteral("rig.angles[1].damping"), QStringLiteral("<remove>"));
+    const QJsonArray angles =
+        QJsonDocument::fromJson(json).object()[QStringLiteral("rig")].toObject()[QStringLiteral("angles")].toArray();
+    QCOMPARE(angles.size(), 2);
+    for (const QJsonValue& a : angles)
+        QVERIFY(!a.toObject().contains(QStringLiteral("damping")));
+    Project p = sentinel();
+    const LoadResult r = readProject(json, kFile, p);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.fileVersion, kProjectVersion);
+    QCOMPARE(r.rigProblem, QString());
+    QCOMPARE(p.rig.angles.size(), std::size_t(2));
+    QCOMPARE(bitsOf(p.rig.angles[0].damping), 0u);
+    QCOMPARE(bitsOf(p.rig.angles[1].damping), 0u);
+    Project expected = fullProject();
+    expected.rig.angles[0].damping = 0.f;
+    expected.rig.angles[1].damping = 0.f;
+    QCOMPARE(firstDifference(expected, p), QString()); // nothing else changed
+    // Saved again, the key is written out.
+    QString error;
+    const QByteArray again = writeProject(p, error);
+    QCOMPARE(error, QString());
+    QCOMPARE(again.count("\"damping\": 0,\n"), qsizetype(2));
+}
+
+// data/v2/before-angle-damping.mproj is data/v2/robot.mproj as saved before angle constraints had damping:
+// a version 2 file without the key, which must keep loading (undamped) and gains the key when saved again.
+void TestProjectRead::angleDamping_committedFileFromBeforeTheKey_loadsAsZero()
+{
+    const QString path = QStringLiteral(MARIONETTE_PROJECT_TEST_DATA "/v2/before-angle-damping.mproj");
+    QFile file(path);
+    QVERIFY2(file.open(QIODevice::ReadOnly), qPrintable(path));
+    const QByteArray bytes = file.readAll();
+    QVERIFY(bytes.contains("\"angles\": [") && bytes.contains("\"version\": 2\n"));
+    const QJsonArray angles =
+        QJsonDocument::fromJson(bytes).object()[QStringLiteral("rig")].toObject()[QStringLiteral("angles")].toArray();
+    QCOMPARE(angles.size(), 2);
+    for (const QJsonValue& a : angles)
+        QVERIFY(!a.toObject().contains(QStringLiteral("damping")));
+    Project p = sentinel();
+    const LoadResult r = loadProject(path, p);
+    QVERIFY2(r.ok(), qPrintable(r.error));
+    QCOMPARE(r.fileVersion, 2);
+    QCOMPARE(r.rigProblem, QString());
+    Project expected = fullProject();
+    for (rig::AngleConstraint& a : expected.rig.angles)
+        a.damping = 0.f;
+    QCOMPARE(firstDifference(expected, p), QString());
+}
+
+void TestProjectRead::angleDamping_outOfRange_loadsOnlyWhenAccepted_data()
+{
+    QTest::addColumn<int>("angle");
+    QTest::addColumn<QString>("value");
+    QTest::addColumn<float>("loaded");
+    QTest::addColumn<QString>("problem");
+    QTest::newRow("-1") << 0 << QStringLiteral("-1") << -1.f
+                        << QStringLiteral("$.rig.angles[0] 'elbow': damping -1 outside [0, 1000]");
+    QTest::newRow("2000") << 1 << QStringLiteral("2000") << 2000.f
+                          << QStringLiteral("$.rig.angles[1] 'hip angle': damping 2000 outside [0, 1000]");
+}
+
+// Like every range of RigDescription::validate(): refused by a strict load, loaded (and kept) with
+// acceptInvalidRig, so the editor can open the file and the artist fix it.
+void TestProjectRead::angleDamping_outOfRange_loadsOnlyWhenAccepted()
+{
+    QFETCH(int, angle);
+    QFETCH(QString, value);
+    QFETCH(float, loaded);
+    QFETCH(QString, problem);
+    const QByteArray json =
+        editedDocument(validDocument(), QStringLiteral("rig.angles[%1].damping").arg(angle), value);
+    Project strict = sentinel();
+    const LoadResult refused = readProject(json, kFile, strict);
+    QCOMPARE(refused.error, kFile + QStringLiteral(": ") + problem);
+    QVERIFY(!refused.error.contains(u'\n'));
+    QVERIFY(isSentinel(strict));
+
+    Project lenient = sentinel();
+    LoadOptions options;
+    options.acceptInvalidRig = true;
+    const LoadResult accepted = readProject(json, kFile, lenient, options);
+    QCOMPARE(accepted.error, QString());
+    QCOMPARE(accepted.rigProblem, problem);
+    Project expected = fullProject();
+    expected.rig.angles[std::size_t(angle)].damping = loaded;
     QCOMPARE(firstDifference(expected, lenient), QString());
 }
 

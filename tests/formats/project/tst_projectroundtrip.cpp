@@ -57,6 +57,8 @@ class TestProjectRoundTrip : public QObject {
   private slots:
     void fullProject_keepsEveryFieldAndRewritesTheSameText();
     void version2_writesTheRateKeysAndNoneOfVersion1s();
+    void angleDamping_isWrittenForEveryAngleAndReadBack_data();
+    void angleDamping_isWrittenForEveryAngleAndReadBack();
     void solverMode_roundTripsByName_data();
     void solverMode_roundTripsByName();
     void rateFields_keepTheirRangeLimitsExactly_data();
@@ -118,6 +120,51 @@ void TestProjectRoundTrip::version2_writesTheRateKeysAndNoneOfVersion1s()
     QCOMPARE(angular[0].toObject()[QStringLiteral("damping")].toDouble(), 17.25);
     QCOMPARE(angular[0].toObject()[QStringLiteral("staticFrictionSpeed")].toDouble(), 0.625);
     QCOMPARE(angular[1].toObject()[QStringLiteral("damping")].toDouble(), 1000.0);
+    const QJsonArray angles = rigObject[QStringLiteral("angles")].toArray();
+    QCOMPARE(angles.size(), 2);
+    QCOMPARE(angles[0].toObject()[QStringLiteral("damping")].toDouble(), 12.5);
+    QCOMPARE(angles[1].toObject()[QStringLiteral("damping")].toDouble(), 0.375);
+}
+
+// Bend damping (1/s) of angle constraints: written for every angle, 0 included (the writer writes every
+// field), as the shortest text that reads back as the same float, and read back bit for bit.
+void TestProjectRoundTrip::angleDamping_isWrittenForEveryAngleAndReadBack_data()
+{
+    QTest::addColumn<float>("value");
+    QTest::addColumn<QString>("text");
+    QTest::newRow("none") << 0.f << QStringLiteral("0");
+    QTest::newRow("1/3") << 1.f / 3.f << QStringLiteral("0.33333334");
+    QTest::newRow("0.1") << 0.1f << QStringLiteral("0.1");
+    QTest::newRow("smallest subnormal") << std::numeric_limits<float>::denorm_min() << QStringLiteral("1e-45");
+    QTest::newRow("below 1000") << std::nextafter(1000.f, 0.f) << QStringLiteral("999.99994");
+    QTest::newRow("1000, the top of the range") << 1000.f << QStringLiteral("1000");
+}
+
+void TestProjectRoundTrip::angleDamping_isWrittenForEveryAngleAndReadBack()
+{
+    QFETCH(float, value);
+    QFETCH(QString, text);
+    Project p = fullProject();
+    p.rig.angles[1].damping = value;
+    QCOMPARE(QString::fromStdString(p.rig.validate()), QString()); // in range: a strict load accepts it
+    QByteArray json;
+    const Project back = roundTrip(p, &json);
+    QCOMPARE(bitsOf(back.rig.angles[1].damping), bitsOf(value));
+    QCOMPARE(bitsOf(back.rig.angles[0].damping), bitsOf(12.5f));
+    QCOMPARE(firstDifference(p, back), QString());
+    const QJsonArray angles = QJsonDocument::fromJson(json)
+                                  .object()[QStringLiteral("rig")]
+                                  .toObject()[QStringLiteral("angles")]
+                                  .toArray();
+    QCOMPARE(angles.size(), 2);
+    for (const QJsonValue& a : angles)
+        QVERIFY(a.toObject().contains(QStringLiteral("damping")));
+    // The hip angle's (id 101) own "damping" line: keys are sorted, so it comes just before its "id".
+    const QByteArray line = ("\"damping\": " + text + ",\n").toUtf8();
+    const qsizetype hip = json.indexOf("\"id\": 101");
+    QVERIFY(hip > 0);
+    const qsizetype at = json.lastIndexOf("\"damping\": ", hip);
+    QVERIFY2(at > 0 && json.mid(at, line.size()) == line, json.mid(at, line.size()).constData());
 }
 
 void TestProjectRoundTrip::solverMode_roundTripsByName_data()
@@ -160,6 +207,8 @@ void TestProjectRoundTrip::rateFields_keepTheirRangeLimitsExactly_data()
     row("angular damping 0", [](Project& p) { p.rig.angular[0].damping = 0.f; });
     row("angular static friction 100", [](Project& p) { p.rig.angular[0].staticFrictionSpeed = 100.f; });
     row("angular damping below 1000", [](Project& p) { p.rig.angular[1].damping = std::nextafter(1000.f, 0.f); });
+    row("angle damping 0", [](Project& p) { p.rig.angles[0].damping = 0.f; });
+    row("angle damping 1000", [](Project& p) { p.rig.angles[1].damping = 1000.f; });
     row("softest pin", [](Project& p) { p.rig.pins[0].stiffness = 1e-6f; });
     row("compliance 1e6", [](Project& p) { p.rig.sticks[2].compliance = 1e6f; });
 }
@@ -358,6 +407,12 @@ void TestProjectRoundTrip::write_refusesWhatItCannotWriteFaithfully_data()
                          << QStringLiteral("$.rig.particles[0].position[1]: nan cannot be saved (not a finite number)");
     QTest::newRow("infinity") << ProjectEdit([inf](Project& p) { p.rig.settings.damping = -inf; })
                               << QStringLiteral("$.rig.settings.damping: -inf cannot be saved (not a finite number)");
+    QTest::newRow("infinite angle damping")
+        << ProjectEdit([inf](Project& p) { p.rig.angles[1].damping = inf; })
+        << QStringLiteral("$.rig.angles[1].damping: inf cannot be saved (not a finite number)");
+    QTest::newRow("NaN angle damping")
+        << ProjectEdit([nan](Project& p) { p.rig.angles[0].damping = nan; })
+        << QStringLiteral("$.rig.angles[0].damping: nan cannot be saved (not a finite number)");
     QTest::newRow("NaN in a matrix") << ProjectEdit([nan](Project& p) {
         p.rig.bones[2].inverseBind.m[13] = nan;
     }) << QStringLiteral("$.rig.bones[2].inverseBind[13]: nan cannot be saved (not a finite number)");

@@ -11,7 +11,7 @@
 #define MRIG_TRIPWIRE(T, n) static_assert(sizeof(marionette::rig::T) == n, "rig::" #T " changed: update the .mrig format, fullRig() and diffRigs()")
 MRIG_TRIPWIRE(Particle, 72);
 MRIG_TRIPWIRE(Stick, 88);
-MRIG_TRIPWIRE(AngleConstraint, 64);
+MRIG_TRIPWIRE(AngleConstraint, 72);
 MRIG_TRIPWIRE(Triangle, 48);
 MRIG_TRIPWIRE(AngularConstraint, 128);
 MRIG_TRIPWIRE(Pin, 64);
@@ -107,6 +107,7 @@ RigDescription fullRig()
     a.maxAngle = 3.f;
     a.stiffness = 0.75f;
     a.form = AngleConstraint::Form::DotProduct;
+    a.damping = 0.1f; // not exact in binary
     d.angles.push_back(a);
     a.name = "cosines";
     a.id = 31;
@@ -117,6 +118,7 @@ RigDescription fullRig()
     a.maxAngle = kPi;
     a.stiffness = 1.f;
     a.form = AngleConstraint::Form::LawOfCosines;
+    a.damping = 1000.f; // the top of its range
     d.angles.push_back(a);
 
     d.triangles.push_back({"tri0", 40, {0, 1, 3}});
@@ -354,6 +356,7 @@ std::string diffRigs(const RigDescription& a, const RigDescription& b)
             d.f("maxAngle", x.maxAngle, y.maxAngle);
             d.f("stiffness", x.stiffness, y.stiffness);
             d.e("form", x.form, y.form);
+            d.f("damping", x.damping, y.damping);
         }
     if (sizes("triangles", a.triangles.size(), b.triangles.size()))
         for (std::size_t i = 0; i < a.triangles.size(); ++i) {

@@ -3,7 +3,8 @@
 // - MrigBuilder assembles files by hand from raw records following FORMAT.md, independently of
 //   writeMrig(): tests use it for newer versions, larger records, unknown chunks and corrupt layouts.
 // - rawSample() is a small valid rig as raw records (31 particles, 13 sticks, every 1.0 chunk present);
-//   rawSample11() is the same rig as format 1.1 writes it (SOLV, ANGF and PINF added).
+//   rawSample11() is the same rig as format 1.1 writes it (SOLV, ANGF and PINF added), rawSample12() as
+//   format 1.2 writes it (BNDD added too).
 // - fixChecksums() recomputes every checksum of a (possibly corrupt) file, bounds-checked.
 // - fullRig() exercises every field of every element type; diffRigs() compares two rigs bit for bit.
 #pragma once
@@ -67,7 +68,7 @@ struct RawChunk {
 /// Lays out a file as FORMAT.md says: header, chunk table right after it, payloads 16-byte aligned in
 /// the order added, checksums computed. Fields are public so tests can set what a newer version writes.
 struct MrigBuilder {
-    std::uint16_t major = mrig::kVersionMajor, minor = 0; ///< builderFor() sets 1 when it adds a 1.1 chunk
+    std::uint16_t major = mrig::kVersionMajor, minor = 0; ///< builderFor() sets 1 or 2 when it adds a 1.1 / 1.2 chunk
     std::uint32_t flags = 0;
     std::uint32_t headerSize = sizeof(mrig::FileHeader); ///< > 64: extra header bytes filled with 0x5A
     std::uint32_t entrySize = sizeof(mrig::ChunkEntry);  ///< > 32: extra entry bytes filled with 0x6B
@@ -227,6 +228,8 @@ struct RawRig {
     std::optional<mrig::SolverRecord> solver;
     std::optional<std::vector<mrig::AngularFrictionRecord>> angularFriction;
     std::optional<std::vector<mrig::PinStiffnessRecord>> pinStiffness;
+    // Format 1.2 chunk; absent (a 1.0 or 1.1 file) when not set.
+    std::optional<std::vector<mrig::BendDampingRecord>> bendDamping;
 
     mrig::StringRef name(const std::string& s)
     {
@@ -341,8 +344,16 @@ inline RawRig rawSample11()
     return r;
 }
 
+/// rawSample11() with the chunk of format 1.2: BNDD (bend damping 7.5/s for its one angle constraint).
+inline RawRig rawSample12()
+{
+    RawRig r = rawSample11();
+    r.bendDamping = std::vector<mrig::BendDampingRecord>{{7.5f}};
+    return r;
+}
+
 /// A builder holding every chunk of `r` (string table first, to show order does not matter); version 1.0,
-/// or 1.1 with SOLV, ANGF and PINF at the end when `r` has them.
+/// or 1.1 with SOLV, ANGF and PINF at the end when `r` has them, or 1.2 with BNDD after those.
 inline MrigBuilder builderFor(const RawRig& r)
 {
     MrigBuilder b;
@@ -364,8 +375,12 @@ inline MrigBuilder builderFor(const RawRig& r)
         b.add(mrig::kTagAngularFriction, *r.angularFriction);
     if (r.pinStiffness)
         b.add(mrig::kTagPinStiffness, *r.pinStiffness);
+    if (r.bendDamping)
+        b.add(mrig::kTagBendDamping, *r.bendDamping);
     if (r.solver || r.angularFriction || r.pinStiffness)
         b.minor = 1;
+    if (r.bendDamping)
+        b.minor = 2;
     return b;
 }
 

@@ -2,7 +2,8 @@
 // is refused by loadMrig, MrigView::load and readMrig with its expected message (corpus/expected.txt),
 // prefixed by the file path for the file functions. The format 1.0 files are frozen (checked byte for byte
 // against their size and CRC-32C) and their per-step settings, angular friction and pin stiffness load as
-// rig::migrateLegacySettings, migrateLegacyAngularFriction and migrateLegacyPinStiffness make them. The same
+// rig::migrateLegacySettings, migrateLegacyAngularFriction and migrateLegacyPinStiffness make them. The files
+// the 1.1 writer wrote are frozen too. Every 1.0 and 1.1 file loads with bend damping 0 (no BNDD). The same
 // files seed the fuzzer.
 #include "marionette/rig/Crc32c.h"
 #include "marionette/rig/Mrig.h"
@@ -107,6 +108,15 @@ const FrozenFile kFormat10Files[] = {
     {"bad_validate_iterations.mrig", 4096, 0x459d67aeu},
 };
 
+/// The files the format 1.1 writer wrote (mrig_make_corpus of that version), as committed: the writer writes
+/// 1.2 now, so regenerating the corpus leaves them alone.
+const FrozenFile kFormat11WriterFiles[] = {
+    {"good_v11_humanoid.mrig", 9168, 0x4a403c27u},
+    {"good_v11_cloth_6x4.mrig", 4256, 0x6f4e903fu},
+    {"good_v11_crate.mrig", 1360, 0xe12a4a28u},
+    {"good_v11_full_rig.mrig", 2764, 0x5e18574au},
+};
+
 QByteArray readFile(const QString& name)
 {
     QFile f(corpusDir() + QLatin1Char('/') + name);
@@ -143,7 +153,9 @@ private slots:
     void format10Files_migrateLegacyFields_data();
     void format10Files_migrateLegacyFields();
     void format10FullRig_ratesAreCappedToTheirRanges();
-    void format11Files_areWrittenByThisGenerator();
+    void format11WriterFiles_areUnchanged();
+    void olderFiles_loadWithoutBendDamping();
+    void generatedFiles_areWrittenByThisGenerator();
 };
 
 void TestMrigCorpus::expectations_coverEveryFile()
@@ -340,21 +352,69 @@ void TestMrigCorpus::format10FullRig_ratesAreCappedToTheirRanges()
     QCOMPARE(d.pins[1].stiffness, 1.f);
 }
 
-// Every file that is not a frozen 1.0 fixture comes from mrig_make_corpus's 1.1 cases ("_v11_" in the name) or
-// is a fuzzer find added by hand (bad_fuzz_*); the valid 1.1 ones hold SOLV, ANGF and PINF.
-void TestMrigCorpus::format11Files_areWrittenByThisGenerator()
+void TestMrigCorpus::format11WriterFiles_areUnchanged()
+{
+    QStringList listed;
+    for (const auto& e : expectations())
+        listed.append(e.first);
+    for (const FrozenFile& f : kFormat11WriterFiles) {
+        const QString name = QString::fromLatin1(f.name);
+        QVERIFY2(listed.contains(name), f.name);
+        const QByteArray bytes = readFile(name);
+        QVERIFY2(std::size_t(bytes.size()) == f.size, qPrintable(name + QStringLiteral(": size changed")));
+        const std::uint32_t crc = crc32c({reinterpret_cast<const std::byte*>(bytes.constData()), std::size_t(bytes.size())});
+        QVERIFY2(crc == f.crc, qPrintable(name + QStringLiteral(": contents changed (a frozen format 1.1 writer file)")));
+        MrigInfo info;
+        std::string error;
+        QVERIFY2(loadMrigInfo((corpusDir() + QLatin1Char('/') + name).toStdString(), info, &error), error.c_str());
+        QCOMPARE(info.versionMinor, std::uint16_t(1));
+    }
+}
+
+// The format 1.0 and 1.1 files (every valid file but the _v12_ ones) have no BNDD: every angle constraint
+// loads with bend damping 0.
+void TestMrigCorpus::olderFiles_loadWithoutBendDamping()
+{
+    int files = 0, angles = 0;
+    for (const auto& e : expectations()) {
+        if (e.second != QLatin1String("OK") || e.first.contains(QLatin1String("_v12_")))
+            continue;
+        const std::string path = (corpusDir() + QLatin1Char('/') + e.first).toStdString();
+        MrigView view;
+        std::string error;
+        QVERIFY2(view.load(path, &error), error.c_str());
+        QVERIFY2(view.bendDamping().empty(), qPrintable(e.first));
+        RigDescription d;
+        QVERIFY2(view.toDescription(d, &error), error.c_str());
+        for (const AngleConstraint& a : d.angles) {
+            QVERIFY2(bits(a.damping) == bits(0.f), qPrintable(e.first));
+            ++angles;
+        }
+        ++files;
+    }
+    QVERIFY(files >= 12);
+    QVERIFY(angles >= 4); // the 1.0 and 1.1 full rigs and hand-built samples have angle constraints
+}
+
+// Every file that is not frozen (the 1.0 fixtures, the 1.1 writer's files) comes from mrig_make_corpus's cases
+// ("_v11_" or "_v12_" in the name) or is a fuzzer find added by hand (bad_fuzz_*); the valid 1.1 ones hold
+// SOLV, ANGF and PINF, the valid 1.2 ones BNDD as well.
+void TestMrigCorpus::generatedFiles_areWrittenByThisGenerator()
 {
     QStringList frozen;
     for (const FrozenFile& f : kFormat10Files)
         frozen.append(QString::fromLatin1(f.name));
-    int v11 = 0;
+    for (const FrozenFile& f : kFormat11WriterFiles)
+        frozen.append(QString::fromLatin1(f.name));
+    int v11 = 0, v12 = 0;
     for (const auto& e : expectations()) {
         if (frozen.contains(e.first))
             continue;
         if (e.first.startsWith(QLatin1String("bad_fuzz_")))
             continue;
-        QVERIFY2(e.first.contains(QLatin1String("_v11_")), qPrintable(e.first));
-        ++v11;
+        const bool is12 = e.first.contains(QLatin1String("_v12_"));
+        QVERIFY2(is12 || e.first.contains(QLatin1String("_v11_")), qPrintable(e.first));
+        ++(is12 ? v12 : v11);
         if (e.second != QLatin1String("OK"))
             continue;
         MrigView view;
@@ -363,8 +423,15 @@ void TestMrigCorpus::format11Files_areWrittenByThisGenerator()
         QVERIFY(view.solver());
         QCOMPARE(view.angularFriction().size(), view.angular().size());
         QCOMPARE(view.pinStiffness().size(), view.pins().size());
+        if (is12) {
+            QVERIFY(view.info().versionMinor >= 2);
+            QCOMPARE(view.bendDamping().size(), view.angles().size());
+        } else {
+            QVERIFY(view.bendDamping().empty());
+        }
     }
     QVERIFY(v11 >= 30);
+    QVERIFY(v12 >= 15);
 }
 
 QTEST_GUILESS_MAIN(TestMrigCorpus)

@@ -250,16 +250,16 @@ void TestMrigReader::newerMajor_isRefusedWithExactMessage_data()
         b.minor = minor;
         return b.build();
     };
-    QTest::newRow("2.0") << built(2, 0) << "made by a newer Marionette (format 2.0); this build reads up to 1.1";
-    QTest::newRow("2.7") << built(2, 7) << "made by a newer Marionette (format 2.7); this build reads up to 1.1";
+    QTest::newRow("2.0") << built(2, 0) << "made by a newer Marionette (format 2.0); this build reads up to 1.2";
+    QTest::newRow("2.7") << built(2, 7) << "made by a newer Marionette (format 2.7); this build reads up to 1.2";
     QTest::newRow("65535.65535") << built(65535, 65535)
-                                 << "made by a newer Marionette (format 65535.65535); this build reads up to 1.1";
+                                 << "made by a newer Marionette (format 65535.65535); this build reads up to 1.2";
     // A 3.1 file whose header layout changed completely: only magic and version are read.
     Bytes tiny = toBytes("MRIG\r\n\x1a\n", 8);
     for (std::byte v : {std::byte{3}, std::byte{0}, std::byte{1}, std::byte{0}, std::byte{0xEE}})
         tiny.push_back(v);
     QTest::newRow("3.1, 13 bytes, different layout")
-        << tiny << "made by a newer Marionette (format 3.1); this build reads up to 1.1";
+        << tiny << "made by a newer Marionette (format 3.1); this build reads up to 1.2";
 }
 
 void TestMrigReader::newerMajor_isRefusedWithExactMessage()
@@ -288,7 +288,8 @@ void TestMrigReader::recordSize_largerReadsKnownPrefix()
     const RawRig raw11 = rawSample11();
     b.add(mrig::kTagSolver, std::vector<mrig::SolverRecord>{*raw11.solver}, 24 + 8);
     b.add(mrig::kTagAngularFriction, std::vector<mrig::AngularFrictionRecord>{}, 8 + 4);
-    b.minor = 2;
+    b.add(mrig::kTagBendDamping, std::vector<mrig::BendDampingRecord>{}, 4 + 12);
+    b.minor = 3;
     MrigView view;
     std::string error;
     QVERIFY2(view.open(b.build(), &error), error.c_str());
@@ -345,6 +346,12 @@ void TestMrigReader::recordSize_smallerIsRefused_data()
     QTest::newRow("PINF 0") << Mutator([](MrigBuilder& b) {
         b.addBytes(mrig::kTagPinStiffness, {}, 1, 0);
     }) << "PINF: record size 0 is smaller than 4, the size in format 1.1";
+    QTest::newRow("BNDD 0") << Mutator([](MrigBuilder& b) {
+        b.addBytes(mrig::kTagBendDamping, {}, 1, 0);
+    }) << "BNDD: record size 0 is smaller than 4, the size in format 1.2";
+    QTest::newRow("BNDD 6") << Mutator([](MrigBuilder& b) {
+        b.addBytes(mrig::kTagBendDamping, Bytes(6), 1, 6);
+    }) << "BNDD: record size 6 is not a multiple of 4";
 }
 
 void TestMrigReader::recordSize_smallerIsRefused()

@@ -31,6 +31,8 @@ enum HumanoidTriangle : int {
 /// spin, 1/s, and the speed below which a joint is held still, rad/s (about 46°/s).
 constexpr float kHumanoidJointDamping = 3.f;
 constexpr float kHumanoidJointStaticFriction = 0.8f;
+/// Bend damping of the auto-rig's chain joints (angle constraints along tails, necks, ears, legs), 1/s.
+constexpr float kChainJointDamping = 5.f;
 
 /// 20 particles, 11 triangles (pelvis, chest, head, limbs), 10 angular constraints (spine and neck
 /// swing/twist, shoulders and hips as cones with twist limits, elbows and knees as hinges that do not bend

@@ -47,6 +47,12 @@ struct AngleData {
     float minAngle, maxAngle, stiffness;
 };
 
+/// A bend joint with damping: the middle particle `center` joins the chain links to `a` and `b`.
+struct BendData {
+    std::uint32_t center, a, b;
+    float damping; ///< 1/s: the joint's relative motion decays as exp(−damping·t)
+};
+
 struct TriangleData {
     std::uint32_t p[3];
 };
@@ -150,6 +156,8 @@ public:
     /// sticks() in blocks of four (the last partial block is not included).
     std::span<const StickBlock> stickBlocks() const { return mStickBlocks; }
     std::span<const AngleData> angles() const { return mAngles; }
+    /// Bend joints with damping (angle constraints of either form whose damping > 0), in description order.
+    std::span<const BendData> bends() const { return mBends; }
     std::span<const TriangleData> triangles() const { return mTriangles; }
     std::span<const AngularData> angular() const { return mAngular; }
     std::span<const CapsuleData> capsules() const { return mCapsules; }
@@ -198,6 +206,7 @@ private:
     /// Per compiled stick: where it comes from (kind in the top two bits: 0 stick, 1 angle, 2 triangle).
     std::vector<std::uint32_t> mStickOrigin;
     std::vector<AngleData> mAngles;
+    std::vector<BendData> mBends;
     std::vector<TriangleData> mTriangles;
     std::vector<AngularData> mAngular;
     std::vector<std::uint32_t> mAngularEdges; ///< tearable rigs: 6 per angular constraint, ~0u where no stick

@@ -1,4 +1,4 @@
-// Marionette — the on-disk layout of the `.mrig` binary rig, format 1.1 (reads 1.0).
+// Marionette — the on-disk layout of the `.mrig` binary rig, format 1.2 (reads 1.0 and 1.1).
 //
 // formats/rig/FORMAT.md is the specification; this header pins it in code. Every struct here is a plain
 // little-endian record exactly as it lies in a file: 4-byte fields only (u32, i32, IEEE-754 binary32), no
@@ -24,12 +24,12 @@ static_assert(std::endian::native == std::endian::little,
 /// File signature: "MRIG" then CR LF SUB LF (catches text-mode transfers, like PNG's signature).
 constexpr std::uint8_t kMagic[8] = {'M', 'R', 'I', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
 constexpr std::uint16_t kVersionMajor = 1; ///< a reader refuses a larger major version
-constexpr std::uint16_t kVersionMinor = 1; ///< a reader accepts any minor version of its major version
+constexpr std::uint16_t kVersionMinor = 2; ///< a reader accepts any minor version of its major version
 constexpr std::uint32_t kChunkAlignment = 16; ///< chunk payloads and the chunk table start at multiples of 16
 constexpr std::uint64_t kMaxFileSize = 1ull << 30; ///< readers refuse larger files (1 GiB) before allocating
 
 /// Header flags. Bits 0–15 must be understood: a reader refuses a file with one it does not know. Bits
-/// 16–31 are informational and ignored by readers that do not know them. Format 1.0 defines none.
+/// 16–31 are informational and ignored by readers that do not know them. Formats 1.0 to 1.2 define none.
 constexpr std::uint32_t kRequiredFlagsMask = 0x0000FFFFu;
 constexpr std::uint32_t kKnownRequiredFlags = 0u;
 
@@ -58,13 +58,16 @@ constexpr std::uint32_t kTagBindings = makeTag('B', 'I', 'N', 'D');  ///< Bindin
 constexpr std::uint32_t kTagSolver = makeTag('S', 'O', 'L', 'V');           ///< one SolverRecord
 constexpr std::uint32_t kTagAngularFriction = makeTag('A', 'N', 'G', 'F');  ///< AngularFrictionRecord per ANGU record
 constexpr std::uint32_t kTagPinStiffness = makeTag('P', 'I', 'N', 'F');     ///< PinStiffnessRecord per PINS record
+// Format 1.2: bend damping of angle constraints. A 1.0 or 1.1 reader skips it and loads the rig without bend
+// damping; a 1.2 reader of an older file (no BNDD) gives every angle constraint damping 0.
+constexpr std::uint32_t kTagBendDamping = makeTag('B', 'N', 'D', 'D');      ///< one BendDampingRecord per ANGL record
 
 /// The fixed header at offset 0. A newer minor version may make it longer (headerSize); readers read
 /// this prefix. headerCrc is CRC-32C of bytes [0, headerSize) with the four headerCrc bytes taken as 0.
 struct FileHeader {
     std::uint8_t magic[8];          ///< kMagic
     std::uint16_t versionMajor;     ///< 1
-    std::uint16_t versionMinor;     ///< 0
+    std::uint16_t versionMinor;     ///< 2 (0 in a 1.0 file, 1 in a 1.1 file)
     std::uint32_t flags;            ///< see kRequiredFlagsMask
     std::uint64_t fileSize;         ///< total bytes of the file
     std::uint32_t headerSize;       ///< >= 64
@@ -138,6 +141,11 @@ struct AngularFrictionRecord {
 /// stiffness (a fraction per iteration).
 struct PinStiffnessRecord {
     float stiffness;
+};
+
+/// BNDD (format 1.2): bend damping of ANGL record i. No legacy field holds it: without BNDD it is 0.
+struct BendDampingRecord {
+    float damping; ///< 1/s
 };
 
 /// PART: rig::Particle. bone is −1 or a BONE index.
@@ -300,6 +308,7 @@ static_assert(offsetof(SettingsRecord, selfCollision) == 52 && offsetof(Settings
 static_assert(sizeof(SolverRecord) == 24 && offsetof(SolverRecord, damping) == 12);
 static_assert(offsetof(SolverRecord, staticFrictionSpeed) == 16 && offsetof(SolverRecord, reserved) == 20);
 static_assert(sizeof(AngularFrictionRecord) == 8 && sizeof(PinStiffnessRecord) == 4);
+static_assert(sizeof(BendDampingRecord) == 4);
 
 static_assert(sizeof(ParticleRecord) == 44);
 static_assert(offsetof(ParticleRecord, name) == 4 && offsetof(ParticleRecord, position) == 12);

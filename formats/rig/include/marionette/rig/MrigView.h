@@ -86,6 +86,8 @@ public:
     std::span<const mrig::AngularFrictionRecord> angularFriction() const { return mAngularFriction; }
     /// Format 1.1's pin stiffness per 1/60 s, one per pin; empty in a 1.0 file.
     std::span<const mrig::PinStiffnessRecord> pinStiffness() const { return mPinStiffness; }
+    /// Format 1.2's bend damping, one per angle constraint; empty in a 1.0 or 1.1 file (damping 0).
+    std::span<const mrig::BendDampingRecord> bendDamping() const { return mBendDamping; }
     /// The string table bytes.
     std::string_view strings() const { return mStrings; }
     /// The bytes of a string reference; "" when it lies outside the table (never for a validated record).
@@ -95,8 +97,9 @@ public:
 
     /// Builds the editable description from the records, then runs RigDescription::validate(). A format 1.0
     /// file's per-step settings become the rates and the one-substep schedule that behave the same
-    /// (rig::migrateLegacySettings, migrateLegacyAngularFriction, migrateLegacyPinStiffness). On failure
-    /// returns false with *error set to validate()'s message; `out` is then unspecified.
+    /// (rig::migrateLegacySettings, migrateLegacyAngularFriction, migrateLegacyPinStiffness); a file without
+    /// BNDD (1.0 or 1.1) gives every angle constraint damping 0. On failure returns false with *error set to
+    /// validate()'s message; `out` is then unspecified.
     bool toDescription(RigDescription& out, std::string* error) const;
 
 private:
@@ -126,6 +129,7 @@ private:
     const mrig::SolverRecord* mSolver = nullptr;
     std::span<const mrig::AngularFrictionRecord> mAngularFriction;
     std::span<const mrig::PinStiffnessRecord> mPinStiffness;
+    std::span<const mrig::BendDampingRecord> mBendDamping;
 };
 
 } // namespace marionette::rig

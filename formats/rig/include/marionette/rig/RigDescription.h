@@ -70,6 +70,9 @@ struct AngleConstraint {
     float maxAngle = kPi;           ///< radians, [minAngle, π]
     float stiffness = 1.f;          ///< (0, 1]
     Form form = Form::DotProduct;
+    /// Bend damping, 1/s in [0, 1000]: b's motion relative to the link center→a decays as exp(−damping·t)
+    /// (the link takes the reaction). 0 = none. In .mrig 1.2 (BNDD) and .mproj 2.
+    float damping = 0.f;
 };
 
 /// A body part with a full orientation (Rosen): frame up = p1 − p0, facing = up × (p2 − p0).
