@@ -223,6 +223,10 @@ inline ContactSide capsuleSide(RagdollState& s, const CapsuleData& c, float t)
     return side;
 }
 
+/// A direct-mode body with a stick this far off its length after its iterations (relative) gets up to as
+/// many again.
+constexpr float kStretched = 0.005f;
+
 /// The solver: free functions over a ragdoll's state. All are allocation-free.
 struct Solver {
     static RagdollState& state(Ragdoll& r) { return *r.mState; }
@@ -290,6 +294,9 @@ struct Solver {
     /// Stores R_Aᵀ R_B of every angular constraint for next step's angular friction (frames must be fresh).
     static void recordRelativeOrientations(Ragdoll& r);
     static void sanitize(Ragdoll& r);
+    /// Direct mode: a stick that has not torn is off its length limits by more than kStretched of them, now
+    /// (the world then gives the substep more iterations). Always false for the relaxation modes.
+    static bool stretched(const Ragdoll& r);
     /// Largest |L − clamp(L, min, max)| over the sticks that have not torn, now.
     static float maxStickError(const Ragdoll& r);
 

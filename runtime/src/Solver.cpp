@@ -500,6 +500,24 @@ float Solver::maxStickError(const Ragdoll& r)
     return worst;
 }
 
+bool Solver::stretched(const Ragdoll& r)
+{
+    if (!r.rig().projection())
+        return false;
+    const RagdollState& s = *r.mState;
+    const auto sticks = r.rig().sticks();
+    for (std::size_t i = 0; i < sticks.size(); ++i) {
+        if (!s.torn.empty() && s.torn[i])
+            continue;
+        const StickData& c = sticks[i];
+        const float L = length(s.x[c.b] - s.x[c.a]);
+        const float bound = std::clamp(L, c.minLength, c.maxLength);
+        if (std::fabs(L - bound) > kStretched * bound)
+            return true;
+    }
+    return false;
+}
+
 bool Solver::readyToSleep(const Ragdoll& r)
 {
     const RagdollState& s = *r.mState;

@@ -453,8 +453,16 @@ void World::Impl::solveIsland(std::uint32_t island)
             pairSorted[c].closest.known = false;
         }
         // Ragdoll-ragdoll contacts come first in each iteration so each ragdoll's own pass, which ends with
-        // the static contacts, has the last word: a pile cannot press its bottom body into the floor.
-        for (std::uint32_t it = 0; it < iterations; ++it) {
+        // the static contacts, has the last word: a pile cannot press its bottom body into the floor. A hard
+        // impact can leave a direct-mode body stretched after its iterations; it gets up to as many again.
+        for (std::uint32_t it = 0; it < 2 * iterations; ++it) {
+            if (it >= iterations) {
+                bool stretched = false;
+                for (std::uint32_t k = mb; k < me && !stretched; ++k)
+                    stretched = Solver::stretched(*live[islandMembers[k]]);
+                if (!stretched)
+                    break;
+            }
             for (std::uint32_t c = cb; c < ce; ++c) {
                 PairContact& pc = pairSorted[c];
                 Ragdoll& ra = *live[pc.a];
