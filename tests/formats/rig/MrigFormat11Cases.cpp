@@ -7,26 +7,13 @@ namespace marionette::test {
 
 namespace {
 
-class Cases {
+/// Cases of rawSample11() (built(): chunk layout STRS, NAME, SETT, PART, STCK, ANGL, TRIS, ANGU, PINS, SHAP,
+/// BONE, BIND, then SOLV at table index 12, ANGF at 13, PINF at 14), and legacy() ones of rawSample() (format
+/// 1.0: no SOLV, ANGF or PINF, so the legacy fields are migrated).
+class Cases : public SampleCases {
 public:
-    std::vector<CorpusCase> out;
+    Cases() : SampleCases(rawSample11) {}
 
-    /// rawSample11() with its records changed by `change`.
-    void raw(const std::string& file, const std::string& expected, const std::function<void(RawRig&)>& change)
-    {
-        RawRig r = rawSample11();
-        change(r);
-        out.push_back({file, expected, builderFor(r).build()});
-    }
-    /// rawSample11()'s builder changed by `change` (chunk layout: STRS, NAME, SETT, PART, STCK, ANGL, TRIS,
-    /// ANGU, PINS, SHAP, BONE, BIND, then SOLV at table index 12, ANGF at 13, PINF at 14).
-    void built(const std::string& file, const std::string& expected, const std::function<void(MrigBuilder&)>& change)
-    {
-        MrigBuilder b = builderFor(rawSample11());
-        change(b);
-        out.push_back({file, expected, b.build()});
-    }
-    /// rawSample() (format 1.0: no SOLV, ANGF or PINF, so the legacy fields are migrated) changed by `change`.
     void legacy(const std::string& file, const std::string& expected, const std::function<void(RawRig&)>& change)
     {
         RawRig r = rawSample();
@@ -34,19 +21,6 @@ public:
         out.push_back({file, expected, builderFor(r).build()});
     }
 };
-
-/// The chunk with `tag` re-added at the same place with `recordSize` (larger: 0xA5 filler, smaller: cut).
-template <typename R>
-void resize(MrigBuilder& b, std::uint32_t tag, const std::vector<R>& records, std::uint32_t recordSize)
-{
-    for (std::size_t i = 0; i < b.chunks.size(); ++i)
-        if (b.chunks[i].tag == tag) {
-            MrigBuilder one;
-            one.add(tag, records, recordSize);
-            b.chunks[i] = one.chunks[0];
-            return;
-        }
-}
 
 } // namespace
 
@@ -61,9 +35,9 @@ std::vector<CorpusCase> format11Cases()
     c.raw("good_v11_sample_handbuilt.mrig", "OK", [](RawRig&) {});
     c.built("good_v11_larger_records.mrig", "OK", [&](MrigBuilder& b) { // a later 1.x appending fields
         b.minor = 4;
-        resize(b, mrig::kTagSolver, std::vector<mrig::SolverRecord>{*sample.solver}, 32);
-        resize(b, mrig::kTagAngularFriction, *sample.angularFriction, 12);
-        resize(b, mrig::kTagPinStiffness, *sample.pinStiffness, 8);
+        resizeChunk(b, mrig::kTagSolver, std::vector<mrig::SolverRecord>{*sample.solver}, 32);
+        resizeChunk(b, mrig::kTagAngularFriction, *sample.angularFriction, 12);
+        resizeChunk(b, mrig::kTagPinStiffness, *sample.pinStiffness, 8);
     });
 
     // ---- SOLV: record checks
@@ -74,14 +48,14 @@ std::vector<CorpusCase> format11Cases()
           [=](RawRig& r) { r.solver->staticFrictionSpeed = inf; });
     // ---- SOLV: chunk structure
     c.built("bad_v11_solv_record_size_20.mrig", "SOLV: record size 20 is smaller than 24, the size in format 1.1",
-            [&](MrigBuilder& b) { resize(b, mrig::kTagSolver, std::vector<mrig::SolverRecord>{*sample.solver}, 20); });
+            [&](MrigBuilder& b) { resizeChunk(b, mrig::kTagSolver, std::vector<mrig::SolverRecord>{*sample.solver}, 20); });
     c.built("bad_v11_solv_size_not_count_x_record.mrig", "chunk table[12] 'SOLV': size 20 is not count 1 x record size 24",
             [](MrigBuilder& b) { b.find(mrig::kTagSolver)->payload.resize(20); });
     c.built("bad_v11_solv_count_2.mrig", "SOLV: 2 records, expected 1", [&](MrigBuilder& b) {
-        resize(b, mrig::kTagSolver, std::vector<mrig::SolverRecord>{*sample.solver, *sample.solver}, 24);
+        resizeChunk(b, mrig::kTagSolver, std::vector<mrig::SolverRecord>{*sample.solver, *sample.solver}, 24);
     });
     c.built("bad_v11_solv_count_0.mrig", "SOLV: 0 records, expected 1",
-            [](MrigBuilder& b) { resize(b, mrig::kTagSolver, std::vector<mrig::SolverRecord>{}, 24); });
+            [](MrigBuilder& b) { resizeChunk(b, mrig::kTagSolver, std::vector<mrig::SolverRecord>{}, 24); });
     c.built("bad_v11_solv_duplicate.mrig", "chunk table[15] 'SOLV': duplicate chunk (first at chunk table[12])",
             [](MrigBuilder& b) { b.chunks.push_back(*b.find(mrig::kTagSolver)); });
     // ---- SOLV: ranges (RigDescription::validate())
@@ -102,12 +76,12 @@ std::vector<CorpusCase> format11Cases()
 
     // ---- ANGF
     c.built("bad_v11_angf_count_2.mrig", "ANGF: 2 records, expected one per angular constraint (1)", [&](MrigBuilder& b) {
-        resize(b, mrig::kTagAngularFriction, std::vector<mrig::AngularFrictionRecord>{{1.f, 0.f}, {2.f, 0.f}}, 8);
+        resizeChunk(b, mrig::kTagAngularFriction, std::vector<mrig::AngularFrictionRecord>{{1.f, 0.f}, {2.f, 0.f}}, 8);
     });
     c.built("bad_v11_angf_count_0.mrig", "ANGF: 0 records, expected one per angular constraint (1)",
-            [](MrigBuilder& b) { resize(b, mrig::kTagAngularFriction, std::vector<mrig::AngularFrictionRecord>{}, 8); });
+            [](MrigBuilder& b) { resizeChunk(b, mrig::kTagAngularFriction, std::vector<mrig::AngularFrictionRecord>{}, 8); });
     c.built("bad_v11_angf_record_size_4.mrig", "ANGF: record size 4 is smaller than 8, the size in format 1.1",
-            [&](MrigBuilder& b) { resize(b, mrig::kTagAngularFriction, *sample.angularFriction, 4); });
+            [&](MrigBuilder& b) { resizeChunk(b, mrig::kTagAngularFriction, *sample.angularFriction, 4); });
     c.raw("bad_v11_angf_damping_nan.mrig", "ANGF[0].damping: not a finite number (nan)",
           [=](RawRig& r) { (*r.angularFriction)[0].damping = nan; });
     c.raw("bad_v11_angf_static_friction_nan.mrig", "ANGF[0].staticFrictionSpeed: not a finite number (nan)",
@@ -121,10 +95,10 @@ std::vector<CorpusCase> format11Cases()
 
     // ---- PINF
     c.built("bad_v11_pinf_count_2.mrig", "PINF: 2 records, expected one per pin (1)", [](MrigBuilder& b) {
-        resize(b, mrig::kTagPinStiffness, std::vector<mrig::PinStiffnessRecord>{{0.5f}, {0.5f}}, 4);
+        resizeChunk(b, mrig::kTagPinStiffness, std::vector<mrig::PinStiffnessRecord>{{0.5f}, {0.5f}}, 4);
     });
     c.built("bad_v11_pinf_count_0.mrig", "PINF: 0 records, expected one per pin (1)",
-            [](MrigBuilder& b) { resize(b, mrig::kTagPinStiffness, std::vector<mrig::PinStiffnessRecord>{}, 4); });
+            [](MrigBuilder& b) { resizeChunk(b, mrig::kTagPinStiffness, std::vector<mrig::PinStiffnessRecord>{}, 4); });
     c.raw("bad_v11_pinf_stiffness_nan.mrig", "PINF[0].stiffness: not a finite number (nan)",
           [=](RawRig& r) { (*r.pinStiffness)[0].stiffness = nan; });
     c.raw("bad_validate_v11_pinf_stiffness_0.mrig", "pins[0] 'pin': stiffness 0 outside (0, 1]",

@@ -7,6 +7,7 @@
 
 #include "MrigTestSupport.h"
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -19,6 +20,43 @@ struct CorpusCase {
 };
 
 /// Every hand-built format 1.1 case, in a fixed order.
+/// Corpus cases made from one sample rig: raw() changes its records, built() the builder that writes them.
+class SampleCases {
+public:
+    explicit SampleCases(RawRig (*sample)()) : mSample(sample) {}
+
+    std::vector<CorpusCase> out;
+
+    void raw(const std::string& file, const std::string& expected, const std::function<void(RawRig&)>& change)
+    {
+        RawRig r = mSample();
+        change(r);
+        out.push_back({file, expected, builderFor(r).build()});
+    }
+    void built(const std::string& file, const std::string& expected, const std::function<void(MrigBuilder&)>& change)
+    {
+        MrigBuilder b = builderFor(mSample());
+        change(b);
+        out.push_back({file, expected, b.build()});
+    }
+
+private:
+    RawRig (*mSample)();
+};
+
+/// The chunk with `tag` re-added at the same place with `recordSize` (larger: 0xA5 filler, smaller: cut).
+template <typename R>
+void resizeChunk(MrigBuilder& b, std::uint32_t tag, const std::vector<R>& records, std::uint32_t recordSize)
+{
+    for (RawChunk& c : b.chunks)
+        if (c.tag == tag) {
+            MrigBuilder one;
+            one.add(tag, records, recordSize);
+            c = one.chunks[0];
+            return;
+        }
+}
+
 std::vector<CorpusCase> format11Cases();
 
 } // namespace marionette::test

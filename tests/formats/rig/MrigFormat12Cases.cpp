@@ -1,59 +1,24 @@
 #include "MrigFormat12Cases.h"
 
-#include <functional>
 #include <limits>
 
 namespace marionette::test {
-
-namespace {
-
-class Cases {
-public:
-    std::vector<CorpusCase> out;
-
-    /// rawSample12() with its records changed by `change`.
-    void raw(const std::string& file, const std::string& expected, const std::function<void(RawRig&)>& change)
-    {
-        RawRig r = rawSample12();
-        change(r);
-        out.push_back({file, expected, builderFor(r).build()});
-    }
-    /// rawSample12()'s builder changed by `change` (chunk layout: STRS, NAME, SETT, PART, STCK, ANGL, TRIS,
-    /// ANGU, PINS, SHAP, BONE, BIND, SOLV, ANGF, PINF, then BNDD at table index 15).
-    void built(const std::string& file, const std::string& expected, const std::function<void(MrigBuilder&)>& change)
-    {
-        MrigBuilder b = builderFor(rawSample12());
-        change(b);
-        out.push_back({file, expected, b.build()});
-    }
-};
-
-/// BNDD re-added at the same place with these records and `recordSize` (larger: 0xA5 filler, smaller: cut).
-void replaceBendDamping(MrigBuilder& b, const std::vector<mrig::BendDampingRecord>& records, std::uint32_t recordSize)
-{
-    for (RawChunk& c : b.chunks)
-        if (c.tag == mrig::kTagBendDamping) {
-            MrigBuilder one;
-            one.add(mrig::kTagBendDamping, records, recordSize);
-            c = one.chunks[0];
-            return;
-        }
-}
-
-} // namespace
 
 std::vector<CorpusCase> format12Cases()
 {
     const float nan = std::numeric_limits<float>::quiet_NaN();
     const float inf = std::numeric_limits<float>::infinity();
     const RawRig sample = rawSample12();
-    Cases c;
+    using Bndd = std::vector<mrig::BendDampingRecord>;
+    // built(): chunk layout STRS, NAME, SETT, PART, STCK, ANGL, TRIS, ANGU, PINS, SHAP, BONE, BIND, SOLV, ANGF,
+    // PINF, then BNDD at table index 15.
+    SampleCases c(rawSample12);
 
     // ---- valid
     c.raw("good_v12_sample_handbuilt.mrig", "OK", [](RawRig&) {});
     c.built("good_v12_larger_records.mrig", "OK", [&](MrigBuilder& b) { // a later 1.x appending fields
         b.minor = 5;
-        replaceBendDamping(b, *sample.bendDamping, 12);
+        resizeChunk(b, mrig::kTagBendDamping, *sample.bendDamping, 12);
     });
     c.raw("good_v12_no_angles.mrig", "OK", [](RawRig& r) { // no angle constraints: BNDD present and empty
         r.angles.clear();
@@ -62,15 +27,15 @@ std::vector<CorpusCase> format12Cases()
 
     // ---- BNDD: chunk structure
     c.built("bad_v12_bndd_count_2.mrig", "BNDD: 2 records, expected one per angle constraint (1)",
-            [](MrigBuilder& b) { replaceBendDamping(b, {{1.f}, {2.f}}, 4); });
+            [](MrigBuilder& b) { resizeChunk(b, mrig::kTagBendDamping, Bndd{{1.f}, {2.f}}, 4); });
     c.built("bad_v12_bndd_count_0.mrig", "BNDD: 0 records, expected one per angle constraint (1)",
-            [](MrigBuilder& b) { replaceBendDamping(b, {}, 4); });
+            [](MrigBuilder& b) { resizeChunk(b, mrig::kTagBendDamping, Bndd{}, 4); });
     c.raw("bad_v12_bndd_count_1_no_angles.mrig", "BNDD: 1 records, expected one per angle constraint (0)",
           [](RawRig& r) { r.angles.clear(); });
     c.built("bad_v12_bndd_record_size_2.mrig", "BNDD: record size 2 is smaller than 4, the size in format 1.2",
-            [&](MrigBuilder& b) { replaceBendDamping(b, *sample.bendDamping, 2); });
+            [&](MrigBuilder& b) { resizeChunk(b, mrig::kTagBendDamping, *sample.bendDamping, 2); });
     c.built("bad_v12_bndd_record_size_6.mrig", "BNDD: record size 6 is not a multiple of 4",
-            [&](MrigBuilder& b) { replaceBendDamping(b, *sample.bendDamping, 6); });
+            [&](MrigBuilder& b) { resizeChunk(b, mrig::kTagBendDamping, *sample.bendDamping, 6); });
     c.built("bad_v12_bndd_size_not_count_x_record.mrig", "chunk table[15] 'BNDD': size 2 is not count 1 x record size 4",
             [](MrigBuilder& b) { b.find(mrig::kTagBendDamping)->payload.resize(2); });
     c.built("bad_v12_bndd_duplicate.mrig", "chunk table[16] 'BNDD': duplicate chunk (first at chunk table[15])",
