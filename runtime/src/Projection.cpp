@@ -167,11 +167,25 @@ void denseSolve(double* a, double* b, std::uint32_t n)
             b[i] -= a[k * n + i] * b[k];
 }
 
-} // namespace
-
 /// A row whose particles the contact locks let move along it by less than this share of what they could
 /// unheld is held: it takes no correction and carries no force.
 constexpr double kHeld = 1e-9;
+
+/// g W gᵀ of a row with gradients g[0..count) on particles p[0..count) (W without the directions the contact
+/// locks forbid), and in `free` whether the locks leave it more than kHeld of its weight unheld.
+double rowWeight(const RagdollState& s, const ProjectionScratch& sc, const std::uint32_t* p, const Vec3* g,
+                 std::uint32_t count, bool& free)
+{
+    double weight = 0.0, unheld = 0.0;
+    for (std::uint32_t q = 0; q < count; ++q) {
+        weight += double(dot(g[q], weighted(s, sc, p[q], g[q])));
+        unheld += double(s.w[p[q]] * lengthSquared(g[q]));
+    }
+    free = weight > kHeld * unheld;
+    return weight;
+}
+
+} // namespace
 
 /// Gauss–Seidel sweeps over the sticks when a projection step would have grown the error.
 constexpr int kFallbackSweeps = 4;
@@ -394,13 +408,9 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
         const StickData& c = sticks[ps.core[i].index];
         if (!(std::fabs(sc.coreRhs[i]) > 1e-4 * double(c.minLength)))
             continue;
-        double a = 0.0, unheld = 0.0;
-        for (std::uint32_t q = 0; q < 2; ++q) {
-            const std::uint32_t p = ps.core[i].p[q];
-            a += double(dot(sc.coreG[2 * i + q], weighted(s, sc, p, sc.coreG[2 * i + q])));
-            unheld += double(s.w[p] * lengthSquared(sc.coreG[2 * i + q]));
-        }
-        if (a > kHeld * unheld)
+        bool free = false;
+        rowWeight(s, sc, ps.core[i].p, &sc.coreG[2 * i], 2, free);
+        if (free)
             continue;
         for (std::uint32_t q = 0; q < 2; ++q) {
             const std::uint32_t p = ps.core[i].p[q];
@@ -423,13 +433,9 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
                 sc.coreDiag[i] = 1.0;
                 continue;
             }
-            double a = 0.0, unheld = 0.0;
-            for (std::uint32_t q = 0; q < 2; ++q) {
-                const std::uint32_t p = ps.core[i].p[q];
-                a += double(dot(sc.coreG[2 * i + q], weighted(s, sc, p, sc.coreG[2 * i + q])));
-                unheld += double(s.w[p] * lengthSquared(sc.coreG[2 * i + q]));
-            }
-            sc.coreFree[i] = a > kHeld * unheld;
+            bool free = false;
+            const double a = rowWeight(s, sc, ps.core[i].p, &sc.coreG[2 * i], 2, free);
+            sc.coreFree[i] = free;
             sc.coreDiag[i] = sc.coreFree[i] ? a + double(sc.coreCompliance[i]) + 1e-12 + 1e-7 * a : 1.0;
         }
         for (std::size_t e = 0; e < ps.couplings.size(); ++e) {
@@ -497,12 +503,9 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
             }
             sc.K[std::size_t(d) * ne + d] += double(sc.extraCompliance[d]) + 1e-12 + 1e-7 * std::fabs(sc.K[std::size_t(d) * ne + d]);
             // Likewise a row whose particles are all held still along it takes no part.
-            double own = 0.0, unheld = 0.0;
-            for (std::uint32_t q = 0; q < row.count; ++q) {
-                own += double(dot(sc.extraG[6 * d + q], weighted(s, sc, row.p[q], sc.extraG[6 * d + q])));
-                unheld += double(s.w[row.p[q]] * lengthSquared(sc.extraG[6 * d + q]));
-            }
-            sc.extraOn[d] = own > kHeld * unheld;
+            bool free = false;
+            rowWeight(s, sc, row.p, &sc.extraG[6 * d], row.count, free);
+            sc.extraOn[d] = free;
         }
         // Dense active set: solve, drop the rows that would pull, solve again.
         for (std::uint32_t round = 0; round <= ne; ++round) {

@@ -297,6 +297,8 @@ struct Solver {
     /// Direct mode: a stick that has not torn is off its length limits by more than kStretched of them, now
     /// (the world then gives the substep more iterations). Always false for the relaxation modes.
     static bool stretched(const Ragdoll& r);
+    /// Some stick that has not torn is off its length limits by more than `tolerance` of the limit, now.
+    static bool sticksOff(const Ragdoll& r, float tolerance);
     /// Largest |L − clamp(L, min, max)| over the sticks that have not torn, now.
     static float maxStickError(const Ragdoll& r);
 

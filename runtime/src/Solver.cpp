@@ -451,13 +451,8 @@ bool Solver::projectionConverged(Ragdoll& r)
 {
     // Converged when no stick is off its length limits by more than 0.01 % and no angular limit is broken
     // by more than 0.1°.
-    const RagdollState& s = *r.mState;
-    for (const StickData& c : r.rig().sticks()) {
-        const float L = length(s.x[c.b] - s.x[c.a]);
-        const float target = std::clamp(L, c.minLength, c.maxLength);
-        if (std::fabs(L - target) > 1e-4f * target)
-            return false;
-    }
+    if (sticksOff(r, 1e-4f))
+        return false;
     const auto cons = r.rig().angular();
     if (cons.empty())
         return true;
@@ -500,10 +495,8 @@ float Solver::maxStickError(const Ragdoll& r)
     return worst;
 }
 
-bool Solver::stretched(const Ragdoll& r)
+bool Solver::sticksOff(const Ragdoll& r, float tolerance)
 {
-    if (!r.rig().projection())
-        return false;
     const RagdollState& s = *r.mState;
     const auto sticks = r.rig().sticks();
     for (std::size_t i = 0; i < sticks.size(); ++i) {
@@ -512,11 +505,13 @@ bool Solver::stretched(const Ragdoll& r)
         const StickData& c = sticks[i];
         const float L = length(s.x[c.b] - s.x[c.a]);
         const float bound = std::clamp(L, c.minLength, c.maxLength);
-        if (std::fabs(L - bound) > kStretched * bound)
+        if (std::fabs(L - bound) > tolerance * bound)
             return true;
     }
     return false;
 }
+
+bool Solver::stretched(const Ragdoll& r) { return r.rig().projection() && sticksOff(r, kStretched); }
 
 bool Solver::readyToSleep(const Ragdoll& r)
 {
