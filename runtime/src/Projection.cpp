@@ -98,6 +98,10 @@ namespace {
 constexpr float kContactBand = 0.0005f;
 constexpr float kRangeBand = 0.0005f;
 constexpr float kAngularBand = 8.7e-4f;
+/// The dense active set's rounds and how far a left-out row may stay broken (m). Each round drops rows that
+/// would pull or takes back one left broken, and a row is taken back at most once: at most 3 × the rows.
+constexpr std::uint32_t kMaxActiveSetRounds = 3 * kMaxProjectionExtra + 2;
+constexpr double kActiveSetTolerance = 1e-6;
 
 /// Gradient of u·ω with respect to triangle t's three particles, where ω is the turn of its frame
 /// (Rig::triangleFrame: up along p0→p1, facing normal to the plane with p2) and u a world axis. Exact, so it
@@ -507,8 +511,12 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
             rowWeight(s, sc, row.p, &sc.extraG[6 * d], row.count, free);
             sc.extraOn[d] = free;
         }
-        // Dense active set: solve, drop the rows that would pull, solve again.
-        for (std::uint32_t round = 0; round <= ne; ++round) {
+        // Dense active set: solve; drop the rows that would pull; take back a dropped row that the solution
+        // leaves broken (dropping one row can load another past its limit); solve again.
+        for (std::uint32_t d = 0; d < ne; ++d)
+            sc.extraFree[d] = sc.extraOn[d];
+        std::uint32_t acting = 0;
+        for (std::uint32_t round = 0;; ++round) {
             std::uint32_t k = 0;
             for (std::uint32_t d = 0; d < ne; ++d)
                 if (sc.extraOn[d])
@@ -519,21 +527,41 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
                 sc.extraLambda[a] = sc.denseRhs[sc.onList[a]];
             }
             denseSolve(sc.dense.data(), sc.extraLambda.data(), k);
+            acting = k;
+            if (round > kMaxActiveSetRounds)
+                break;
             bool dropped = false;
             for (std::uint32_t a = 0; a < k; ++a)
                 if (sc.extraUnilateral[sc.onList[a]] && sc.extraLambda[a] < 0.0) {
                     sc.extraOn[sc.onList[a]] = 0;
                     dropped = true;
                 }
-            if (!dropped) {
-                // Scatter: extraLambda by row, then λ_core = z − Σ_d y_d λ_d.
-                for (std::uint32_t d = ne; d-- > 0;)
-                    sc.denseRhs[d] = 0.0;
+            if (dropped)
+                continue;
+            double worst = kActiveSetTolerance;
+            std::uint32_t add = ne;
+            for (std::uint32_t d = 0; d < ne; ++d) {
+                if (sc.extraFree[d] != 1 || sc.extraOn[d] || sc.rows[d].kind == RowKind::Angular)
+                    continue;
+                double left = sc.denseRhs[d]; // what the solution leaves of this row's error
                 for (std::uint32_t a = 0; a < k; ++a)
-                    sc.denseRhs[sc.onList[a]] = sc.extraLambda[a];
-                break;
+                    left -= sc.K[std::size_t(d) * ne + sc.onList[a]] * sc.extraLambda[a];
+                if (left > worst) {
+                    worst = left;
+                    add = d;
+                }
             }
+            if (add == ne)
+                break;
+            sc.extraOn[add] = 1;
+            sc.extraFree[add] = 2; // taken back once: if dropped again, it stays out (no cycling)
         }
+        // Scatter: extraLambda by row (a row cut short by the round limit cannot pull), then
+        // λ_core = z − Σ_d y_d λ_d.
+        for (std::uint32_t d = ne; d-- > 0;)
+            sc.denseRhs[d] = 0.0;
+        for (std::uint32_t a = 0; a < acting; ++a)
+            sc.denseRhs[sc.onList[a]] = sc.extraUnilateral[sc.onList[a]] ? std::max(sc.extraLambda[a], 0.0) : sc.extraLambda[a];
         for (std::uint32_t d = 0; d < ne; ++d)
             sc.extraLambda[d] = sc.extraOn[d] ? sc.denseRhs[d] : 0.0;
         for (std::uint32_t i = 0; i < m; ++i)

@@ -66,6 +66,7 @@ Ragdoll::Ragdoll(std::shared_ptr<const Rig> rig, const Transform& placement, flo
         p.denseRhs.assign(k, 0.0);
         p.extraUnilateral.assign(k, 0);
         p.extraOn.assign(k, 0);
+        p.extraFree.assign(k, 0);
         p.onList.assign(k, 0);
         p.extraCompliance.assign(k, 0.f);
         p.extraLambdaSum.assign(e, 0.0);

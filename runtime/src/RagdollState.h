@@ -116,6 +116,8 @@ struct ProjectionScratch {
     std::vector<std::uint32_t> bIndex, bCount; ///< per extra row: the core rows it couples with (sparse b)
     std::vector<double> bValue;
     std::vector<std::uint8_t> extraUnilateral, extraOn;
+    std::vector<std::uint8_t> extraFree;       ///< per extra row, this pass: 0 held by locks, 1 may act, 2 taken
+                                               ///< back once by the active set
     std::vector<std::uint32_t> onList;
     std::vector<float> extraCompliance;
     std::vector<double> extraLambdaSum;        ///< per candidate: λ accumulated over the substep (compliance)
