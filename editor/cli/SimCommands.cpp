@@ -98,6 +98,7 @@ const char* kSimulateHelp =
     "Options:\n"
     "  --frames N            steps of the rig's time step to run (default 300)\n"
     "  --drop HEIGHT         height of the bind pose's lowest point above the floor, metres (default 1)\n"
+    "  --yaw DEGREES         turn the rig about the vertical before the drop, [-360, 360] (default 0)\n"
     "  --scene NAME          floor | stairs | ledge | box (default floor; see docs/preview.md)\n"
     "  --hit P:FX,FY,FZ@F    impulse (N·s) on particle P (a name or an index) at frame F; repeatable\n"
     "  --substeps N          override the rig's solver substeps per step, [1, 64]\n"
@@ -147,6 +148,7 @@ int simulateCommand(const QStringList& arguments, Io& io)
     QCommandLineParser parser;
     const QCommandLineOption frames(QStringLiteral("frames"), {}, QStringLiteral("N"));
     const QCommandLineOption drop(QStringLiteral("drop"), {}, QStringLiteral("HEIGHT"));
+    const QCommandLineOption yaw(QStringLiteral("yaw"), {}, QStringLiteral("DEGREES"));
     const QCommandLineOption scene(QStringLiteral("scene"), {}, QStringLiteral("NAME"));
     const QCommandLineOption hit(QStringLiteral("hit"), {}, QStringLiteral("P:FX,FY,FZ@F"));
     const QCommandLineOption substeps(QStringLiteral("substeps"), {}, QStringLiteral("N"));
@@ -154,14 +156,14 @@ int simulateCommand(const QStringList& arguments, Io& io)
     const QCommandLineOption json(QStringLiteral("json"), {});
     const QCommandLineOption scenarioOption(QStringLiteral("scenario"), {}, QStringLiteral("NAME"));
     const QCommandLineOption allScenarios(QStringLiteral("all-scenarios"), {});
-    parser.addOptions({frames, drop, scene, hit, substeps, iterations, json, scenarioOption, allScenarios});
+    parser.addOptions({frames, drop, yaw, scene, hit, substeps, iterations, json, scenarioOption, allScenarios});
     if (const int code = parseCommand(arguments, parser, io, kSimulateHelp, "RIG"); code >= 0)
         return code;
     const QString command = arguments[0];
     if (parser.isSet(scenarioOption) || parser.isSet(allScenarios)) {
         if (parser.isSet(scenarioOption) && parser.isSet(allScenarios))
             return usageError(io, command, QStringLiteral("--scenario and --all-scenarios exclude each other"));
-        for (const QCommandLineOption* o : {&frames, &drop, &scene, &hit, &substeps, &iterations})
+        for (const QCommandLineOption* o : {&frames, &drop, &yaw, &scene, &hit, &substeps, &iterations})
             if (parser.isSet(*o))
                 return usageError(io, command, QStringLiteral("--%1 cannot be combined with a scenario: the scenario "
                                                               "says what to run").arg(o->names().constFirst()));
@@ -170,9 +172,10 @@ int simulateCommand(const QStringList& arguments, Io& io)
     }
     int code = kOk;
     long frameCount = 300, substepCount = 0, iterationCount = 0;
-    double dropHeight = 1.0;
+    double dropHeight = 1.0, yawDegrees = 0.0;
     if (!intOption(parser, frames, 1, 1000000, frameCount, io, command, code) ||
         !floatOption(parser, drop, 0.0, 1000.0, dropHeight, io, command, code) ||
+        !floatOption(parser, yaw, -360.0, 360.0, yawDegrees, io, command, code) ||
         !intOption(parser, substeps, 1, 64, substepCount, io, command, code) ||
         !intOption(parser, iterations, 1, 64, iterationCount, io, command, code))
         return code;
@@ -223,7 +226,10 @@ int simulateCommand(const QStringList& arguments, Io& io)
     const editor::SceneGeometry geometry = editor::buildTestScene(world, sceneKind);
     std::string error;
     const RagdollHandle h =
-        world.spawn(rig, Transform{Quat{}, {0.f, float(dropHeight) - bindBottom(*rig), 0.f}}, {}, &error);
+        world.spawn(rig,
+                    Transform{Quat::fromAxisAngle({0.f, 1.f, 0.f}, radians(float(yawDegrees))),
+                              {0.f, float(dropHeight) - bindBottom(*rig), 0.f}},
+                    {}, &error);
     Ragdoll* r = world.ragdoll(h);
     if (!r)
         return fail(io, QStringLiteral("%1: cannot spawn: %2").arg(path, QString::fromStdString(error)));

@@ -67,6 +67,7 @@ private slots:
     void simulate_reportsTheDrop_data();
     void simulate_reportsTheDrop();
     void simulate_hitsByNameOrIndex();
+    void simulate_yawTurnsTheDrop();
     void simulate_badArguments_data();
     void simulate_badArguments();
     void bench_reportsMedians();
@@ -602,6 +603,26 @@ void TestCli::simulate_hitsByNameOrIndex()
     QVERIFY2(byName.out != none.out, qPrintable(none.out));
 }
 
+// --yaw turns the rig about the vertical before the drop: 0 is the default, and a turned body lands
+// another way (a standing body topples in another direction; across the ledge's edge another way).
+void TestCli::simulate_yawTurnsTheDrop()
+{
+    const QStringList base{QStringLiteral("simulate"), mRig, QStringLiteral("--json"), QStringLiteral("--frames"), QStringLiteral("300"),
+                           QStringLiteral("--drop"), QStringLiteral("1")};
+    const Run plain = cli(base);
+    const Run zero = cli(base + QStringList{QStringLiteral("--yaw"), QStringLiteral("0")});
+    QVERIFY2(plain.exitCode == 0 && zero.exitCode == 0, qPrintable(plain.describe() + zero.describe()));
+    QCOMPARE(zero.out, plain.out);
+    for (const QString& scene : {QStringLiteral("floor"), QStringLiteral("ledge")}) {
+        const QStringList onScene = base + QStringList{QStringLiteral("--scene"), scene};
+        const Run straight = cli(onScene);
+        const Run turned = cli(onScene + QStringList{QStringLiteral("--yaw"), QStringLiteral("-90")});
+        QVERIFY2(straight.exitCode == 0 && turned.exitCode == 0, qPrintable(straight.describe() + turned.describe()));
+        QVERIFY2(QJsonDocument::fromJson(turned.out.toUtf8()).object().value(QStringLiteral("finite")).toBool(), qPrintable(turned.out));
+        QVERIFY2(turned.out != straight.out, qPrintable(scene + QStringLiteral(": ") + turned.out));
+    }
+}
+
 void TestCli::simulate_badArguments_data()
 {
     QTest::addColumn<QStringList>("arguments");
@@ -621,6 +642,8 @@ void TestCli::simulate_badArguments_data()
                                    << QStringLiteral("error: --scene must be floor, stairs, ledge or box, not 'moon'");
     QTest::newRow("negative drop") << QStringList{QStringLiteral("--drop"), QStringLiteral("-1")} << 2
                                    << QStringLiteral("error: --drop must be a number in [0, 1000], not '-1'");
+    QTest::newRow("yaw past a turn") << QStringList{QStringLiteral("--yaw"), QStringLiteral("400")} << 2
+                                     << QStringLiteral("error: --yaw must be a number in [-360, 360], not '400'");
     QTest::newRow("zero substeps") << QStringList{QStringLiteral("--substeps"), QStringLiteral("0")} << 2
                                    << QStringLiteral("error: --substeps must be an integer in [1, 64], not '0'");
     QTest::newRow("too many iterations") << QStringList{QStringLiteral("--iterations"), QStringLiteral("65")} << 2
