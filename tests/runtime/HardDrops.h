@@ -30,7 +30,7 @@ inline float percentile(std::vector<float> v, float fraction)
 /// error (% of its length or range) and when the body fell asleep for good (s; 99 when it never did).
 struct HardDropFigures {
     std::vector<float> hingeDeg, stickPercent, asleepSeconds;
-    int notFiniteDrop = -1; ///< first drop with a non-finite position, or −1
+    int failedDrop = -1; ///< first drop that could not spawn or reached a non-finite position, or −1
 
     long notAsleepWithin(float seconds) const
     {
@@ -77,7 +77,7 @@ inline HardDropFigures hardDrops(const rig::RigDescription& d, const std::shared
         const RagdollHandle h = world.spawn(rig, Transform{q, {0.f, height - low, 0.f}});
         Ragdoll* r = world.ragdoll(h);
         if (r == nullptr) {
-            out.notFiniteDrop = drop;
+            out.failedDrop = drop;
             return out;
         }
         float hinge = 0.f, worstStick = 0.f;
@@ -86,8 +86,8 @@ inline HardDropFigures hardDrops(const rig::RigDescription& d, const std::shared
             if (f == strikeFrame)
                 r->applyImpulseOnStick(stick, 0.5f, strike);
             world.step();
-            if (!worldSuites::allFinite(*r) && out.notFiniteDrop < 0)
-                out.notFiniteDrop = drop;
+            if (!worldSuites::allFinite(*r) && out.failedDrop < 0)
+                out.failedDrop = drop;
             r->angularExcesses(excesses);
             for (std::size_t k = 0; k < angular.size(); ++k)
                 if (angular[k].hinge)
