@@ -480,18 +480,28 @@ void Solver::sanitize(Ragdoll& r)
     }
 }
 
+namespace {
+
+/// How far compiled stick i is outside its length limits now (metres, 0 for a torn stick), and the limit
+/// it is measured against.
+float stickOverrun(const RagdollState& s, const StickData& c, std::size_t i, float& bound)
+{
+    if (!s.torn.empty() && s.torn[i])
+        return bound = 0.f;
+    const float L = length(s.x[c.b] - s.x[c.a]);
+    bound = std::clamp(L, c.minLength, c.maxLength);
+    return std::fabs(L - bound);
+}
+
+} // namespace
+
 float Solver::maxStickError(const Ragdoll& r)
 {
     const RagdollState& s = *r.mState;
-    float worst = 0.f;
     const auto sticks = r.rig().sticks();
-    for (std::size_t i = 0; i < sticks.size(); ++i) {
-        if (!s.torn.empty() && s.torn[i])
-            continue;
-        const StickData& c = sticks[i];
-        const float L = length(s.x[c.b] - s.x[c.a]);
-        worst = std::max(worst, std::fabs(L - std::clamp(L, c.minLength, c.maxLength)));
-    }
+    float worst = 0.f, bound;
+    for (std::size_t i = 0; i < sticks.size(); ++i)
+        worst = std::max(worst, stickOverrun(s, sticks[i], i, bound));
     return worst;
 }
 
@@ -499,15 +509,10 @@ bool Solver::sticksOff(const Ragdoll& r, float tolerance)
 {
     const RagdollState& s = *r.mState;
     const auto sticks = r.rig().sticks();
-    for (std::size_t i = 0; i < sticks.size(); ++i) {
-        if (!s.torn.empty() && s.torn[i])
-            continue;
-        const StickData& c = sticks[i];
-        const float L = length(s.x[c.b] - s.x[c.a]);
-        const float bound = std::clamp(L, c.minLength, c.maxLength);
-        if (std::fabs(L - bound) > tolerance * bound)
+    float bound;
+    for (std::size_t i = 0; i < sticks.size(); ++i)
+        if (stickOverrun(s, sticks[i], i, bound) > tolerance * bound)
             return true;
-    }
     return false;
 }
 
