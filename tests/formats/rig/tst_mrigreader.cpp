@@ -3,6 +3,7 @@
 // and table entries, unknown chunks, informational flags, larger records), newer major versions, record
 // sizes below the known size, counts and sizes whose arithmetic would overflow, string references that
 // would multiply allocations, and an allocation bound measured with a counting operator new.
+#include "MrigSuiteSupport.h"
 #include "MrigTestSupport.h"
 
 #include "marionette/rig/Mrig.h"
@@ -56,15 +57,6 @@ namespace {
 using Mutator = std::function<void(MrigBuilder&)>;
 using Patcher = std::function<void(Bytes&)>;
 
-std::string readError(const Bytes& bytes)
-{
-    RigDescription out;
-    std::string error;
-    if (readMrig(bytes, out, &error))
-        return "OK";
-    return error;
-}
-
 Bytes sampleFile() { return builderFor(rawSample()).build(); }
 
 /// Index of the chunk table entry for `tag` in builderFor()'s order.
@@ -79,7 +71,6 @@ int sampleIndex(std::uint32_t tag)
 
 } // namespace
 
-Q_DECLARE_METATYPE(marionette::test::Bytes)
 Q_DECLARE_METATYPE(Mutator)
 Q_DECLARE_METATYPE(Patcher)
 
