@@ -42,6 +42,26 @@ bool isSentinel(const Project& p)
            p.scenarios.empty();
 }
 
+/// `json`, whose rig breaks one of RigDescription::validate()'s rules, is refused by a strict load with
+/// `problem` (one line, the project left untouched) and loads with acceptInvalidRig: no error, `problem` as
+/// the rig's problem, the project in `lenient`.
+void loadsOnlyWhenInvalidRigAccepted(const QByteArray& json, const QString& problem, Project& lenient)
+{
+    Project strict = sentinel();
+    const LoadResult refused = readProject(json, kFile, strict);
+    QCOMPARE(refused.error, kFile + QStringLiteral(": ") + problem);
+    QVERIFY(!refused.error.contains(u'\n'));
+    QCOMPARE(refused.fileVersion, kProjectVersion);
+    QVERIFY(isSentinel(strict));
+
+    lenient = sentinel();
+    LoadOptions options;
+    options.acceptInvalidRig = true;
+    const LoadResult accepted = readProject(json, kFile, lenient, options);
+    QCOMPARE(accepted.error, QString());
+    QCOMPARE(accepted.rigProblem, problem);
+}
+
 } // namespace
 
 class TestProjectRead : public QObject {
@@ -330,19 +350,11 @@ void TestProjectRead::invalidRig_loadsOnlyWhenAccepted()
 {
     const QByteArray json =
         editedDocument(validDocument(), QStringLiteral("rig.sticks[1].tearRatio"), QStringLiteral("0.5"));
-    Project strict = sentinel();
-    const LoadResult refused = readProject(json, kFile, strict);
-    QCOMPARE(refused.error,
-             QStringLiteral("robot.mproj: $.rig.sticks[1] 'neck': tearRatio must be 0 (never) or above 1"));
-    QCOMPARE(refused.fileVersion, kProjectVersion);
-    QVERIFY(isSentinel(strict));
-
-    Project lenient = sentinel();
-    LoadOptions options;
-    options.acceptInvalidRig = true;
-    const LoadResult accepted = readProject(json, kFile, lenient, options);
-    QCOMPARE(accepted.error, QString());
-    QCOMPARE(accepted.rigProblem, QStringLiteral("$.rig.sticks[1] 'neck': tearRatio must be 0 (never) or above 1"));
+    Project lenient;
+    loadsOnlyWhenInvalidRigAccepted(json, QStringLiteral("$.rig.sticks[1] 'neck': tearRatio must be 0 (never) or above 1"),
+                                    lenient);
+    if (QTest::currentTestFailed())
+        return;
     QCOMPARE(lenient.rig.sticks[1].tearRatio, 0.5f);
     Project expected = fullProject();
     expected.rig.sticks[1].tearRatio = 0.5f;
@@ -426,18 +438,10 @@ void TestProjectRead::angleDamping_outOfRange_loadsOnlyWhenAccepted()
     QFETCH(QString, problem);
     const QByteArray json =
         editedDocument(validDocument(), QStringLiteral("rig.angles[%1].damping").arg(angle), value);
-    Project strict = sentinel();
-    const LoadResult refused = readProject(json, kFile, strict);
-    QCOMPARE(refused.error, kFile + QStringLiteral(": ") + problem);
-    QVERIFY(!refused.error.contains(u'\n'));
-    QVERIFY(isSentinel(strict));
-
-    Project lenient = sentinel();
-    LoadOptions options;
-    options.acceptInvalidRig = true;
-    const LoadResult accepted = readProject(json, kFile, lenient, options);
-    QCOMPARE(accepted.error, QString());
-    QCOMPARE(accepted.rigProblem, problem);
+    Project lenient;
+    loadsOnlyWhenInvalidRigAccepted(json, problem, lenient);
+    if (QTest::currentTestFailed())
+        return;
     Project expected = fullProject();
     expected.rig.angles[std::size_t(angle)].damping = loaded;
     QCOMPARE(firstDifference(expected, lenient), QString());
