@@ -112,7 +112,12 @@ PluginHost::~PluginHost() = default;
 
 QString PluginHost::applicationPluginFolder()
 {
-    return QCoreApplication::applicationDirPath() + QStringLiteral("/plugins");
+    const QString bin = QCoreApplication::applicationDirPath();
+    const QString beside = bin + QStringLiteral("/plugins");
+    if (QFileInfo(beside).isDir())
+        return beside;
+    const QString installed = QDir::cleanPath(bin + QLatin1Char('/') + QStringLiteral(MARIONETTE_INSTALLED_PLUGINS_FROM_BIN));
+    return QFileInfo(installed).isDir() ? installed : beside;
 }
 
 QString PluginHost::userPluginFolder()

@@ -80,7 +80,9 @@ public:
     PluginHost(const PluginHost&) = delete;
     PluginHost& operator=(const PluginHost&) = delete;
 
-    /// QCoreApplication::applicationDirPath() + "/plugins" (needs a QCoreApplication).
+    /// The plugins shipped with the executables (needs a QCoreApplication): `plugins/` beside the executable
+    /// (a build tree) if that folder exists, else the installation's `lib/marionette/plugins` (reached from
+    /// the executable's folder, so a moved installation still finds its plugins).
     static QString applicationPluginFolder();
     /// The user's folder: QStandardPaths GenericDataLocation + "/marionette/plugins"
     /// (~/.local/share/marionette/plugins), shared by the editor and the command line.
