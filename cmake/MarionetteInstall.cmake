@@ -5,7 +5,8 @@
 #             MARIONETTE_SHARED_RUNTIME), their headers, the CMake package (Marionette::runtime,
 #             Marionette::rig, Marionette::shared) and marionette.pc. Needs no Qt.
 #   tools     the `marionette` CLI and `marionette-editor` (exported as Marionette::marionette and
-#             Marionette::editor) and the plugins shipped with them.
+#             Marionette::editor), the plugins shipped with them and marionette_add_rigs()
+#             (MarionetteRigs.cmake).
 #   docs      README.md and docs/.
 include(GNUInstallDirs)
 include(CMakePackageConfigHelpers)
@@ -33,6 +34,7 @@ write_basic_package_version_file(${CMAKE_CURRENT_BINARY_DIR}/MarionetteConfigVer
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
 install(FILES ${CMAKE_CURRENT_BINARY_DIR}/MarionetteConfig.cmake ${CMAKE_CURRENT_BINARY_DIR}/MarionetteConfigVersion.cmake
   DESTINATION ${MARIONETTE_INSTALL_CMAKEDIR} COMPONENT runtime)
+install(FILES ${CMAKE_CURRENT_LIST_DIR}/MarionetteRigs.cmake DESTINATION ${MARIONETTE_INSTALL_CMAKEDIR} COMPONENT tools)
 
 # pkg-config: the prefix is found from the .pc file's own place, so the installation can be moved.
 file(RELATIVE_PATH marionette_pc_up /root/${CMAKE_INSTALL_LIBDIR}/pkgconfig /root)

@@ -7,6 +7,7 @@
 #include <QCryptographicHash>
 #include <QDir>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QTemporaryDir>
@@ -53,8 +54,20 @@ void TestSampleCharacters::project_validatesAndMatchesItsMesh()
     QVERIFY2(validate.exitCode == 0, qPrintable(validate.describe()));
     QVERIFY2(validate.out.contains(shape), qPrintable(validate.describe()));
 
+    // Recorded scenarios (a drop, a fall on a step or the box, a hit, a drag), which ctest replays as
+    // NAME.scenarios: at least three, each hitting or dragging something or dropping on a different scene.
+    const QJsonObject document = QJsonDocument::fromJson(readBytes(project)).object();
+    const QJsonArray scenarios = document.value("scenarios").toArray();
+    QVERIFY2(scenarios.size() >= 3, qPrintable(QStringLiteral("%1 has %2 scenarios").arg(project).arg(scenarios.size())));
+    bool hit = false, drag = false;
+    for (const QJsonValue& v : scenarios) {
+        hit = hit || !v.toObject().value("hits").toArray().isEmpty();
+        drag = drag || !v.toObject().value("drags").toArray().isEmpty();
+    }
+    QVERIFY2(hit && drag, qPrintable(project + QStringLiteral(": no scenario with a hit, or none with a drag")));
+
     // sourceMesh: the path relative to the project and the SHA-256 of the file's bytes.
-    const QJsonObject mesh = QJsonDocument::fromJson(readBytes(project)).object().value("sourceMesh").toObject();
+    const QJsonObject mesh = document.value("sourceMesh").toObject();
     const QString meshPath = QFileInfo(project).dir().filePath(mesh.value("path").toString());
     const QByteArray bytes = readBytes(meshPath);
     QVERIFY2(!bytes.isEmpty(), qPrintable(meshPath));
