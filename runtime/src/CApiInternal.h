@@ -52,6 +52,9 @@ struct MrWorld {
     // Scratch sized on spawn to the largest rig spawned, so per-frame calls never allocate.
     std::vector<mr::Vec3> poseCurrent, posePrevious;
     std::vector<mr::Mat4> matrices;
+    /// At least the live ragdoll count: mrWorldGetStats() lists the ragdolls into it (a const query).
+    mutable std::vector<rt::RagdollHandle> handles;
+    double lastStepSeconds = 0.0; ///< wall-clock time of the last step (MrWorldStats)
 };
 
 namespace marionette::capi {

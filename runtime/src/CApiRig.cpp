@@ -22,11 +22,47 @@ extern "C" const char* mrResultString(MrResult result)
     return "MR_UNKNOWN";
 }
 
+// ---- version --------------------------------------------------------------------------------------------
+
+extern "C" MrResult mrGetVersion(uint32_t* major, uint32_t* minor, uint32_t* patch)
+{
+    const char* const F = __func__;
+    if (!major)
+        return nullArgument(F, "major");
+    if (!minor)
+        return nullArgument(F, "minor");
+    if (!patch)
+        return nullArgument(F, "patch");
+    *major = MR_VERSION_MAJOR;
+    *minor = MR_VERSION_MINOR;
+    *patch = MR_VERSION_PATCH;
+    return MR_OK;
+}
+
+extern "C" MrResult mrGetVersionString(const char** out)
+{
+    if (!out)
+        return nullArgument(__func__, "out");
+    *out = MR_VERSION_STRING;
+    return MR_OK;
+}
+
+extern "C" MrResult mrGetCApiVersion(uint32_t* out)
+{
+    if (!out)
+        return nullArgument(__func__, "out");
+    *out = MR_C_API_VERSION;
+    return MR_OK;
+}
+
 // ---- description defaults (taken from the C++ defaults so the two cannot drift apart) -----------------
 
-extern "C" MrRigSettings mrRigSettingsDefault(void)
+namespace {
+
+/// The C view of a rig's settings (the world-level gravity, timeStep and maxSubsteps, and selfCollision,
+/// have no field in MrRigSettings).
+MrRigSettings toMr(const mr::rig::Settings& s)
 {
-    const mr::rig::Settings s;
     MrRigSettings c;
     c.substeps = s.substeps;
     c.iterations = s.iterations;
@@ -40,6 +76,10 @@ extern "C" MrRigSettings mrRigSettingsDefault(void)
     c.solver = static_cast<std::int32_t>(s.solver);
     return c;
 }
+
+} // namespace
+
+extern "C" MrRigSettings mrRigSettingsDefault(void) { return toMr(mr::rig::Settings{}); }
 
 extern "C" MrRigDesc mrRigDescDefault(void)
 {
@@ -301,4 +341,145 @@ extern "C" MrResult mrRigStickCount(const MrRig* rig, uint32_t* count)
 extern "C" MrResult mrRigBoneCount(const MrRig* rig, uint32_t* count)
 {
     return rigCount(__func__, rig, count, [](const rt::Rig& r) { return r.bones().size(); });
+}
+
+extern "C" MrResult mrRigGetSettings(const MrRig* rig, MrRigSettings* out)
+{
+    const char* const F = __func__;
+    if (MrResult r = checkRig(F, rig); r != MR_OK)
+        return r;
+    if (!out)
+        return nullArgument(F, "out");
+    *out = toMr(rig->rig->settings());
+    return MR_OK;
+}
+
+// ---- names --------------------------------------------------------------------------------------------
+
+namespace {
+
+/// Calls f(elements, what) with the description's vector of `kind` and its singular name for messages, or
+/// fails when kind is not an MrElementKind.
+template <class F>
+MrResult withElements(const char* function, const MrRig& rig, std::int32_t kind, F&& f)
+{
+    const mr::rig::RigDescription& d = rig.rig->description();
+    switch (kind) {
+    case MR_ELEMENT_PARTICLE: return f(d.particles, "particle");
+    case MR_ELEMENT_STICK: return f(d.sticks, "stick");
+    case MR_ELEMENT_ANGLE: return f(d.angles, "angle constraint");
+    case MR_ELEMENT_TRIANGLE: return f(d.triangles, "triangle");
+    case MR_ELEMENT_ANGULAR: return f(d.angular, "angular constraint");
+    case MR_ELEMENT_BONE: return f(d.bones, "bone");
+    default: break;
+    }
+    return fail(MR_INVALID_ARGUMENT, "%s: kind %d is not an MrElementKind (%d to %d)", function, int(kind),
+                int(MR_ELEMENT_PARTICLE), int(MR_ELEMENT_BONE));
+}
+
+/// Checks that `index` names an element of a list of `count` (messages say "bone index 14 out of range").
+MrResult checkIndex(const char* function, const char* what, std::uint32_t index, std::size_t count)
+{
+    if (index >= count)
+        return fail(MR_INVALID_ARGUMENT, "%s: %s index %u out of range (%zu %ss)", function, what, unsigned(index),
+                    count, what);
+    return MR_OK;
+}
+
+MrResult elementName(const char* function, const MrRig* rig, std::int32_t kind, std::uint32_t index,
+                     const char** name)
+{
+    if (MrResult r = checkRig(function, rig); r != MR_OK)
+        return r;
+    if (!name)
+        return nullArgument(function, "name");
+    return withElements(function, *rig, kind, [&](const auto& elements, const char* what) -> MrResult {
+        if (MrResult r = checkIndex(function, what, index, elements.size()); r != MR_OK)
+            return r;
+        *name = elements[index].name.c_str();
+        return MR_OK;
+    });
+}
+
+/// indexName: the name of the out-parameter in the caller's declaration, for messages.
+MrResult findElement(const char* function, const MrRig* rig, std::int32_t kind, const char* name,
+                     std::uint32_t* index, const char* indexName)
+{
+    if (MrResult r = checkRig(function, rig); r != MR_OK)
+        return r;
+    if (!name)
+        return nullArgument(function, "name");
+    if (!index)
+        return nullArgument(function, indexName);
+    return withElements(function, *rig, kind, [&](const auto& elements, const char* what) -> MrResult {
+        if (*name != '\0')
+            for (std::size_t i = 0; i < elements.size(); ++i)
+                if (elements[i].name == name) {
+                    *index = static_cast<std::uint32_t>(i);
+                    return MR_OK;
+                }
+        // The name is the caller's: quote at most 200 bytes of it so the rest of the message survives.
+        return fail(MR_NOT_FOUND, "%s: no %s named '%.200s' (%zu %ss)%s", function, what, name, elements.size(),
+                    what, *name ? "" : "; unnamed elements cannot be looked up");
+    });
+}
+
+} // namespace
+
+extern "C" MrResult mrRigName(const MrRig* rig, const char** name)
+{
+    const char* const F = __func__;
+    if (MrResult r = checkRig(F, rig); r != MR_OK)
+        return r;
+    if (!name)
+        return nullArgument(F, "name");
+    *name = rig->rig->description().name.c_str();
+    return MR_OK;
+}
+
+extern "C" MrResult mrRigElementCount(const MrRig* rig, int32_t kind, uint32_t* count)
+{
+    const char* const F = __func__;
+    if (MrResult r = checkRig(F, rig); r != MR_OK)
+        return r;
+    if (!count)
+        return nullArgument(F, "count");
+    return withElements(F, *rig, kind, [&](const auto& elements, const char*) -> MrResult {
+        *count = static_cast<std::uint32_t>(elements.size());
+        return MR_OK;
+    });
+}
+
+extern "C" MrResult mrRigElementName(const MrRig* rig, int32_t kind, uint32_t index, const char** name)
+{
+    return elementName(__func__, rig, kind, index, name);
+}
+
+extern "C" MrResult mrRigFindElement(const MrRig* rig, int32_t kind, const char* name, uint32_t* index)
+{
+    return findElement(__func__, rig, kind, name, index, "index");
+}
+
+extern "C" MrResult mrRigBoneName(const MrRig* rig, uint32_t bone, const char** name)
+{
+    return elementName(__func__, rig, MR_ELEMENT_BONE, bone, name);
+}
+
+extern "C" MrResult mrRigFindBone(const MrRig* rig, const char* name, uint32_t* bone)
+{
+    return findElement(__func__, rig, MR_ELEMENT_BONE, name, bone, "bone");
+}
+
+extern "C" MrResult mrRigBoneParent(const MrRig* rig, uint32_t bone, int32_t* parent)
+{
+    const char* const F = __func__;
+    if (MrResult r = checkRig(F, rig); r != MR_OK)
+        return r;
+    if (!parent)
+        return nullArgument(F, "parent");
+    const std::vector<mr::rig::Bone>& bones = rig->rig->description().bones; // the compiled bones follow it
+    if (MrResult r = checkIndex(F, "bone", bone, bones.size()); r != MR_OK)
+        return r;
+    *parent = bones[bone].parent;
+    return MR_OK;
 }

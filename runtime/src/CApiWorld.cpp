@@ -1,6 +1,8 @@
 // Marionette — C API: worlds and ragdolls.
 #include "CApiInternal.h"
 
+#include <chrono>
+
 using namespace marionette::capi;
 namespace mr = marionette;
 namespace rt = marionette::runtime;
@@ -198,6 +200,8 @@ extern "C" MrResult mrWorldSpawn(MrWorld* world, const MrRig* rig, const MrTrans
         }
         if (world->matrices.size() < compiled.bones().size())
             world->matrices.resize(compiled.bones().size());
+        if (world->handles.size() < world->world.ragdollCount() + 1)
+            world->handles.resize(world->world.ragdollCount() + 1);
         std::string error;
         const rt::RagdollHandle h = world->world.spawn(rig->rig, toTransform(placement), toVec(velocity), &error);
         if (h == rt::kInvalidRagdoll)
@@ -237,7 +241,9 @@ extern "C" MrResult mrWorldStep(MrWorld* world)
     return guarded(F, [&]() -> MrResult {
         if (MrResult r = checkWorld(F, world); r != MR_OK)
             return r;
+        const auto start = std::chrono::steady_clock::now();
         world->world.step();
+        world->lastStepSeconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
         return MR_OK;
     });
 }
@@ -250,7 +256,11 @@ extern "C" MrResult mrWorldAdvance(MrWorld* world, float seconds, uint32_t* step
             return r;
         if (!(seconds >= 0.f) || !finite(seconds))
             return fail(MR_INVALID_ARGUMENT, "%s: seconds %g must be finite and >= 0", F, d(seconds));
+        const auto start = std::chrono::steady_clock::now();
         const std::uint32_t steps = world->world.advance(seconds);
+        if (steps > 0)
+            world->lastStepSeconds =
+                std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / steps;
         if (stepsOut)
             *stepsOut = steps;
         return MR_OK;
@@ -265,6 +275,40 @@ extern "C" MrResult mrWorldInterpolation(const MrWorld* world, float* alphaOut)
     if (!alphaOut)
         return nullArgument(F, "alphaOut");
     *alphaOut = world->world.interpolation();
+    return MR_OK;
+}
+
+extern "C" MrResult mrWorldGetStats(const MrWorld* world, MrWorldStats* out)
+{
+    const char* const F = __func__;
+    if (MrResult r = checkWorld(F, world); r != MR_OK)
+        return r;
+    if (!out)
+        return nullArgument(F, "out");
+    const rt::World& w = world->world;
+    const rt::WorldStats& s = w.stats();
+    MrWorldStats c;
+    std::memset(&c, 0, sizeof c);
+    c.steps = w.stepCount();
+    c.lastStepSeconds = world->lastStepSeconds;
+    c.ragdolls = static_cast<std::uint32_t>(w.ragdollCount());
+    c.awakeRagdolls = s.awakeRagdolls;
+    c.islands = s.islands;
+    c.ragdollPairs = s.ragdollPairs;
+    c.ragdollContacts = s.ragdollContacts;
+    c.droppedContacts = s.droppedContacts;
+    // The handle scratch is sized on spawn, so this never allocates.
+    const std::size_t n = w.ragdolls(std::span<rt::RagdollHandle>(world->handles.data(), world->handles.size()));
+    for (std::size_t i = 0; i < n; ++i) {
+        const rt::Ragdoll* r = w.ragdoll(world->handles[i]);
+        if (!r)
+            continue;
+        if (r->asleep())
+            ++c.asleepRagdolls;
+        else
+            c.staticContacts += r->stats().contacts;
+    }
+    *out = c;
     return MR_OK;
 }
 

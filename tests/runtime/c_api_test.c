@@ -510,6 +510,461 @@ static void testPendulum(void)
     OK(mrWorldDestroy(world));
 }
 
+/* ---- version ------------------------------------------------------------------------------------- */
+
+/* The library reports the versions of the header it was built from: the same macros as this program's. */
+static void testVersion(void)
+{
+    uint32_t major = 999, minor = 999, patch = 999, api = 999;
+    OK(mrGetVersion(&major, &minor, &patch));
+    CHECK(major == MR_VERSION_MAJOR && minor == MR_VERSION_MINOR && patch == MR_VERSION_PATCH,
+          "library version %u.%u.%u, header %d.%d.%d", (unsigned)major, (unsigned)minor, (unsigned)patch,
+          MR_VERSION_MAJOR, MR_VERSION_MINOR, MR_VERSION_PATCH);
+    const char* text = NULL;
+    OK(mrGetVersionString(&text));
+    CHECK(text != NULL && strcmp(text, MR_VERSION_STRING) == 0, "version string \"%s\", header \"%s\"",
+          text ? text : "(null)", MR_VERSION_STRING);
+    char expected[64];
+    snprintf(expected, sizeof expected, "%u.%u.%u", (unsigned)major, (unsigned)minor, (unsigned)patch);
+    CHECK(strcmp(text, expected) == 0, "version string \"%s\" is not MAJOR.MINOR.PATCH \"%s\"", text, expected);
+    OK(mrGetCApiVersion(&api));
+    CHECK(api == MR_C_API_VERSION, "library C API version %u, header %d", (unsigned)api, MR_C_API_VERSION);
+
+    EXPECT_FAIL(mrGetVersion(NULL, &minor, &patch), MR_INVALID_ARGUMENT, "major is NULL");
+    EXPECT_FAIL(mrGetVersion(&major, NULL, &patch), MR_INVALID_ARGUMENT, "minor is NULL");
+    EXPECT_FAIL(mrGetVersion(&major, &minor, NULL), MR_INVALID_ARGUMENT, "patch is NULL");
+    EXPECT_FAIL(mrGetVersionString(NULL), MR_INVALID_ARGUMENT, "mrGetVersionString: out is NULL");
+    EXPECT_FAIL(mrGetCApiVersion(NULL), MR_INVALID_ARGUMENT, "mrGetCApiVersion: out is NULL");
+}
+
+/* ---- names and settings -------------------------------------------------------------------------- */
+
+/* The procedural humanoid (runtime/src/Procedural.cpp), in description order. */
+#define HUMANOID_PARTICLES 20
+#define HUMANOID_STICKS 31
+#define HUMANOID_TRIANGLES 11
+#define HUMANOID_ANGULAR 10
+#define HUMANOID_BONES 14
+static const char* const kHumanoidParticles[HUMANOID_PARTICLES] = {
+    "hip_l", "hip_r", "spine", "shoulder_l", "shoulder_r", "neck", "head", "nose", "elbow_l", "elbow_axis_l",
+    "wrist_l", "elbow_r", "elbow_axis_r", "wrist_r", "knee_l", "knee_axis_l", "ankle_l", "knee_r", "knee_axis_r",
+    "ankle_r"};
+static const char* const kHumanoidSticks[HUMANOID_STICKS] = {
+    "pelvis", "torso", "shoulders", "upperarm_l", "forearm_l", "upperarm_r", "forearm_r", "thigh_l", "shin_l",
+    "thigh_r", "shin_r", "neck_head", "pelvis_spine_l", "pelvis_spine_r", "chest_spine_l", "chest_spine_r",
+    "neck_l", "neck_r", "head_nose", "nose_neck",
+    /* self-collision ranges */
+    "knees_apart", "ankles_apart", "wrist_l_torso", "wrist_r_torso", "wrist_l_hip", "wrist_r_hip", "wrist_l_head",
+    "wrist_r_head", "wrists_apart", "elbow_l_spine", "elbow_r_spine"};
+static const char* const kHumanoidTriangles[HUMANOID_TRIANGLES] = {
+    "pelvis", "chest", "head", "upperarm_l", "forearm_l", "upperarm_r", "forearm_r", "thigh_l", "shin_l", "thigh_r",
+    "shin_r"};
+static const char* const kHumanoidAngular[HUMANOID_ANGULAR] = {
+    "spine", "neck", "shoulder_l", "shoulder_r", "elbow_l", "elbow_r", "hip_l", "hip_r", "knee_l", "knee_r"};
+static const char* const kHumanoidBones[HUMANOID_BONES] = {
+    "pelvis", "chest", "neck", "head", "upperarm_l", "forearm_l", "hand_l", "upperarm_r", "forearm_r", "hand_r",
+    "thigh_l", "shin_l", "thigh_r", "shin_r"};
+static const int32_t kHumanoidBoneParents[HUMANOID_BONES] = {-1, 0, 1, 2, 1, 4, 5, 1, 7, 8, 0, 10, 0, 12};
+
+/* Singular names of the kinds, as the messages spell them. */
+static const char* kindName(int32_t kind)
+{
+    static const char* const names[] = {"particle", "stick", "angle constraint", "triangle", "angular constraint",
+                                        "bone"};
+    return kind >= 0 && kind <= MR_ELEMENT_BONE ? names[kind] : "?";
+}
+
+/* Checks the names of every element of `kind` against `expected` (count entries; names unique within the
+ * kind), each round trip name -> index -> name, and the failures at the ends of the range. */
+static void checkKind(const MrRig* rig, int32_t kind, const char* const* expected, uint32_t expectedCount)
+{
+    uint32_t count = 12345;
+    OK(mrRigElementCount(rig, kind, &count));
+    CHECK(count == expectedCount, "%u %ss, expected %u", (unsigned)count, kindName(kind), (unsigned)expectedCount);
+    for (uint32_t i = 0; i < count; ++i) {
+        const char* name = NULL;
+        OK(mrRigElementName(rig, kind, i, &name));
+        CHECK(name != NULL && strcmp(name, expected[i]) == 0, "%s %u is named \"%s\", expected \"%s\"", kindName(kind),
+              (unsigned)i, name ? name : "(null)", expected[i]);
+        uint32_t found = UINT32_MAX;
+        OK(mrRigFindElement(rig, kind, name, &found));
+        CHECK(found == i, "%s \"%s\" found at %u, expected %u", kindName(kind), name, (unsigned)found, (unsigned)i);
+        const char* again = NULL;
+        OK(mrRigElementName(rig, kind, found, &again));
+        CHECK(again == name, "%s %u: the name's pointer changed between calls", kindName(kind), (unsigned)i);
+    }
+    /* One past the end and far past it: refused, outputs untouched. */
+    char text[96];
+    const char* const needle = text; /* a pointer: EXPECT_FAIL tests it for NULL */
+    snprintf(text, sizeof text, "%s index %u out of range (%u %ss)", kindName(kind), (unsigned)count,
+             (unsigned)count, kindName(kind));
+    const char* untouched = "untouched";
+    EXPECT_FAIL(mrRigElementName(rig, kind, count, &untouched), MR_INVALID_ARGUMENT, needle);
+    EXPECT_FAIL(mrRigElementName(rig, kind, UINT32_MAX, &untouched), MR_INVALID_ARGUMENT, "out of range");
+    CHECK(strcmp(untouched, "untouched") == 0, "a failed mrRigElementName wrote its output");
+    uint32_t index = 777;
+    snprintf(text, sizeof text, "no %s named 'no_such_element'", kindName(kind));
+    EXPECT_FAIL(mrRigFindElement(rig, kind, "no_such_element", &index), MR_NOT_FOUND, needle);
+    EXPECT_FAIL(mrRigFindElement(rig, kind, "", &index), MR_NOT_FOUND, "unnamed");
+    EXPECT_FAIL(mrRigFindElement(rig, kind, NULL, &index), MR_INVALID_ARGUMENT, "name is NULL");
+    EXPECT_FAIL(mrRigFindElement(rig, kind, "x", NULL), MR_INVALID_ARGUMENT, "index is NULL");
+    CHECK(index == 777, "a failed mrRigFindElement wrote its output");
+}
+
+/* Compares every field of two MrRigSettings. */
+static void checkSettingsEqual(MrRigSettings got, MrRigSettings want, const char* what)
+{
+    CHECK(got.substeps == want.substeps, "%s: substeps %u, expected %u", what, (unsigned)got.substeps,
+          (unsigned)want.substeps);
+    CHECK(got.iterations == want.iterations, "%s: iterations %u, expected %u", what, (unsigned)got.iterations,
+          (unsigned)want.iterations);
+    CHECK(got.damping == want.damping, "%s: damping %g, expected %g", what, (double)got.damping, (double)want.damping);
+    CHECK(got.friction == want.friction, "%s: friction %g, expected %g", what, (double)got.friction,
+          (double)want.friction);
+    CHECK(got.staticFrictionSpeed == want.staticFrictionSpeed, "%s: staticFrictionSpeed %g, expected %g", what,
+          (double)got.staticFrictionSpeed, (double)want.staticFrictionSpeed);
+    CHECK(got.sleepVelocity == want.sleepVelocity, "%s: sleepVelocity %g, expected %g", what,
+          (double)got.sleepVelocity, (double)want.sleepVelocity);
+    CHECK(got.sleepTime == want.sleepTime, "%s: sleepTime %g, expected %g", what, (double)got.sleepTime,
+          (double)want.sleepTime);
+    CHECK(got.overRelaxation == want.overRelaxation, "%s: overRelaxation %g, expected %g", what,
+          (double)got.overRelaxation, (double)want.overRelaxation);
+    CHECK(got.sqrtApproximation == want.sqrtApproximation, "%s: sqrtApproximation %d, expected %d", what,
+          (int)got.sqrtApproximation, (int)want.sqrtApproximation);
+    CHECK(got.solver == want.solver, "%s: solver %d, expected %d", what, (int)got.solver, (int)want.solver);
+}
+
+/* The humanoid's names, skeleton and settings, whether built in code or loaded from a .mrig. */
+static void checkHumanoidNames(const MrRig* rig)
+{
+    const char* name = NULL;
+    OK(mrRigName(rig, &name));
+    CHECK(strcmp(name, "humanoid") == 0, "rig named \"%s\"", name);
+    checkKind(rig, MR_ELEMENT_PARTICLE, kHumanoidParticles, HUMANOID_PARTICLES);
+    checkKind(rig, MR_ELEMENT_STICK, kHumanoidSticks, HUMANOID_STICKS);
+    checkKind(rig, MR_ELEMENT_ANGLE, NULL, 0);
+    checkKind(rig, MR_ELEMENT_TRIANGLE, kHumanoidTriangles, HUMANOID_TRIANGLES);
+    checkKind(rig, MR_ELEMENT_ANGULAR, kHumanoidAngular, HUMANOID_ANGULAR);
+    checkKind(rig, MR_ELEMENT_BONE, kHumanoidBones, HUMANOID_BONES);
+
+    /* The element counts agree with the older count functions. */
+    uint32_t old = 0, count = 0;
+    OK(mrRigParticleCount(rig, &old));
+    OK(mrRigElementCount(rig, MR_ELEMENT_PARTICLE, &count));
+    CHECK(old == count, "mrRigParticleCount %u, element count %u", (unsigned)old, (unsigned)count);
+    OK(mrRigStickCount(rig, &old));
+    OK(mrRigElementCount(rig, MR_ELEMENT_STICK, &count));
+    CHECK(old == count, "mrRigStickCount %u, element count %u", (unsigned)old, (unsigned)count);
+    OK(mrRigBoneCount(rig, &old));
+    OK(mrRigElementCount(rig, MR_ELEMENT_BONE, &count));
+    CHECK(old == count, "mrRigBoneCount %u, element count %u", (unsigned)old, (unsigned)count);
+
+    /* Bones: names, parents (earlier bones, one root), lookups. */
+    for (uint32_t b = 0; b < HUMANOID_BONES; ++b) {
+        const char* bone = NULL;
+        const char* element = NULL;
+        OK(mrRigBoneName(rig, b, &bone));
+        OK(mrRigElementName(rig, MR_ELEMENT_BONE, b, &element));
+        CHECK(bone == element && strcmp(bone, kHumanoidBones[b]) == 0, "bone %u named \"%s\"", (unsigned)b, bone);
+        int32_t parent = 99;
+        OK(mrRigBoneParent(rig, b, &parent));
+        CHECK(parent == kHumanoidBoneParents[b], "bone %u '%s' has parent %d, expected %d", (unsigned)b, bone,
+              (int)parent, (int)kHumanoidBoneParents[b]);
+        CHECK(parent < (int32_t)b && (parent >= 0 || b == 0), "bone %u: parent %d is not an earlier bone",
+              (unsigned)b, (int)parent);
+        uint32_t found = UINT32_MAX;
+        OK(mrRigFindBone(rig, kHumanoidBones[b], &found));
+        CHECK(found == b, "bone '%s' found at %u, expected %u", kHumanoidBones[b], (unsigned)found, (unsigned)b);
+    }
+    /* The parent of a hand, by names. */
+    uint32_t hand = 0, forearm = 0;
+    int32_t parent = -5;
+    OK(mrRigFindBone(rig, "hand_l", &hand));
+    OK(mrRigBoneParent(rig, hand, &parent));
+    OK(mrRigFindBone(rig, "forearm_l", &forearm));
+    CHECK(parent == (int32_t)forearm, "hand_l's parent is %d, forearm_l is %u", (int)parent, (unsigned)forearm);
+
+    /* One name, several kinds: each kind is its own namespace. */
+    uint32_t particle = 0, joint = 0, bone = 0;
+    OK(mrRigFindElement(rig, MR_ELEMENT_PARTICLE, "neck", &particle));
+    OK(mrRigFindElement(rig, MR_ELEMENT_ANGULAR, "neck", &joint));
+    OK(mrRigFindElement(rig, MR_ELEMENT_BONE, "neck", &bone));
+    CHECK(particle == 5 && joint == 1 && bone == 2, "\"neck\": particle %u, angular %u, bone %u (expected 5, 1, 2)",
+          (unsigned)particle, (unsigned)joint, (unsigned)bone);
+    EXPECT_FAIL(mrRigFindElement(rig, MR_ELEMENT_TRIANGLE, "neck", &particle), MR_NOT_FOUND,
+                "no triangle named 'neck'");
+
+    /* Bad bone arguments: out-of-range indices, unknown and NULL names, NULL outputs; outputs untouched. */
+    const char* untouched = "untouched";
+    parent = 42;
+    uint32_t index = 777;
+    EXPECT_FAIL(mrRigBoneName(rig, HUMANOID_BONES, &untouched), MR_INVALID_ARGUMENT,
+                "bone index 14 out of range (14 bones)");
+    EXPECT_FAIL(mrRigBoneParent(rig, HUMANOID_BONES, &parent), MR_INVALID_ARGUMENT,
+                "mrRigBoneParent: bone index 14 out of range");
+    EXPECT_FAIL(mrRigBoneParent(rig, UINT32_MAX, &parent), MR_INVALID_ARGUMENT, "out of range");
+    EXPECT_FAIL(mrRigFindBone(rig, "tail", &index), MR_NOT_FOUND, "mrRigFindBone: no bone named 'tail'");
+    EXPECT_FAIL(mrRigFindBone(rig, "Head", &index), MR_NOT_FOUND, "'Head'"); /* case-sensitive */
+    EXPECT_FAIL(mrRigFindBone(rig, "", &index), MR_NOT_FOUND, "unnamed");
+    EXPECT_FAIL(mrRigFindBone(rig, NULL, &index), MR_INVALID_ARGUMENT, "name is NULL");
+    EXPECT_FAIL(mrRigFindBone(rig, "head", NULL), MR_INVALID_ARGUMENT, "bone is NULL");
+    EXPECT_FAIL(mrRigBoneName(rig, 0, NULL), MR_INVALID_ARGUMENT, "name is NULL");
+    EXPECT_FAIL(mrRigBoneParent(rig, 0, NULL), MR_INVALID_ARGUMENT, "parent is NULL");
+    CHECK(strcmp(untouched, "untouched") == 0 && parent == 42 && index == 777, "a failed bone call wrote its output");
+
+    /* Kinds that are not an MrElementKind. */
+    EXPECT_FAIL(mrRigElementCount(rig, MR_ELEMENT_BONE + 1, &count), MR_INVALID_ARGUMENT,
+                "kind 6 is not an MrElementKind");
+    EXPECT_FAIL(mrRigElementCount(rig, -1, &count), MR_INVALID_ARGUMENT, "kind -1");
+    EXPECT_FAIL(mrRigElementName(rig, 42, 0, &untouched), MR_INVALID_ARGUMENT, "kind 42");
+    EXPECT_FAIL(mrRigFindElement(rig, INT32_MIN, "head", &index), MR_INVALID_ARGUMENT, "MrElementKind");
+    EXPECT_FAIL(mrRigElementCount(rig, MR_ELEMENT_BONE, NULL), MR_INVALID_ARGUMENT, "count is NULL");
+    EXPECT_FAIL(mrRigElementName(rig, MR_ELEMENT_BONE, 0, NULL), MR_INVALID_ARGUMENT, "name is NULL");
+    EXPECT_FAIL(mrRigName(rig, NULL), MR_INVALID_ARGUMENT, "name is NULL");
+
+    /* The humanoid keeps the default settings. */
+    MrRigSettings settings;
+    OK(mrRigGetSettings(rig, &settings));
+    checkSettingsEqual(settings, mrRigSettingsDefault(), "humanoid");
+}
+
+/* A rig from arrays with every kind of element, unnamed and duplicate names, and settings that all differ
+ * from the defaults: names and settings read back as given. */
+static void testNamesAndSettings(void)
+{
+    MrRig* humanoid = NULL;
+    OK(mrRigCreateHumanoid(1.8f, 75.f, &humanoid));
+    checkHumanoidNames(humanoid);
+    OK(mrRigRelease(humanoid));
+
+    MrParticleDesc parts[4] = {mrParticleDescDefault(), mrParticleDescDefault(), mrParticleDescDefault(),
+                               mrParticleDescDefault()};
+    parts[0].name = "root";
+    parts[1].name = NULL; /* unnamed */
+    parts[1].position = vec3(0.f, 1.f, 0.f);
+    parts[2].name = "tip";
+    parts[2].position = vec3(1.f, 0.f, 0.f);
+    parts[3].name = "tip"; /* a duplicate: lookups find the first */
+    parts[3].position = vec3(0.f, 0.f, 1.f);
+    MrStickDesc sticks[3] = {mrStickDescDefault(), mrStickDescDefault(), mrStickDescDefault()};
+    sticks[0].name = "up";
+    sticks[0].b = 1;
+    sticks[1].name = "right";
+    sticks[1].b = 2;
+    sticks[2].b = 3; /* unnamed */
+    MrAngleDesc angle = mrAngleDescDefault();
+    angle.name = "bend";
+    angle.center = 0;
+    angle.a = 2;
+    angle.b = 3;
+    angle.minAngle = 0.5f;
+    angle.maxAngle = 2.5f;
+    MrTriangleDesc tris[2] = {mrTriangleDescDefault(), mrTriangleDescDefault()};
+    tris[0].name = "left";
+    tris[0].p[1] = 1;
+    tris[0].p[2] = 2;
+    tris[1].name = "right"; /* the same name as a stick: another kind */
+    tris[1].p[1] = 1;
+    tris[1].p[2] = 3;
+    MrAngularDesc joint = mrAngularDescDefault();
+    joint.name = "hinge";
+    joint.triangleA = 0;
+    joint.triangleB = 1;
+
+    MrRigDesc desc = mrRigDescDefault();
+    desc.particles = parts;
+    desc.particleCount = 4;
+    desc.sticks = sticks;
+    desc.stickCount = 3;
+    desc.angles = &angle;
+    desc.angleCount = 1;
+    desc.triangles = tris;
+    desc.triangleCount = 2;
+    desc.angular = &joint;
+    desc.angularCount = 1;
+    MrRigSettings want = mrRigSettingsDefault();
+    const MrRigSettings defaults = want;
+    want.substeps = 5;
+    want.iterations = 7;
+    want.damping = 1.25f;
+    want.friction = 0.3f;
+    want.staticFrictionSpeed = 0.2f;
+    want.sleepVelocity = 0.07f;
+    want.sleepTime = 2.5f;
+    want.overRelaxation = 1.5f;
+    want.sqrtApproximation = 1;
+    want.solver = MR_SOLVER_JACOBI;
+    /* Every field differs from its default, so each one is really read back. */
+    CHECK(want.substeps != defaults.substeps && want.iterations != defaults.iterations &&
+              want.damping != defaults.damping && want.friction != defaults.friction &&
+              want.staticFrictionSpeed != defaults.staticFrictionSpeed &&
+              want.sleepVelocity != defaults.sleepVelocity && want.sleepTime != defaults.sleepTime &&
+              want.overRelaxation != defaults.overRelaxation &&
+              want.sqrtApproximation != defaults.sqrtApproximation && want.solver != defaults.solver,
+          "a test setting equals its default");
+    desc.settings = want;
+    MrRig* rig = NULL;
+    OK(mrRigCreate(&desc, &rig));
+
+    MrRigSettings got;
+    memset(&got, 0xAB, sizeof got);
+    OK(mrRigGetSettings(rig, &got));
+    checkSettingsEqual(got, want, "mrRigCreate settings");
+    desc.settings.solver = MR_SOLVER_XPBD; /* the rig copied its settings */
+    OK(mrRigGetSettings(rig, &got));
+    CHECK(got.solver == MR_SOLVER_JACOBI, "the rig's settings changed with the caller's description");
+
+    const char* name = NULL;
+    OK(mrRigName(rig, &name));
+    CHECK(name != NULL && name[0] == '\0', "an unnamed rig is named \"%s\"", name ? name : "(null)");
+
+    static const char* const particleNames[4] = {"root", "", "tip", "tip"};
+    static const char* const stickNames[3] = {"up", "right", ""};
+    static const char* const angleNames[1] = {"bend"};
+    static const char* const triangleNames[2] = {"left", "right"};
+    static const char* const angularNames[1] = {"hinge"};
+    uint32_t count = 0;
+    for (uint32_t i = 0; i < 4; ++i) {
+        OK(mrRigElementName(rig, MR_ELEMENT_PARTICLE, i, &name));
+        CHECK(strcmp(name, particleNames[i]) == 0, "particle %u named \"%s\"", (unsigned)i, name);
+    }
+    for (uint32_t i = 0; i < 3; ++i) {
+        OK(mrRigElementName(rig, MR_ELEMENT_STICK, i, &name));
+        CHECK(strcmp(name, stickNames[i]) == 0, "stick %u named \"%s\"", (unsigned)i, name);
+    }
+    uint32_t index = 777;
+    OK(mrRigFindElement(rig, MR_ELEMENT_PARTICLE, "tip", &index));
+    CHECK(index == 2, "duplicate name 'tip' found at %u, expected the first (2)", (unsigned)index);
+    EXPECT_FAIL(mrRigFindElement(rig, MR_ELEMENT_PARTICLE, "", &index), MR_NOT_FOUND, "unnamed");
+    EXPECT_FAIL(mrRigFindElement(rig, MR_ELEMENT_STICK, "", &index), MR_NOT_FOUND, "no stick named ''");
+    OK(mrRigFindElement(rig, MR_ELEMENT_STICK, "right", &index));
+    CHECK(index == 1, "stick 'right' at %u", (unsigned)index);
+    OK(mrRigFindElement(rig, MR_ELEMENT_TRIANGLE, "right", &index));
+    CHECK(index == 1, "triangle 'right' at %u", (unsigned)index);
+    checkKind(rig, MR_ELEMENT_ANGLE, angleNames, 1);
+    checkKind(rig, MR_ELEMENT_TRIANGLE, triangleNames, 2);
+    checkKind(rig, MR_ELEMENT_ANGULAR, angularNames, 1);
+    checkKind(rig, MR_ELEMENT_BONE, NULL, 0); /* no skeleton */
+    OK(mrRigElementCount(rig, MR_ELEMENT_PARTICLE, &count));
+    CHECK(count == 4, "%u particles", (unsigned)count);
+
+    /* No bones: every bone index is out of range. */
+    int32_t parent = 42;
+    EXPECT_FAIL(mrRigBoneParent(rig, 0, &parent), MR_INVALID_ARGUMENT, "bone index 0 out of range (0 bones)");
+    EXPECT_FAIL(mrRigBoneName(rig, 0, &name), MR_INVALID_ARGUMENT, "bone index 0 out of range (0 bones)");
+    EXPECT_FAIL(mrRigFindBone(rig, "root", &index), MR_NOT_FOUND, "no bone named 'root' (0 bones)");
+    CHECK(parent == 42, "a failed mrRigBoneParent wrote its output");
+
+    /* NULL rigs and outputs. */
+    EXPECT_FAIL(mrRigGetSettings(NULL, &got), MR_INVALID_ARGUMENT, "mrRigGetSettings: rig is NULL");
+    EXPECT_FAIL(mrRigGetSettings(rig, NULL), MR_INVALID_ARGUMENT, "mrRigGetSettings: out is NULL");
+    EXPECT_FAIL(mrRigName(NULL, &name), MR_INVALID_ARGUMENT, "rig is NULL");
+    EXPECT_FAIL(mrRigElementCount(NULL, MR_ELEMENT_PARTICLE, &count), MR_INVALID_ARGUMENT, "rig is NULL");
+    EXPECT_FAIL(mrRigElementName(NULL, MR_ELEMENT_PARTICLE, 0, &name), MR_INVALID_ARGUMENT, "rig is NULL");
+    EXPECT_FAIL(mrRigFindElement(NULL, MR_ELEMENT_PARTICLE, "root", &index), MR_INVALID_ARGUMENT, "rig is NULL");
+    EXPECT_FAIL(mrRigBoneName(NULL, 0, &name), MR_INVALID_ARGUMENT, "rig is NULL");
+    EXPECT_FAIL(mrRigBoneParent(NULL, 0, &parent), MR_INVALID_ARGUMENT, "rig is NULL");
+    EXPECT_FAIL(mrRigFindBone(NULL, "root", &index), MR_INVALID_ARGUMENT, "rig is NULL");
+    OK(mrRigRelease(rig));
+}
+
+/* ---- world statistics ---------------------------------------------------------------------------- */
+
+/* Two humanoids, one dropped onto the other, fall onto the ground, touch each other, rest and sleep. */
+static void testWorldStats(void)
+{
+    MrWorld* world = NULL;
+    MrWorldStats stats;
+    OK(mrWorldCreate(NULL, &world));
+    OK(mrWorldAddPlane(world, vec3(0.f, 1.f, 0.f), 0.f, NULL));
+    memset(&stats, 0xAB, sizeof stats);
+    OK(mrWorldGetStats(world, &stats));
+    CHECK(stats.steps == 0 && stats.lastStepSeconds == 0.0 && stats.ragdolls == 0 && stats.asleepRagdolls == 0 &&
+              stats.awakeRagdolls == 0 && stats.islands == 0 && stats.ragdollPairs == 0 &&
+              stats.ragdollContacts == 0 && stats.staticContacts == 0 && stats.droppedContacts == 0,
+          "a new world's stats are not all 0");
+
+    MrRig* rig = NULL;
+    OK(mrRigCreateHumanoid(1.8f, 75.f, &rig));
+    const MrTransform low = translation(0.f, 0.3f, 0.f);
+    const MrTransform high = translation(0.05f, 2.4f, 0.f); /* above the first one's head */
+    MrRagdoll a = 0, b = 0;
+    OK(mrWorldSpawn(world, rig, &low, vec3(0.f, 0.f, 0.f), &a));
+    OK(mrWorldSpawn(world, rig, &high, vec3(0.f, 0.f, 0.f), &b));
+    OK(mrRigRelease(rig));
+    OK(mrWorldGetStats(world, &stats));
+    CHECK(stats.ragdolls == 2 && stats.asleepRagdolls == 0 && stats.steps == 0,
+          "after spawning: %u ragdolls, %u asleep, %llu steps", (unsigned)stats.ragdolls,
+          (unsigned)stats.asleepRagdolls, (unsigned long long)stats.steps);
+
+    /* 2 s: both land, the upper one on the lower one. */
+    uint32_t maxPairs = 0, maxRagdollContacts = 0;
+    for (int i = 1; i <= 120; ++i) {
+        OK(mrWorldStep(world));
+        OK(mrWorldGetStats(world, &stats));
+        CHECK(stats.steps == (uint64_t)i, "stats.steps %llu after %d steps", (unsigned long long)stats.steps, i);
+        CHECK(stats.lastStepSeconds > 0.0 && stats.lastStepSeconds < 10.0, "lastStepSeconds %g",
+              stats.lastStepSeconds);
+        CHECK(stats.ragdolls == 2 && stats.awakeRagdolls <= 2 && stats.islands <= stats.awakeRagdolls,
+              "step %d: %u ragdolls, %u awake, %u islands", i, (unsigned)stats.ragdolls,
+              (unsigned)stats.awakeRagdolls, (unsigned)stats.islands);
+        CHECK(stats.droppedContacts == 0, "step %d: %u contacts dropped", i, (unsigned)stats.droppedContacts);
+        if (stats.ragdollPairs > maxPairs)
+            maxPairs = stats.ragdollPairs;
+        if (stats.ragdollContacts > maxRagdollContacts)
+            maxRagdollContacts = stats.ragdollContacts;
+    }
+    CHECK(maxPairs > 0 && maxRagdollContacts > 0, "the ragdolls never touched: at most %u pairs, %u contacts",
+          (unsigned)maxPairs, (unsigned)maxRagdollContacts);
+    CHECK(stats.asleepRagdolls == 0 && stats.awakeRagdolls == 2, "after 2 s: %u asleep, %u awake",
+          (unsigned)stats.asleepRagdolls, (unsigned)stats.awakeRagdolls);
+    CHECK(stats.staticContacts > 0, "resting on the ground with %u static contacts", (unsigned)stats.staticContacts);
+
+    /* mrWorldAdvance counts its steps too. */
+    uint32_t taken = 0;
+    OK(mrWorldAdvance(world, 3.f / 60.f, &taken));
+    OK(mrWorldGetStats(world, &stats));
+    CHECK(taken == 3 && stats.steps == 123, "advance took %u steps, stats.steps %llu", (unsigned)taken,
+          (unsigned long long)stats.steps);
+    CHECK(stats.lastStepSeconds > 0.0, "lastStepSeconds %g after advance", stats.lastStepSeconds);
+
+    /* Up to 30 s more: both settle and fall asleep; the count agrees with mrRagdollIsAsleep(). */
+    for (int i = 0; i < 1800 && stats.asleepRagdolls < 2; ++i) {
+        OK(mrWorldStep(world));
+        OK(mrWorldGetStats(world, &stats));
+    }
+    int asleepA = 0, asleepB = 0;
+    OK(mrRagdollIsAsleep(world, a, &asleepA));
+    OK(mrRagdollIsAsleep(world, b, &asleepB));
+    CHECK(stats.asleepRagdolls == 2 && asleepA && asleepB, "after %llu steps: %u asleep (a %d, b %d)",
+          (unsigned long long)stats.steps, (unsigned)stats.asleepRagdolls, asleepA, asleepB);
+    OK(mrWorldStep(world));
+    OK(mrWorldGetStats(world, &stats));
+    CHECK(stats.awakeRagdolls == 0 && stats.islands == 0 && stats.staticContacts == 0 && stats.ragdollContacts == 0,
+          "asleep: %u awake, %u islands, %u static and %u ragdoll contacts", (unsigned)stats.awakeRagdolls,
+          (unsigned)stats.islands, (unsigned)stats.staticContacts, (unsigned)stats.ragdollContacts);
+
+    /* Waking one and removing the other. */
+    OK(mrRagdollWake(world, a));
+    OK(mrWorldRemove(world, b));
+    OK(mrWorldGetStats(world, &stats));
+    CHECK(stats.ragdolls == 1 && stats.asleepRagdolls == 0, "after wake and remove: %u ragdolls, %u asleep",
+          (unsigned)stats.ragdolls, (unsigned)stats.asleepRagdolls);
+    OK(mrWorldStep(world));
+    OK(mrWorldGetStats(world, &stats));
+    CHECK(stats.awakeRagdolls == 1 && stats.staticContacts > 0, "woken on the ground: %u awake, %u static contacts",
+          (unsigned)stats.awakeRagdolls, (unsigned)stats.staticContacts);
+
+    /* Bad arguments; the output is untouched. */
+    MrWorldStats untouched;
+    memset(&untouched, 0x5A, sizeof untouched);
+    stats = untouched;
+    EXPECT_FAIL(mrWorldGetStats(NULL, &stats), MR_INVALID_ARGUMENT, "mrWorldGetStats: world is NULL");
+    EXPECT_FAIL(mrWorldGetStats(world, NULL), MR_INVALID_ARGUMENT, "mrWorldGetStats: out is NULL");
+    CHECK(memcmp(&stats, &untouched, sizeof stats) == 0, "a failed mrWorldGetStats wrote its output");
+    OK(mrWorldDestroy(world));
+}
+
 /* Reads the whole file at path into a malloc'd buffer; *size receives its length. */
 static unsigned char* readFile(const char* path, size_t* size)
 {
@@ -538,6 +993,7 @@ static void testLoad(const char* path)
     CHECK(count == 20, "loaded humanoid has %u particles, expected 20", count);
     OK(mrRigBoneCount(rig, &count));
     CHECK(count == 14, "loaded humanoid has %u bones, expected 14", count);
+    checkHumanoidNames(rig); /* names, skeleton and settings survive the file */
 
     size_t size = 0;
     unsigned char* bytes = readFile(path, &size);
@@ -588,6 +1044,9 @@ int main(int argc, char** argv)
         return 2;
     }
     testDefaults();
+    testVersion();
+    testNamesAndSettings();
+    testWorldStats();
     testHumanoidsFall();
     testImpulse();
     testErrors();

@@ -33,8 +33,24 @@
 #define MR_API
 #endif
 
-/* Incremented whenever a declaration below changes incompatibly. */
+/* Version of the C API declared here. It is incremented whenever a declaration below changes
+ * incompatibly (a function's parameters or result, a struct's layout, an enum value's meaning); adding
+ * functions, enum values or macros is compatible and leaves it unchanged. mrGetCApiVersion() returns the
+ * value the library was built with: a program compares it with this macro (see "version" below). */
 #define MR_C_API_VERSION 1
+
+/* Version of the Marionette library this header belongs to (semantic versioning). The runtime's version
+ * is defined here: runtime/CMakeLists.txt reads it from these lines, and refuses to configure when the
+ * top-level project(Marionette VERSION ...) differs, so the two cannot drift apart. mrGetVersion() and
+ * mrGetVersionString() return the values the library was built with. */
+#define MR_VERSION_MAJOR 0
+#define MR_VERSION_MINOR 1
+#define MR_VERSION_PATCH 0
+/* "MAJOR.MINOR.PATCH", e.g. "0.1.0" (built from the three numbers above). */
+#define MR_VERSION_STRING                                                                                 \
+    MR_STRINGIFY_(MR_VERSION_MAJOR) "." MR_STRINGIFY_(MR_VERSION_MINOR) "." MR_STRINGIFY_(MR_VERSION_PATCH)
+#define MR_STRINGIFY_(x) MR_STRINGIFY2_(x)
+#define MR_STRINGIFY2_(x) #x
 
 #ifdef __cplusplus
 extern "C" {
@@ -46,7 +62,8 @@ typedef enum MrResult {
     MR_OK = 0,
     MR_INVALID_ARGUMENT = 1, /* NULL pointer, non-finite float, value out of range, buffer too small */
     MR_INVALID_RIG = 2,      /* a rig description failed validation; the message names the element */
-    MR_NOT_FOUND = 3,        /* the ragdoll handle (or pin) does not exist in that world */
+    MR_NOT_FOUND = 3,        /* the ragdoll handle (or pin) does not exist in that world, or no element
+                                of the rig has the name looked up (mrRigFindElement(), mrRigFindBone()) */
     MR_OUT_OF_MEMORY = 4,
     MR_INTERNAL = 5          /* unexpected failure inside the runtime (please report it) */
 } MrResult;
@@ -58,6 +75,28 @@ MR_API const char* mrLastError(void);
 
 /* Short constant name of a result code ("MR_OK", "MR_INVALID_ARGUMENT", ...); "MR_UNKNOWN" otherwise. */
 MR_API const char* mrResultString(MrResult result);
+
+/* ---- version ------------------------------------------------------------------------------------- *
+ *
+ * These three functions never change incompatibly, whatever MR_C_API_VERSION becomes, so a program can
+ * always call them to check the library it runs against:
+ *
+ *     uint32_t api = 0;
+ *     if (mrGetCApiVersion(&api) != MR_OK || api != MR_C_API_VERSION)
+ *         ... built against another C API than the library's: do not use it ...
+ */
+
+/* The library's version: MR_VERSION_MAJOR, _MINOR and _PATCH as they were when it was built.
+ * Fails: MR_INVALID_ARGUMENT (a pointer NULL). */
+MR_API MrResult mrGetVersion(uint32_t* major, uint32_t* minor, uint32_t* patch);
+
+/* *out receives the library's MR_VERSION_STRING ("MAJOR.MINOR.PATCH"), a static string that is never freed.
+ * Fails: MR_INVALID_ARGUMENT (out NULL). */
+MR_API MrResult mrGetVersionString(const char** out);
+
+/* *out receives the MR_C_API_VERSION the library was built with.
+ * Fails: MR_INVALID_ARGUMENT (out NULL). */
+MR_API MrResult mrGetCApiVersion(uint32_t* out);
 
 /* ---- value types --------------------------------------------------------------------------------- */
 
@@ -293,6 +332,56 @@ MR_API MrResult mrRigParticleCount(const MrRig* rig, uint32_t* count);
 MR_API MrResult mrRigStickCount(const MrRig* rig, uint32_t* count);
 MR_API MrResult mrRigBoneCount(const MrRig* rig, uint32_t* count);
 
+/* *out receives the rig's solver settings: those given to mrRigCreate(), the defaults for the procedural
+ * rigs, or those stored in the .mrig file (every field of MrRigSettings; a file's world-level gravity and
+ * time step are not reported, see MrWorldSettings).
+ * Fails: MR_INVALID_ARGUMENT (a pointer NULL). */
+MR_API MrResult mrRigGetSettings(const MrRig* rig, MrRigSettings* out);
+
+/* ---- names ----------------------------------------------------------------------------------------- *
+ *
+ * Every element of a rig has a name: the one it was created with (MrRigDesc, a procedural rig, a .mrig
+ * file), or "" when it has none. Returned names are never NULL, are UTF-8 by convention, and stay valid
+ * as long as the rig does (until the mrRigRelease() that drops its last reference); do not free them.
+ * Names need not be unique: a lookup by name returns the lowest index with that exact (case-sensitive)
+ * name, and "" finds nothing. Lookups compare names one by one: do them once after loading, not every
+ * frame. Indices are those of the rig description (the order of MrRigDesc's arrays or of the file). */
+
+/* Kinds of named elements. Values of the `kind` parameters below. */
+typedef enum MrElementKind {
+    MR_ELEMENT_PARTICLE = 0, /* MrRigDesc.particles: the indices of mrRagdollGetPositions() and impulses */
+    MR_ELEMENT_STICK = 1,    /* MrRigDesc.sticks: description sticks (mrRagdollIsStickTorn() ...) */
+    MR_ELEMENT_ANGLE = 2,    /* MrRigDesc.angles: angle constraints */
+    MR_ELEMENT_TRIANGLE = 3, /* MrRigDesc.triangles */
+    MR_ELEMENT_ANGULAR = 4,  /* MrRigDesc.angular: angular constraints */
+    MR_ELEMENT_BONE = 5      /* skeleton bones: the order of the bone and skinning matrices */
+} MrElementKind;
+
+/* *name receives the rig's own name ("" when it has none). Fails: MR_INVALID_ARGUMENT (a pointer NULL). */
+MR_API MrResult mrRigName(const MrRig* rig, const char** name);
+
+/* *count receives the number of elements of `kind` (an MrElementKind).
+ * Fails: MR_INVALID_ARGUMENT (a pointer NULL, kind not an MrElementKind). */
+MR_API MrResult mrRigElementCount(const MrRig* rig, int32_t kind, uint32_t* count);
+
+/* *name receives the name of element `index` of `kind`.
+ * Fails: MR_INVALID_ARGUMENT (a pointer NULL, kind not an MrElementKind, index >= the count). */
+MR_API MrResult mrRigElementName(const MrRig* rig, int32_t kind, uint32_t index, const char** name);
+
+/* *index receives the lowest index of an element of `kind` named `name`.
+ * Fails: MR_INVALID_ARGUMENT (a pointer NULL, kind not an MrElementKind), MR_NOT_FOUND (no element of that
+ * kind has that name, or name is ""; mrLastError() quotes the name). */
+MR_API MrResult mrRigFindElement(const MrRig* rig, int32_t kind, const char* name, uint32_t* index);
+
+/* Bones, by index in [0, mrRigBoneCount()) (the order of mrRagdollGetBoneMatrices()). mrRigBoneName() and
+ * mrRigFindBone() are mrRigElementName() and mrRigFindElement() with MR_ELEMENT_BONE.
+ * *parent receives the index of the bone's parent (always lower than the bone's own), or -1 for a root.
+ * All three fail: MR_INVALID_ARGUMENT (a pointer NULL, bone index out of range), and mrRigFindBone()
+ * MR_NOT_FOUND (no bone has that name, or name is ""). */
+MR_API MrResult mrRigBoneName(const MrRig* rig, uint32_t bone, const char** name);
+MR_API MrResult mrRigBoneParent(const MrRig* rig, uint32_t bone, int32_t* parent);
+MR_API MrResult mrRigFindBone(const MrRig* rig, const char* name, uint32_t* bone);
+
 /* ---- worlds -------------------------------------------------------------------------------------- */
 
 typedef struct MrWorldSettings {
@@ -363,6 +452,29 @@ MR_API MrResult mrWorldAdvance(MrWorld* world, float seconds, uint32_t* stepsOut
 /* Render blend factor in [0, 1): leftover accumulator time / time step. Pass it as `alpha` to
  * mrRagdollGetPositions() and the matrix getters. Fails: MR_INVALID_ARGUMENT. */
 MR_API MrResult mrWorldInterpolation(const MrWorld* world, float* alphaOut);
+
+/* Measurements of a world. "Now" counts describe the world at the call; "last step" ones the most recent
+ * fixed step (all 0 before the first). */
+typedef struct MrWorldStats {
+    uint64_t steps;            /* fixed steps taken since the world was created (simulated time: steps *
+                                  timeStep) */
+    double lastStepSeconds;    /* wall-clock seconds the last step took; after an mrWorldAdvance() that
+                                  took several steps, their average */
+    uint32_t ragdolls;         /* live ragdolls, now (mrWorldRagdollCount()) */
+    uint32_t asleepRagdolls;   /* live ragdolls asleep, now (not simulated until touched or woken) */
+    uint32_t awakeRagdolls;    /* ragdolls simulated in the last step */
+    uint32_t islands;          /* groups of touching ragdolls solved together in the last step */
+    uint32_t ragdollPairs;     /* broadphase pairs of ragdolls with overlapping bounds, last step */
+    uint32_t ragdollContacts;  /* contact candidates between ragdolls, last step */
+    uint32_t staticContacts;   /* contact candidates with static geometry in the last step, summed over
+                                  the ragdolls awake now */
+    uint32_t droppedContacts;  /* contact candidates that did not fit the buffers in the last step (they
+                                  were ignored); above 0, raise MrWorldSettings.contactsPerRagdoll */
+} MrWorldStats;
+
+/* *out receives the world's measurements. Reads each ragdoll's state: call it once a frame at most.
+ * Fails: MR_INVALID_ARGUMENT (a pointer NULL). */
+MR_API MrResult mrWorldGetStats(const MrWorld* world, MrWorldStats* out);
 
 /* Explosion at `centre` affecting every ragdoll: each movable particle within `radius` (> 0) gains
  * velocity strength / max(d^2, minDistance^2) (m/s; strength in m^3/s, finite, negative pulls inward)
