@@ -118,8 +118,9 @@ int MainWindow::runScenarios()
         return 0;
     }
     int failed = 0;
+    const auto mesh = mDocument.mesh(); // for scenarios that start from one of its clips
     for (const project::Scenario& s : scenarios) {
-        const editor::ScenarioResult r = editor::runScenario(mDocument.rig(), s);
+        const editor::ScenarioResult r = editor::runScenario(mDocument.rig(), s, mesh ? &*mesh : nullptr);
         if (r.passed)
             mLog->info(tr("PASS %1: settled at %2 s, penetration %3 mm, limit excess %4°").arg(s.name)
                            .arg(double(r.settledAt), 0, 'f', 2).arg(double(r.maxPenetration) * 1000.0, 0, 'f', 1)

@@ -3,12 +3,17 @@
 #include "Cli.h"
 #include "RigFiles.h"
 
+#include "marionette/editor/MeshSource.h"
 #include "marionette/editor/ScenarioRunner.h"
+#include "marionette/import/Import.h"
 #include "marionette/project/ProjectFile.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+
+#include <algorithm>
+#include <optional>
 
 namespace marionette::cli {
 
@@ -39,11 +44,26 @@ int simulateScenarios(const QString& path, const QString& name, bool all, bool j
     if (chosen.empty())
         return fail(io, QStringLiteral("%1: the project has no scenarios to run").arg(path));
 
+    // A scenario that starts from an animation clip needs the source mesh, imported as the project records.
+    std::optional<import::ImportedScene> mesh;
+    if (std::any_of(chosen.begin(), chosen.end(), [](const project::Scenario* s) { return s->animationStart.has_value(); })) {
+        const QString meshPath = proj.sourceMesh.resolve(path);
+        if (proj.sourceMesh.path.isEmpty()) {
+            io.err << "warning: " << path << ": the project has no source mesh to take animation clips from\n";
+        } else {
+            import::ImportResult imported = import::importScene(meshPath.toStdString(), editor::importOptionsFor(proj.import));
+            if (imported.ok())
+                mesh = std::move(imported.scene);
+            else
+                io.err << "warning: " << path << ": " << QString::fromStdString(imported.error) << '\n';
+        }
+    }
+
     bool allPassed = true;
     QJsonArray results;
     QStringList errors;
     for (const project::Scenario* s : chosen) {
-        const editor::ScenarioResult r = editor::runScenario(proj.rig, *s);
+        const editor::ScenarioResult r = editor::runScenario(proj.rig, *s, mesh ? &*mesh : nullptr);
         allPassed = allPassed && r.passed;
         for (const QString& f : r.failures)
             errors << QStringLiteral("%1: scenario '%2': %3").arg(path, s->name, f);

@@ -6,6 +6,9 @@
 
 #include "ProcessRunner.h"
 
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -22,6 +25,17 @@ Run cli(const QStringList& arguments) { return test::runProcess(QStringLiteral(M
 
 QStringList lines(const QString& text) { return text.split(QLatin1Char('\n'), Qt::SkipEmptyParts); }
 
+/// A scenario of `seconds` that starts from `clip` at 0.5 s instead of a drop.
+project::Scenario fromClip(const char* name, const char* clip, float seconds)
+{
+    project::Scenario s;
+    s.name = QString::fromUtf8(name);
+    s.duration = seconds;
+    s.animationStart = project::AnimationStart{QString::fromUtf8(clip), 0.5f};
+    s.expect.maxPenetration = 0.05f;
+    return s;
+}
+
 } // namespace
 
 class TestCliScenarios : public QObject {
@@ -35,6 +49,7 @@ private slots:
     void allScenarios_json();
     void scenario_unknownNameListsTheScenarios();
     void scenario_refusedOnABinaryRigAndWithSceneOptions();
+    void scenario_startingFromAClip_importsTheProjectsMesh();
 
 private:
     QTemporaryDir mDir;
@@ -163,6 +178,38 @@ void TestCliScenarios::scenario_refusedOnABinaryRigAndWithSceneOptions()
     // The plain drop on a project still works as before.
     r = cli({QStringLiteral("simulate"), mProject, QStringLiteral("--frames"), QStringLiteral("5"), QStringLiteral("--json")});
     QCOMPARE(r.exitCode, 0);
+}
+
+// A project imported from a skinned, animated glTF (Assimp's test model): a scenario that starts from its
+// clip makes the CLI import the project's mesh; a clip the mesh lacks, or a missing mesh, fails naming it.
+void TestCliScenarios::scenario_startingFromAClip_importsTheProjectsMesh()
+{
+    const QString mesh = QStringLiteral("/usr/share/assimp/models/glTF2/simple_skin/simple_skin.gltf");
+    QVERIFY2(QFileInfo::exists(mesh), "assimp-testmodels is not installed (scripts/deps installs it)");
+    const QString path = mDir.filePath(QStringLiteral("skin.mproj"));
+    const Run imported = cli({QStringLiteral("import"), mesh, QStringLiteral("-o"), path});
+    QVERIFY2(imported.exitCode == 0, qPrintable(imported.describe()));
+    project::Project p;
+    QVERIFY(project::loadProject(path, p).ok());
+    p.scenarios = {fromClip("clip", "animation0", 1.f), fromClip("missing clip", "walk", 1.f)};
+    QVERIFY(project::saveProject(path, p).ok());
+
+    Run r = cli({QStringLiteral("simulate"), path, QStringLiteral("--scenario"), QStringLiteral("clip")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+    QVERIFY2(r.out.startsWith(QStringLiteral("PASS clip: ")) && r.out.contains(QStringLiteral(", 60 steps")), qPrintable(r.out));
+    r = cli({QStringLiteral("simulate"), path, QStringLiteral("--scenario"), QStringLiteral("missing clip")});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(QStringLiteral("starts from the animation clip 'walk', which the mesh does not have")),
+             qPrintable(r.err));
+
+    // Moved away from its mesh: a warning names the problem and the clip scenario fails saying why.
+    const QString moved = mDir.filePath(QStringLiteral("elsewhere/skin.mproj"));
+    QVERIFY(QDir().mkpath(QFileInfo(moved).path()));
+    QVERIFY(QFile::copy(path, moved));
+    r = cli({QStringLiteral("simulate"), moved, QStringLiteral("--scenario"), QStringLiteral("clip")});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.startsWith(QStringLiteral("warning: ")) && r.err.contains(QStringLiteral("needs the project's source mesh")),
+             qPrintable(r.err));
 }
 
 QTEST_GUILESS_MAIN(TestCliScenarios)

@@ -57,6 +57,8 @@ bool PreviewSession::start(const rig::RigDescription& rig, const PreviewSettings
     mAnimCurrent.clear();
     mAnimPrevious.clear();
     mAnimPalette.clear();
+    mAnimStart.reset();
+    mAnimScripted = false;
     mHistory->clear(1);
     if (settings.iterations != 0 && (settings.iterations < 1 || settings.iterations > 64)) {
         error = QStringLiteral("iterations must be in [1, 64] (0 = the rig's), not %1").arg(settings.iterations);
@@ -112,7 +114,8 @@ bool PreviewSession::start(const rig::RigDescription& rig, const PreviewSettings
     return true;
 }
 
-bool PreviewSession::startScenario(const rig::RigDescription& rig, const project::Scenario& scenario, QString& error)
+bool PreviewSession::startScenario(const rig::RigDescription& rig, const project::Scenario& scenario, QString& error,
+                                   const import::ImportedScene* mesh)
 {
     PreviewSettings s;
     s.scene = scenario.scene;
@@ -173,8 +176,55 @@ bool PreviewSession::startScenario(const rig::RigDescription& rig, const project
         release.frame = std::uint64_t(d.endFrame) + 1;
         events.push_back(release);
     }
+    for (const project::Explosion& x : scenario.explosions) {
+        Event e;
+        e.kind = Event::Kind::Explosion;
+        e.frame = x.frame;
+        e.vec = x.centre;
+        e.value = x.strength;
+        e.radius = x.radius;
+        e.scripted = true;
+        events.push_back(e);
+    }
+    for (const project::SettingChange& c : scenario.settingChanges) {
+        Event e;
+        e.frame = c.frame;
+        e.scripted = true;
+        if (c.iterations) {
+            e.kind = Event::Kind::Iterations;
+            e.index = *c.iterations;
+            events.push_back(e);
+        }
+        if (c.timeStep) {
+            e.kind = Event::Kind::TimeStep;
+            e.value = *c.timeStep;
+            events.push_back(e);
+        }
+        if (c.gravity) {
+            e.kind = Event::Kind::Gravity;
+            e.flag = *c.gravity;
+            events.push_back(e);
+        }
+    }
+    std::size_t clip = 0;
+    if (scenario.animationStart) {
+        const QString& name = scenario.animationStart->clip;
+        if (!mesh) {
+            error = QStringLiteral("scenario '%1' starts from the animation clip '%2': it needs the project's source mesh")
+                        .arg(scenario.name, name);
+            return false;
+        }
+        const std::string wanted = name.toStdString();
+        while (clip < mesh->animations.size() && mesh->animations[clip].name != wanted)
+            ++clip;
+        if (clip == mesh->animations.size()) {
+            error = QStringLiteral("scenario '%1' starts from the animation clip '%2', which the mesh does not have")
+                        .arg(scenario.name, name);
+            return false;
+        }
+    }
     // Per frame: releases before sets (a segment that ends where the next begins leaves the pin set), then
-    // hits in the scenario's order.
+    // the rest in the scenario's order (applyEvents() applies setting changes, pins, hits, explosions).
     auto rank = [](const Event& e) {
         return e.kind == Event::Kind::DragRelease ? 0 : (e.kind == Event::Kind::DragSet ? 1 : 2);
     };
@@ -183,6 +233,16 @@ bool PreviewSession::startScenario(const rig::RigDescription& rig, const project
     });
     if (!start(rig, s, error))
         return false;
+    if (scenario.animationStart) {
+        QString why;
+        if (!startFromAnimation(*mesh, clip, scenario.animationStart->time, why)) {
+            error = QStringLiteral("scenario '%1': %2").arg(scenario.name, why);
+            mSim.reset();
+            mRig.reset();
+            return false;
+        }
+        mAnimScripted = true;
+    }
     mEvents = std::move(events);
     mNextEvent = 0;
     return true;
@@ -216,9 +276,12 @@ void PreviewSession::reset()
     mEvents.erase(std::remove_if(mEvents.begin(), mEvents.end(), [](const Event& e) { return !e.scripted; }),
                   mEvents.end());
     mDrag = {};
-    mAnimCurrent.clear();
-    mAnimPrevious.clear();
-    mAnimPalette.clear();
+    if (!mAnimScripted) {
+        mAnimCurrent.clear();
+        mAnimPrevious.clear();
+        mAnimPalette.clear();
+        mAnimStart.reset();
+    }
     restart();
 }
 

@@ -17,7 +17,9 @@ project::Scenario PreviewSession::recordedScenario(const QString& name, const pr
     sc.initialRotation = mSettings.rotation;
     sc.expect = expect;
     const std::uint64_t steps = stepIndex();
-    sc.duration = float(double(steps) * double(timeStep()));
+    sc.duration = time();
+    if (mAnimStart)
+        sc.animationStart = mAnimStart;
     const rig::RigDescription& r = mSource;
     // Only what has happened (events due before the current step ran) and was recorded or scheduled.
     auto wanted = [&](const Event& e) { return e.frame < steps && (e.recorded || e.scripted); };
@@ -37,7 +39,32 @@ project::Scenario PreviewSession::recordedScenario(const QString& name, const pr
             h.along = e.value;
             h.impulse = e.vec;
             sc.hits.push_back(h);
+        } else if (e.kind == Event::Kind::Explosion) {
+            sc.explosions.push_back({std::uint32_t(e.frame), e.vec, e.value, e.radius});
         }
+    }
+    // Setting changes: one per frame, the last word per setting (as applyEvents() applies them). A scenario
+    // starts with the rig's settings, so the start's overrides become a change at frame 0.
+    std::map<std::uint64_t, project::SettingChange> changes;
+    if (mSettings.iterations != 0)
+        changes[0].iterations = mSettings.iterations;
+    if (mSettings.timeStep > 0.f)
+        changes[0].timeStep = mSettings.timeStep;
+    if (!mSettings.gravity)
+        changes[0].gravity = false;
+    for (const Event& e : mEvents) {
+        if (!wanted(e))
+            continue;
+        if (e.kind == Event::Kind::Iterations)
+            changes[e.frame].iterations = e.index;
+        else if (e.kind == Event::Kind::TimeStep)
+            changes[e.frame].timeStep = e.value;
+        else if (e.kind == Event::Kind::Gravity)
+            changes[e.frame].gravity = e.flag;
+    }
+    for (auto& [frame, change] : changes) {
+        change.frame = std::uint32_t(frame);
+        sc.settingChanges.push_back(change);
     }
     // Drags: per frame the last word per particle (as applyEvents() does); a segment runs from a set to the
     // frame before the next set or release of that particle, or to the last step taken.
@@ -125,6 +152,8 @@ bool PreviewSession::startFromAnimation(const import::ImportedScene& mesh, std::
     mEvents.erase(std::remove_if(mEvents.begin(), mEvents.end(), [](const Event& e) { return !e.scripted; }),
                   mEvents.end());
     mDrag = {};
+    mAnimStart = project::AnimationStart{QString::fromStdString(mesh.animations[clip].name), clipTime};
+    mAnimScripted = false;
     mAnimCurrent = std::move(now);
     mAnimPrevious = std::move(before);
     mAnimPalette = matched ? std::move(palette) : std::vector<Mat4>{};

@@ -13,21 +13,23 @@ constexpr float kPenetrationTolerance = 1e-6f;
 constexpr float kLimitToleranceDegrees = 0.05f;
 } // namespace
 
-ScenarioResult runScenario(const rig::RigDescription& rig, const project::Scenario& scenario)
+ScenarioResult runScenario(const rig::RigDescription& rig, const project::Scenario& scenario,
+                           const import::ImportedScene* mesh)
 {
     ScenarioResult result;
     PreviewSession session;
     QString error;
-    if (!session.startScenario(rig, scenario, error)) {
+    if (!session.startScenario(rig, scenario, error, mesh)) {
         result.failures << error;
         return result;
     }
-    const float dt = session.timeStep();
-    const double wanted = std::isfinite(scenario.duration) ? double(scenario.duration) / double(dt) : 0.0;
-    result.steps = std::uint64_t(std::max(0.0, std::min(std::round(wanted), 1e9)));
+    // Until the simulated time reaches the duration (to the nearest step: the step may change on the way).
+    // A scenario's step is at least 1 ms (ProjectCheck), so a 600 s scenario is at most 600 000 steps.
+    const double duration = std::isfinite(scenario.duration) ? std::min(double(scenario.duration), 600.0) : 0.0;
     float maxViolation = 0.f;
     bool wasAsleep = session.stats().asleep;
-    for (std::uint64_t i = 0; i < result.steps; ++i) {
+    for (std::uint64_t i = 0; double(session.time()) < duration - 0.5 * double(session.timeStep()) && i < 1000000; ++i) {
+        ++result.steps;
         session.step();
         const PreviewStats& s = session.stats();
         if (i > 0) // the first step may still resolve the spawn pose
@@ -48,7 +50,7 @@ ScenarioResult runScenario(const rig::RigDescription& rig, const project::Scenar
         if (result.settledAt < 0.f)
             result.failures << QStringLiteral("settle: still moving after %1 s (expected within %2 s)")
                                    .arg(num(session.time(), 1), num(within, 1));
-        else if (result.settledAt > within + 0.5f * dt)
+        else if (result.settledAt > within + 0.5f * session.timeStep())
             result.failures << QStringLiteral("settle: came to rest at %1 s (expected within %2 s)")
                                    .arg(num(result.settledAt, 2), num(within, 1));
     }

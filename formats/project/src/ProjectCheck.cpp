@@ -4,6 +4,7 @@
 
 #include "marionette/project/ProjectFile.h"
 
+#include <charconv>
 #include <cmath>
 #include <map>
 #include <unordered_map>
@@ -14,15 +15,24 @@ namespace detail {
 
 namespace {
 
+/// A float as the shortest decimal that reads back as it (0.001f is "0.001", not its double expansion).
+QString formatFloat(float f)
+{
+    char buffer[64];
+    const std::to_chars_result written = std::to_chars(buffer, buffer + sizeof buffer, f);
+    if (!std::isfinite(f) || written.ec != std::errc())
+        return formatNumber(double(f));
+    return QString::fromLatin1(buffer, written.ptr - buffer);
+}
+
 void range(float v, float lo, float hi, const JsonPath& at, bool openLow = false, bool openHigh = false)
 {
     const bool above = openLow ? v > lo : v >= lo;
     const bool below = openHigh ? v < hi : v <= hi;
     if (!(above && below))
         fail(at, QStringLiteral("%1 is outside %2%3, %4%5")
-                     .arg(formatNumber(double(v)), openLow ? QStringLiteral("(") : QStringLiteral("["),
-                          formatNumber(double(lo)), formatNumber(double(hi)),
-                          openHigh ? QStringLiteral(")") : QStringLiteral("]")));
+                     .arg(formatFloat(v), openLow ? QStringLiteral("(") : QStringLiteral("["), formatFloat(lo),
+                          formatFloat(hi), openHigh ? QStringLiteral(")") : QStringLiteral("]")));
 }
 
 void finite(float v, const JsonPath& at)
@@ -141,6 +151,31 @@ void checkScenario(const Scenario& s, const ElementIndex& index, const JsonPath&
             fail(drag.key("endFrame"), QStringLiteral("%1 is before startFrame %2").arg(d.endFrame).arg(d.startFrame));
         bounded(d.target, 1e6f, "m from the origin", drag.key("target"));
         range(d.stiffness, 0.f, 1.f, drag.key("stiffness"), true);
+    }
+    const JsonPath explosions = at.key("explosions");
+    for (std::size_t i = 0; i < s.explosions.size(); ++i) {
+        const Explosion& e = s.explosions[i];
+        const JsonPath x = explosions.index(qsizetype(i));
+        bounded(e.centre, 1e6f, "m from the origin", x.key("centre"));
+        range(e.strength, 0.f, 1e6f, x.key("strength"));
+        range(e.radius, 0.f, 1e6f, x.key("radius"), true);
+    }
+    const JsonPath changes = at.key("settingChanges");
+    for (std::size_t i = 0; i < s.settingChanges.size(); ++i) {
+        const SettingChange& c = s.settingChanges[i];
+        const JsonPath x = changes.index(qsizetype(i));
+        if (!c.iterations && !c.timeStep && !c.gravity)
+            fail(x, QStringLiteral("changes nothing: give \"iterations\", \"timeStep\" or \"gravity\""));
+        if (c.iterations && (*c.iterations < 1 || *c.iterations > 64))
+            fail(x.key("iterations"), QStringLiteral("%1 outside [1, 64]").arg(*c.iterations));
+        if (c.timeStep)
+            range(*c.timeStep, 0.001f, 0.1f, x.key("timeStep"));
+    }
+    if (s.animationStart) {
+        const JsonPath a = at.key("animationStart");
+        if (s.animationStart->clip.isEmpty())
+            fail(a.key("clip"), QStringLiteral("names no clip"));
+        range(s.animationStart->time, 0.f, 1e6f, a.key("time"));
     }
     const JsonPath expect = at.key("expect");
     if (s.expect.settleWithin)

@@ -214,6 +214,59 @@ void readScenario(const QJsonValue& value, const JsonPath& at, Scenario& s)
             s.drags.push_back(drag);
         }
     }
+    const QJsonValue explosions = o.take("explosions");
+    if (!explosions.isUndefined()) {
+        const JsonPath list = at.key("explosions");
+        const QJsonArray a = toArray(explosions, list);
+        s.explosions.reserve(std::size_t(a.size()));
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            ObjectReader x(a[i], list.index(i));
+            Explosion e;
+            x.required("frame", e.frame);
+            x.required("centre", e.centre);
+            x.required("strength", e.strength);
+            x.required("radius", e.radius);
+            x.finish();
+            s.explosions.push_back(e);
+        }
+    }
+    const QJsonValue changes = o.take("settingChanges");
+    if (!changes.isUndefined()) {
+        const JsonPath list = at.key("settingChanges");
+        const QJsonArray a = toArray(changes, list);
+        s.settingChanges.reserve(std::size_t(a.size()));
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            ObjectReader c(a[i], list.index(i));
+            SettingChange change;
+            c.required("frame", change.frame);
+            if (c.has("iterations")) {
+                std::uint32_t n = 0;
+                c.required("iterations", n);
+                change.iterations = n;
+            }
+            if (c.has("timeStep")) {
+                float t = 0.f;
+                c.required("timeStep", t);
+                change.timeStep = t;
+            }
+            if (c.has("gravity")) {
+                bool on = true;
+                c.required("gravity", on);
+                change.gravity = on;
+            }
+            c.finish();
+            s.settingChanges.push_back(change);
+        }
+    }
+    const QJsonValue animation = o.take("animationStart");
+    if (!animation.isUndefined() && !animation.isNull()) {
+        ObjectReader a(animation, at.key("animationStart"));
+        AnimationStart start;
+        a.required("clip", start.clip);
+        a.required("time", start.time);
+        a.finish();
+        s.animationStart = start;
+    }
     const QJsonValue expect = o.take("expect");
     if (!expect.isUndefined()) {
         ObjectReader x(expect, at.key("expect"));
@@ -267,6 +320,44 @@ QJsonObject writeScenario(const Scenario& s, const JsonPath& at)
         drags.append(d.object());
     }
     w.set("drags", drags);
+    // Written only when used, so a scenario without them reads in builds that predate them.
+    if (!s.explosions.empty()) {
+        QJsonArray list;
+        const JsonPath listAt = at.key("explosions");
+        for (std::size_t i = 0; i < s.explosions.size(); ++i) {
+            const Explosion& e = s.explosions[i];
+            ObjectWriter x(listAt.index(qsizetype(i)));
+            x.put("frame", e.frame);
+            x.put("centre", e.centre);
+            x.put("strength", e.strength);
+            x.put("radius", e.radius);
+            list.append(x.object());
+        }
+        w.set("explosions", list);
+    }
+    if (!s.settingChanges.empty()) {
+        QJsonArray list;
+        const JsonPath listAt = at.key("settingChanges");
+        for (std::size_t i = 0; i < s.settingChanges.size(); ++i) {
+            const SettingChange& c = s.settingChanges[i];
+            ObjectWriter x(listAt.index(qsizetype(i)));
+            x.put("frame", c.frame);
+            if (c.iterations)
+                x.put("iterations", *c.iterations);
+            if (c.timeStep)
+                x.put("timeStep", *c.timeStep);
+            if (c.gravity)
+                x.put("gravity", *c.gravity);
+            list.append(x.object());
+        }
+        w.set("settingChanges", list);
+    }
+    if (s.animationStart) {
+        ObjectWriter a(at.key("animationStart"));
+        a.putString("clip", s.animationStart->clip);
+        a.put("time", s.animationStart->time);
+        w.set("animationStart", a.object());
+    }
     ObjectWriter x(at.key("expect"));
     if (s.expect.settleWithin)
         x.put("settleWithin", *s.expect.settleWithin);

@@ -258,9 +258,11 @@ void TestPreview::recordedScenario_replaysHeadlessWithTheSameOutcome()
     expect.settleWithin.reset();
     expect.maxPenetration = 0.05f;
     expect.maxLimitViolationDegrees = 90.f;
+    const std::size_t shipped = w.document().project().scenarios.size(); // the sample's own
     QVERIFY(w.saveRecordedScenario(QStringLiteral("hit and drag"), expect));
-    QCOMPARE(w.document().project().scenarios.size(), std::size_t(1));
-    const project::Scenario scenario = w.document().project().scenarios.front();
+    QCOMPARE(w.document().project().scenarios.size(), shipped + 1);
+    const project::Scenario scenario = w.document().project().scenarios.back();
+    QCOMPARE(scenario.name, QStringLiteral("hit and drag"));
     QVERIFY(!scenario.hits.empty());
     QVERIFY(!scenario.drags.empty());
 

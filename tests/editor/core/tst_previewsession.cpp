@@ -1,5 +1,7 @@
 // PreviewSession (docs/preview.md): the editor's simulation through the shipping runtime — start placement,
 // reset, free fall, hits, drags, history, recording and replay, live setting changes, feedback.
+#include "TurningArm.h"
+
 #include "marionette/editor/PreviewSession.h"
 #include "marionette/project/Project.h"
 #include "marionette/project/ProjectFile.h"
@@ -393,7 +395,7 @@ void TestPreviewSession::record_replaysBitForBitThroughTheProjectFile()
     }
     live.endDrag();
     run(30);
-    live.explode({5.f, 0.f, 5.f}, 1.f, 0.5f); // out of range: nothing happens, nothing recorded
+    live.explode({5.f, 0.f, 5.f}, 1.f, 0.5f); // out of range: recorded, and replayed to no effect
     run(40);
     const project::Scenario recorded = live.recordedScenario(QStringLiteral("replay"), {});
     QCOMPARE(recorded.hits.size(), std::size_t(3));
@@ -404,6 +406,9 @@ void TestPreviewSession::record_replaysBitForBitThroughTheProjectFile()
     QCOMPARE(recorded.drags.back().endFrame, 46u);
     for (std::size_t i = 1; i < recorded.drags.size(); ++i)
         QCOMPARE(recorded.drags[i].startFrame, recorded.drags[i - 1].endFrame + 1);
+    QCOMPARE(recorded.explosions.size(), std::size_t(1));
+    QCOMPARE(recorded.explosions[0].frame, 77u);
+    QVERIFY(recorded.settingChanges.empty() && !recorded.animationStart);
     QCOMPARE(recorded.scene, project::Scene::Box);
     QVERIFY(std::fabs(recorded.duration - float(x.size() - 1) / 60.f) < 1e-5f);
 
@@ -494,49 +499,9 @@ void TestPreviewSession::setIterations_carriesTheStateOver()
 void TestPreviewSession::startFromAnimation_takesTheClipPoseAndVelocity()
 {
     // Two bones: a root at the origin and a child 1 m up that turns about Z from 0 to 90° over 1 s.
-    import::ImportedScene mesh;
-    rig::Bone root, arm;
-    root.name = "root";
-    arm.name = "arm";
-    arm.parent = 0;
-    arm.bindLocal = Mat4::fromRotationTranslation({}, {0.f, 1.f, 0.f});
-    arm.bindWorld = arm.bindLocal;
-    arm.inverseBind = Mat4::fromRotationTranslation({}, {0.f, -1.f, 0.f});
-    mesh.skeleton = {root, arm};
-    mesh.boneInfo.resize(2);
-    mesh.boneInfo[1].restLocal = arm.bindLocal;
-    import::AnimationClip clip;
-    clip.name = "turn";
-    clip.duration = 1.f;
-    import::BoneChannel ch;
-    ch.bone = 1;
-    ch.positions = {{0.f, {0.f, 1.f, 0.f}}};
-    ch.rotations = {{0.f, Quat{}}, {1.f, Quat::fromAxisAngle({0.f, 0.f, 1.f}, kPi / 2.f)}};
-    ch.scales = {{0.f, {1.f, 1.f, 1.f}}};
-    clip.channels = {ch};
-    mesh.animations = {clip};
-
-    rig::RigDescription r;
-    r.bones = {root, arm};
-    auto particle = [&](Vec3 at, std::int32_t bone) {
-        rig::Particle p;
-        p.name = std::string(1, char('a' + r.particles.size()));
-        p.position = at;
-        p.bone = bone;
-        r.particles.push_back(p);
-    };
-    particle({0.f, 0.5f, 0.f}, 0);        // on the root
-    particle({0.f, 1.f, 0.f}, 1);         // the arm's head
-    particle({0.f, 2.f, 0.f}, 1);         // the arm's tip
-    particle({0.2f, 1.9f, 0.f}, rig::kNone); // nearest bind head: the arm's (0, 1, 0)
-    for (int i = 0; i < 3; ++i)
-        for (int j = i + 1; j < 4; ++j) {
-            rig::Stick st;
-            st.a = i;
-            st.b = j;
-            r.sticks.push_back(st);
-        }
-    project::assignMissingIds(r);
+    const test::TurningArm arm = test::turningArm();
+    const import::ImportedScene& mesh = arm.mesh;
+    const rig::RigDescription& r = arm.rig;
     QVERIFY2(r.validate().empty(), r.validate().c_str());
 
     PreviewSession s;

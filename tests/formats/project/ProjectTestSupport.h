@@ -567,6 +567,27 @@ class Diff {
             f(d + QStringLiteral(".target"), a.drags[i].target, b.drags[i].target);
             f(d + QStringLiteral(".stiffness"), a.drags[i].stiffness, b.drags[i].stiffness);
         }
+        count(at + QStringLiteral(".explosions"), a.explosions.size(), b.explosions.size());
+        for (std::size_t i = 0; i < a.explosions.size() && i < b.explosions.size(); ++i) {
+            const QString x = at + QStringLiteral(".explosions[%1]").arg(i);
+            v(x + QStringLiteral(".frame"), a.explosions[i].frame, b.explosions[i].frame);
+            f(x + QStringLiteral(".centre"), a.explosions[i].centre, b.explosions[i].centre);
+            f(x + QStringLiteral(".strength"), a.explosions[i].strength, b.explosions[i].strength);
+            f(x + QStringLiteral(".radius"), a.explosions[i].radius, b.explosions[i].radius);
+        }
+        count(at + QStringLiteral(".settingChanges"), a.settingChanges.size(), b.settingChanges.size());
+        for (std::size_t i = 0; i < a.settingChanges.size() && i < b.settingChanges.size(); ++i) {
+            const QString c = at + QStringLiteral(".settingChanges[%1]").arg(i);
+            v(c + QStringLiteral(".frame"), a.settingChanges[i].frame, b.settingChanges[i].frame);
+            v(c + QStringLiteral(".iterations"), a.settingChanges[i].iterations, b.settingChanges[i].iterations);
+            v(c + QStringLiteral(".timeStep"), a.settingChanges[i].timeStep, b.settingChanges[i].timeStep);
+            v(c + QStringLiteral(".gravity"), a.settingChanges[i].gravity, b.settingChanges[i].gravity);
+        }
+        v(at + QStringLiteral(".animationStart.has_value"), a.animationStart.has_value(), b.animationStart.has_value());
+        if (a.animationStart && b.animationStart) {
+            v(at + QStringLiteral(".animationStart.clip"), a.animationStart->clip, b.animationStart->clip);
+            f(at + QStringLiteral(".animationStart.time"), a.animationStart->time, b.animationStart->time);
+        }
         v(at + QStringLiteral(".expect.settleWithin.has_value"), a.expect.settleWithin.has_value(),
           b.expect.settleWithin.has_value());
         if (a.expect.settleWithin && b.expect.settleWithin)

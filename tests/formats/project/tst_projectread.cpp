@@ -280,6 +280,31 @@ void TestProjectRead::brokenDocument_reportsOneLineWithPath_data()
         "$.scenarios[0].drags[0].endFrame: 5 is before startFrame 10");
     row("drag: dangling", "scenarios[0].drags[0].particle", "70",
         "$.scenarios[0].drags[0].particle: no particle with id 70");
+    row("explosion: no radius", "scenarios[0].explosions", "[{\"frame\": 3, \"centre\": [0, 1, 0], \"strength\": 2}]",
+        "$.scenarios[0].explosions[0].radius: missing required field");
+    row("explosion: zero radius", "scenarios[0].explosions",
+        "[{\"frame\": 3, \"centre\": [0, 1, 0], \"strength\": 2, \"radius\": 0}]",
+        "$.scenarios[0].explosions[0].radius: 0 is outside (0, 1e+06]");
+    row("explosion: negative strength", "scenarios[0].explosions",
+        "[{\"frame\": 3, \"centre\": [0, 1, 0], \"strength\": -2, \"radius\": 1}]",
+        "$.scenarios[0].explosions[0].strength: -2 is outside [0, 1e+06]");
+    row("explosion: far away", "scenarios[0].explosions",
+        "[{\"frame\": 3, \"centre\": [0, 2e6, 0], \"strength\": 2, \"radius\": 1}]",
+        "$.scenarios[0].explosions[0].centre: length 2e+06 m from the origin is above 1e+06");
+    row("setting change: nothing", "scenarios[0].settingChanges", "[{\"frame\": 3}]",
+        "$.scenarios[0].settingChanges[0]: changes nothing: give \"iterations\", \"timeStep\" or \"gravity\"");
+    row("setting change: no iterations", "scenarios[0].settingChanges", "[{\"frame\": 3, \"iterations\": 0}]",
+        "$.scenarios[0].settingChanges[0].iterations: 0 outside [1, 64]");
+    row("setting change: tiny step", "scenarios[0].settingChanges", "[{\"frame\": 3, \"timeStep\": 1e-6}]",
+        "$.scenarios[0].settingChanges[0].timeStep: 1e-06 is outside [0.001, 0.1]");
+    row("setting change: gravity a number", "scenarios[0].settingChanges", "[{\"frame\": 3, \"gravity\": 1}]",
+        "$.scenarios[0].settingChanges[0].gravity: expected true or false, found a number");
+    row("setting change: unknown setting", "scenarios[0].settingChanges", "[{\"frame\": 3, \"drag\": 1}]",
+        "$.scenarios[0].settingChanges[0].drag: unknown field");
+    row("animation start: no clip", "scenarios[0].animationStart", "{\"clip\": \"\", \"time\": 1}",
+        "$.scenarios[0].animationStart.clip: names no clip");
+    row("animation start: negative time", "scenarios[0].animationStart", "{\"clip\": \"walk\", \"time\": -1}",
+        "$.scenarios[0].animationStart.time: -1 is outside [0, 1e+06]");
     row("scenario: zero duration", "scenarios[1].duration", "0", "$.scenarios[1].duration: 0 is outside (0, 600]");
     row("scenario: endless", "scenarios[1].duration", "1e9", "$.scenarios[1].duration: 1e+09 is outside (0, 600]");
     row("scenario: settles after the end", "scenarios[0].expect.settleWithin", "7",

@@ -56,6 +56,7 @@ class TestProjectRoundTrip : public QObject {
 
   private slots:
     void fullProject_keepsEveryFieldAndRewritesTheSameText();
+    void scenarioEvents_roundTripAndAreWrittenOnlyWhenUsed();
     void version2_writesTheRateKeysAndNoneOfVersion1s();
     void angleDamping_isWrittenForEveryAngleAndReadBack_data();
     void angleDamping_isWrittenForEveryAngleAndReadBack();
@@ -91,6 +92,35 @@ void TestProjectRoundTrip::fullProject_keepsEveryFieldAndRewritesTheSameText()
     QVERIFY(first.contains("\"format\": \"marionette-project\",\n"));
     QVERIFY(first.contains("\"version\": 2\n}\n"));
     QVERIFY(first.contains("\"position\": [\n                    0,\n                    1,\n                    0\n"));
+}
+
+// Explosions, setting changes and an animation start read back exactly; a scenario without them writes none
+// of their keys, so its text is what builds that predate them read.
+void TestProjectRoundTrip::scenarioEvents_roundTripAndAreWrittenOnlyWhenUsed()
+{
+    Project p = fullProject();
+    QString error;
+    const QByteArray plain = writeProject(p, error);
+    QVERIFY(!plain.contains("explosions") && !plain.contains("settingChanges") && !plain.contains("animationStart"));
+    Scenario& s = p.scenarios[0];
+    s.explosions = {{12u, {0.5f, -0.25f, 3.f}, 7.5f, 1.25f}, {40u, {}, 0.f, 0.1f}};
+    SettingChange iterationsAndStep;
+    iterationsAndStep.frame = 0;
+    iterationsAndStep.iterations = 3;
+    iterationsAndStep.timeStep = 1.f / 120.f;
+    SettingChange gravityOff;
+    gravityOff.frame = 30;
+    gravityOff.gravity = false;
+    s.settingChanges = {iterationsAndStep, gravityOff};
+    s.animationStart = AnimationStart{QStringLiteral("walk ☺"), 0.35f};
+    QByteArray first;
+    const Project back = roundTrip(p, &first);
+    QCOMPARE(firstDifference(p, back), QString());
+    QCOMPARE(writeProject(back, error), first);
+    QVERIFY(first.contains("\"settingChanges\"") && first.contains("\"animationStart\""));
+    // A change writes only the settings it changes.
+    QVERIFY(!back.scenarios[0].settingChanges[1].iterations && !back.scenarios[0].settingChanges[1].timeStep);
+    QVERIFY(!back.scenarios[1].animationStart && back.scenarios[1].explosions.empty());
 }
 
 // Version 2 stores the solver schedule (substeps, iterations per substep) and rates per second; the per-step

@@ -86,11 +86,15 @@ public:
     /// recorded in the history. On failure returns false with `error` set to one line; the session is then
     /// empty (isRunning() false).
     bool start(const rig::RigDescription& rig, const PreviewSettings& settings, QString& error);
-    /// start() with the scenario's scene, drop height and rotation, its hits and drags scheduled at their
-    /// frames. Its events are part of the session's start: reset() keeps them.
-    bool startScenario(const rig::RigDescription& rig, const project::Scenario& scenario, QString& error);
+    /// start() with the scenario's scene, drop height and rotation, its hits, drags, explosions and setting
+    /// changes scheduled at their frames, and, when it has an animation start, the ragdoll placed on that
+    /// clip of `mesh` (the project's source mesh; required then, else an error naming the clip). Its events
+    /// and its animation start are part of the session's start: reset() keeps them.
+    bool startScenario(const rig::RigDescription& rig, const project::Scenario& scenario, QString& error,
+                       const import::ImportedScene* mesh = nullptr);
     /// Back to exactly the start state: the same placement bit for bit, step 0, live events, history and
-    /// recording cleared (a scenario's scheduled events are kept; an animation start is dropped).
+    /// recording cleared (a scenario's scheduled events and animation start are kept; a live animation
+    /// start is dropped).
     void reset();
     bool isRunning() const;
     const PreviewSettings& settings() const { return mSettings; }
@@ -169,11 +173,14 @@ public:
     bool seek(std::uint64_t step);
 
     // ---- recording ---------------------------------------------------------------------------------------
-    /// While on, hits and drags are recorded (explosions and setting changes are not: scenarios cannot hold
-    /// them). Record from step 0 for an exact replay.
+    /// While on, hits, drags, explosions and setting changes are recorded. Record from step 0 for an exact
+    /// replay.
     void setRecording(bool on);
     bool recording() const { return mRecording; }
-    /// Scene, drop height, rotation, duration (steps × step) and the recorded (plus scheduled) hits and drags.
+    /// Scene, drop height, rotation, duration (the time simulated), the recorded (plus scheduled) hits, drags,
+    /// explosions and setting changes (one per frame; at frame 0 also the start's iteration, step and gravity
+    /// overrides, since a scenario starts with the rig's settings), and the animation start if the session
+    /// was started from a clip.
     project::Scenario recordedScenario(const QString& name, const project::Expectations& expect) const;
 
 private:
@@ -210,6 +217,8 @@ private:
     bool mHasFuture = false;                   ///< seek() went back: the next change discards the future
     std::vector<Vec3> mAnimCurrent, mAnimPrevious; ///< animation start pose (empty: bind placement)
     std::vector<Mat4> mAnimPalette;                ///< the clip's palette per rig bone at the switch
+    std::optional<project::AnimationStart> mAnimStart; ///< the clip and time the session started from
+    bool mAnimScripted = false;                    ///< the animation start is a scenario's: reset() keeps it
 };
 
 } // namespace marionette::editor

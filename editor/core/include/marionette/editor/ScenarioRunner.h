@@ -3,6 +3,7 @@
 // code path as the editor's preview.
 #pragma once
 
+#include "marionette/import/ImportedScene.h"
 #include "marionette/project/Project.h"
 #include "marionette/rig/RigDescription.h"
 
@@ -21,13 +22,17 @@ struct ScenarioResult {
     float settledAt = -1.f;              ///< seconds: when the ragdoll fell asleep for good (to the end), or -1
     float maxPenetration = 0.f;          ///< metres: deepest particle sphere in the scene, from the second step on
     float maxLimitViolationDegrees = 0.f; ///< largest PreviewSession::angularViolation() over the run
-    std::uint64_t steps = 0;             ///< steps run: round(duration / time step)
+    std::uint64_t steps = 0;             ///< steps run: until the time simulated is the duration, to the
+                                         ///< nearest step (round(duration / step) when the step is fixed)
 };
 
 /// Replays `scenario` on `rig` for its duration and checks scenario.expect: settleWithin (asleep at the end,
 /// having fallen asleep no later than that, with the rig's sleep settings), maxPenetration, and
 /// maxLimitViolationDegrees. The last two allow float rounding of a resting contact (1 µm) and the solver's
 /// angular tolerance (0.05°): an expectation of 0 means "none beyond rounding".
-ScenarioResult runScenario(const rig::RigDescription& rig, const project::Scenario& scenario);
+/// A scenario with an animation start needs the project's source mesh (`mesh`, imported as the project
+/// records it); without it the run fails with one line saying so.
+ScenarioResult runScenario(const rig::RigDescription& rig, const project::Scenario& scenario,
+                           const import::ImportedScene* mesh = nullptr);
 
 } // namespace marionette::editor

@@ -123,6 +123,31 @@ struct Drag {
     float stiffness = 1.f; ///< (0, 1]
 };
 
+/// A blast at one frame (Ragdoll::applyExplosion): particles within `radius` of the centre gain
+/// strength / max(d², 0.25²) m/s away from it.
+struct Explosion {
+    std::uint32_t frame = 0;
+    Vec3 centre;           ///< |centre| <= 1e6 m
+    float strength = 0.f;  ///< [0, 1e6]
+    float radius = 1.f;    ///< (0, 1e6] metres
+};
+
+/// A live change of the simulation settings from one frame on (the preview's iterations, time step and
+/// gravity controls). Fields left empty are unchanged; at least one is set.
+struct SettingChange {
+    std::uint32_t frame = 0;
+    std::optional<std::uint32_t> iterations; ///< [1, 64] per substep
+    std::optional<float> timeStep;           ///< [0.001, 0.1] seconds
+    std::optional<bool> gravity;             ///< false: no gravity, true: the rig's
+};
+
+/// The ragdoll starts from a pose of one of the source mesh's animation clips (the animation hand-off),
+/// inheriting the clip's velocity, instead of being dropped. Frame 0 is the switch.
+struct AnimationStart {
+    QString clip;    ///< the clip's name in the source mesh (not empty)
+    float time = 0.f; ///< seconds into the clip, [0, 1e6]
+};
+
 /// The ragdoll's orientation when dropped.
 struct InitialRotation {
     bool random = false;    ///< true: a uniformly random rotation drawn from `seed`
@@ -146,6 +171,9 @@ struct Scenario {
     float duration = 5.f; ///< seconds of simulation, (0, 600]
     std::vector<Hit> hits;
     std::vector<Drag> drags;
+    std::vector<Explosion> explosions;
+    std::vector<SettingChange> settingChanges;
+    std::optional<AnimationStart> animationStart; ///< set: starts from the clip, not from the drop
     Expectations expect;
 };
 
