@@ -354,6 +354,33 @@ extern "C" MrResult mrRigGetSettings(const MrRig* rig, MrRigSettings* out)
     return MR_OK;
 }
 
+extern "C" MrResult mrRigSelfCollision(const MrRig* rig, int32_t* on)
+{
+    const char* const F = __func__;
+    if (MrResult r = checkRig(F, rig); r != MR_OK)
+        return r;
+    if (!on)
+        return nullArgument(F, "on");
+    *on = rig->rig->settings().selfCollision ? 1 : 0;
+    return MR_OK;
+}
+
+extern "C" MrResult mrRigAuthoredWorldSettings(const MrRig* rig, MrWorldSettings* out)
+{
+    const char* const F = __func__;
+    if (MrResult r = checkRig(F, rig); r != MR_OK)
+        return r;
+    if (!out)
+        return nullArgument(F, "out");
+    const mr::rig::Settings& s = rig->rig->settings();
+    MrWorldSettings w = mrWorldSettingsDefault();
+    w.gravity = {s.gravity.x, s.gravity.y, s.gravity.z};
+    w.timeStep = s.timeStep;
+    w.maxSubsteps = s.maxSubsteps;
+    *out = w;
+    return MR_OK;
+}
+
 // ---- names --------------------------------------------------------------------------------------------
 
 namespace {

@@ -16,3 +16,12 @@ target_compile_options(c_api_test PRIVATE -Wall -Wextra -Werror)
 target_link_libraries(c_api_test PRIVATE Marionette::runtime)
 add_test(NAME c_api_test COMMAND c_api_test ${MARIONETTE_TEST_RIGS}/humanoid.mrig)
 set_tests_properties(c_api_test PROPERTIES FIXTURES_REQUIRED test_rigs)
+
+# The rig's authored world settings and self-collision, from two .mrig files (c_api_authored_test.c).
+add_executable(c_api_authored_test ${CMAKE_CURRENT_LIST_DIR}/c_api_authored_test.c)
+set_target_properties(c_api_authored_test PROPERTIES LINKER_LANGUAGE CXX C_STANDARD 11 C_STANDARD_REQUIRED ON)
+target_compile_options(c_api_authored_test PRIVATE -Wall -Wextra -Werror)
+target_link_libraries(c_api_authored_test PRIVATE Marionette::runtime)
+add_test(NAME c_api_authored_test
+         COMMAND c_api_authored_test ${MARIONETTE_TEST_RIGS}/humanoid.mrig ${MARIONETTE_TEST_RIGS}/authored.mrig)
+set_tests_properties(c_api_authored_test PROPERTIES FIXTURES_REQUIRED test_rigs)

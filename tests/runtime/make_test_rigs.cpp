@@ -11,10 +11,21 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "usage: make_test_rigs OUTPUT_FOLDER\n");
         return 2;
     }
-    std::string path = argv[1];
-    path.append("/humanoid.mrig");
+    const std::string folder = argv[1];
     std::string error;
-    if (!marionette::rig::saveMrig(path, marionette::runtime::makeHumanoid(), &error)) {
+    // humanoid.mrig: the procedural humanoid as it is.
+    if (!marionette::rig::saveMrig(folder + "/humanoid.mrig", marionette::runtime::makeHumanoid(), &error)) {
+        std::fprintf(stderr, "make_test_rigs: %s\n", error.c_str());
+        return 1;
+    }
+    // authored.mrig: the humanoid authored for another world (Mars gravity, 120 Hz, 6 steps per advance)
+    // and without self-collision (c_api_authored_test).
+    marionette::rig::RigDescription authored = marionette::runtime::makeHumanoid();
+    authored.settings.gravity = {0.f, -3.71f, 0.f};
+    authored.settings.timeStep = 1.f / 120.f;
+    authored.settings.maxSubsteps = 6;
+    authored.settings.selfCollision = false;
+    if (!marionette::rig::saveMrig(folder + "/authored.mrig", authored, &error)) {
         std::fprintf(stderr, "make_test_rigs: %s\n", error.c_str());
         return 1;
     }

@@ -338,6 +338,11 @@ MR_API MrResult mrRigBoneCount(const MrRig* rig, uint32_t* count);
  * Fails: MR_INVALID_ARGUMENT (a pointer NULL). */
 MR_API MrResult mrRigGetSettings(const MrRig* rig, MrRigSettings* out);
 
+/* *on receives 1 when the capsules of one ragdoll of this rig collide with each other (self-collision,
+ * filtered by their groups and masks), else 0.
+ * Fails: MR_INVALID_ARGUMENT (a pointer NULL). */
+MR_API MrResult mrRigSelfCollision(const MrRig* rig, int32_t* on);
+
 /* ---- names ----------------------------------------------------------------------------------------- *
  *
  * Every element of a rig has a name: the one it was created with (MrRigDesc, a procedural rig, a .mrig
@@ -395,6 +400,12 @@ typedef struct MrWorldSettings {
 } MrWorldSettings;
 
 MR_API MrWorldSettings mrWorldSettingsDefault(void);
+
+/* *out receives the world settings the rig was authored with: mrWorldSettingsDefault() with the gravity,
+ * fixed time step and steps per advance stored in the rig (the editor's preview and `marionette simulate` run
+ * it so). A game passes them to mrWorldCreate() to play the rig as its artist saw it.
+ * Fails: MR_INVALID_ARGUMENT (a pointer NULL). */
+MR_API MrResult mrRigAuthoredWorldSettings(const MrRig* rig, MrWorldSettings* out);
 
 /* Creates an empty world. settings NULL = mrWorldSettingsDefault(). *out receives the new world.
  * Fails: MR_INVALID_ARGUMENT (out NULL, a setting out of range), MR_OUT_OF_MEMORY. */
