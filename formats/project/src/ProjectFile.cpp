@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <climits>
 #include <new>
+#include <utility>
 
 namespace marionette::project {
 
@@ -60,6 +61,32 @@ QString rigProblemWithPath(const std::string& problem)
     if (p.startsWith(QLatin1StringView("settings")))
         return QStringLiteral("$.rig.") + p;
     return QStringLiteral("$.rig: ") + p;
+}
+
+/// The file's bytes from the current position to the end, at most `limit` + 1 of them (one more than the
+/// limit tells a larger file). Memory follows what the file holds: the buffer starts at the size the file
+/// reports and grows only if the file does while it is read (QIODevice::read(n) would set aside n bytes,
+/// the whole limit, for every file). False on a read error (the file's errorString() says which).
+bool readAtMost(QFile& file, qint64 limit, QByteArray& out)
+{
+    qint64 capacity = std::clamp<qint64>(file.size(), 0, limit) + 1;
+    QByteArray bytes(qsizetype(capacity), Qt::Uninitialized);
+    qint64 got = 0;
+    for (;;) {
+        const qint64 n = file.read(bytes.data() + got, capacity - got);
+        if (n < 0)
+            return false;
+        got += n;
+        if (n == 0 || got > limit)
+            break;
+        if (got == capacity) {
+            capacity = std::min(2 * capacity, limit + 1);
+            bytes.resize(qsizetype(capacity));
+        }
+    }
+    bytes.truncate(qsizetype(got));
+    out = std::move(bytes);
+    return true;
 }
 
 } // namespace
@@ -151,14 +178,19 @@ LoadResult loadProject(const QString& path, Project& out, const LoadOptions& opt
         result.error = prefixed(path, QStringLiteral("cannot open: %1").arg(file.errorString()));
         return result;
     }
-    const QByteArray bytes = file.read(kMaxProjectFileBytes + 1);
-    if (file.error() != QFileDevice::NoError) {
+    const QString tooLarge =
+        QStringLiteral("larger than %1 MiB, the limit for a project file").arg(kMaxProjectFileBytes / (1024 * 1024));
+    if (file.size() > kMaxProjectFileBytes) {
+        result.error = prefixed(path, tooLarge);
+        return result;
+    }
+    QByteArray bytes;
+    if (!readAtMost(file, kMaxProjectFileBytes, bytes)) {
         result.error = prefixed(path, QStringLiteral("cannot read: %1").arg(file.errorString()));
         return result;
     }
-    if (bytes.size() > kMaxProjectFileBytes) {
-        result.error = prefixed(path, QStringLiteral("larger than %1 MiB, the limit for a project file")
-                                          .arg(kMaxProjectFileBytes / (1024 * 1024)));
+    if (bytes.size() > kMaxProjectFileBytes) { // it grew while being read
+        result.error = prefixed(path, tooLarge);
         return result;
     }
     return readProject(bytes, path, out, options);
