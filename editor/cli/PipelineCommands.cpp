@@ -11,6 +11,7 @@
 
 #include <QCommandLineParser>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
 
@@ -29,6 +30,7 @@ struct PipelineOptions {
     QCommandLineOption up{QStringLiteral("up"), {}, QStringLiteral("y|z")};
     QCommandLineOption mass{QStringLiteral("mass"), {}, QStringLiteral("KG")};
     QCommandLineOption json{QStringLiteral("json"), {}};
+    QCommandLineOption strict{QStringLiteral("strict"), {}};
 };
 
 /// What import and build share: the mesh imported and auto-rigged.
@@ -41,7 +43,7 @@ struct Rigged {
 int importAndRig(const QStringList& arguments, QCommandLineParser& parser, PipelineOptions& o, bool withJson,
                  const char* help, Io& io, Rigged& out)
 {
-    parser.addOptions({o.output, o.rigTemplate, o.scale, o.up, o.mass});
+    parser.addOptions({o.output, o.rigTemplate, o.scale, o.up, o.mass, o.strict});
     if (withJson)
         parser.addOption(o.json);
     if (const int code = parseCommand(arguments, parser, io, help, "MESH"); code >= 0)
@@ -104,10 +106,30 @@ int importAndRig(const QStringList& arguments, QCommandLineParser& parser, Pipel
         io.err << "\r" << QString(40, QLatin1Char(' ')) << "\r" << Qt::flush;
     if (!imported)
         return fail(io, importer ? error : QStringLiteral("%1: no importer reads this file").arg(mesh));
+    // --strict: what a lenient import repaired refuses the file, with the line a strict import gives.
+    if (parser.isSet(o.strict))
+        if (const std::string refused = import::strictImportError(out.scene); !refused.empty())
+            return fail(io, QString::fromStdString(refused));
     out.rig = editor::PluginHost::buildRig(*rigTemplate, editor::autoRigInputFromScene(out.scene, editor::RigTemplate::Auto, totalMass));
     if (!out.rig.ok)
         return fail(io, QStringLiteral("%1: %2").arg(mesh, QString::fromStdString(out.rig.error)));
     return -1;
+}
+
+/// The import's warnings as "FILE: where: what" lines.
+QStringList warningLines(const QString& mesh, const import::ImportedScene& scene)
+{
+    QStringList lines;
+    for (const std::string& w : scene.warnings)
+        lines << QStringLiteral("%1: %2").arg(mesh, QString::fromStdString(w));
+    return lines;
+}
+
+/// "warning: FILE: where: what" on stderr, one line per warning of the import.
+void printWarnings(Io& io, const QString& mesh, const import::ImportedScene& scene)
+{
+    for (const QString& line : warningLines(mesh, scene))
+        io.err << "warning: " << line << '\n';
 }
 
 /// Bones a binding drives: one binding per bound bone (validate() refuses a bone bound twice).
@@ -122,7 +144,7 @@ QString summary(const rig::RigDescription& d, const std::string& templateUsed)
 }
 
 const char* kImportHelp =
-    "Usage: marionette import MESH -o PROJECT.mproj [--template NAME] [--scale S] [--up y|z]\n\n"
+    "Usage: marionette import MESH -o PROJECT.mproj [--template NAME] [--scale S] [--up y|z] [--strict]\n\n"
     "Imports a skinned mesh (any format Assimp or an importer plugin reads) in metres and +Y up, builds a\n"
     "ragdoll on its skeleton with the auto-rig or another template, and saves a project referring to the\n"
     "mesh (relative path and SHA-256).\n\n"
@@ -133,11 +155,16 @@ const char* kImportHelp =
     "  --scale S                   metres per unit of the file, replacing what it declares\n"
     "  --up y|z                    the file's up axis, replacing what it declares\n"
     "  --mass KG                   total mass of the ragdoll (default 75)\n"
+    "  --strict                    refuse a mesh with any fault the import would repair (keys past a clip's\n"
+    "                              end, unsorted or non-finite keys, weights not summing to 1, a file failing\n"
+    "                              Assimp's validation); by default they are repaired, each with a warning\n"
     "  -h, --help                  show this help\n\n"
-    "Exit codes: 0 written; 1 unreadable mesh, no skeleton or a refused template, with 'error: ...'; 2 usage.\n";
+    "The import's warnings go to stderr as 'warning: MESH: where: what' lines.\n"
+    "Exit codes: 0 written; 1 unreadable mesh, no skeleton, a refused template or (--strict) a fault, with\n"
+    "'error: ...'; 2 usage.\n";
 
 const char* kBuildHelp =
-    "Usage: marionette build MESH -o RIG.mrig [--template NAME] [--scale S] [--up y|z] [--json]\n\n"
+    "Usage: marionette build MESH -o RIG.mrig [--template NAME] [--scale S] [--up y|z] [--strict] [--json]\n\n"
     "import, auto-rig and export in one go: the .mrig a game loads, straight from a skinned mesh.\n\n"
     "Options:\n"
     "  -o, --output RIG.mrig  the rig to write (atomically; required)\n"
@@ -146,10 +173,15 @@ const char* kBuildHelp =
     "  --scale S              metres per unit of the file, replacing what it declares\n"
     "  --up y|z               the file's up axis, replacing what it declares\n"
     "  --mass KG              total mass of the ragdoll (default 75)\n"
+    "  --strict               refuse a mesh with any fault the import would repair (keys past a clip's end,\n"
+    "                         unsorted or non-finite keys, weights not summing to 1, a file failing Assimp's\n"
+    "                         validation); by default they are repaired, each with a warning\n"
     "  --json                 print {\"particles\", \"sticks\", \"triangles\", \"angular\", \"bones\", \"bound_bones\",\n"
-    "                         \"template\"}\n"
+    "                         \"template\", \"warnings\"} (warnings: the 'MESH: where: what' lines)\n"
     "  -h, --help             show this help\n\n"
-    "Exit codes: 0 written; 1 unreadable mesh, no skeleton or a refused template, with 'error: ...'; 2 usage.\n";
+    "The import's warnings go to stderr as 'warning: MESH: where: what' lines.\n"
+    "Exit codes: 0 written; 1 unreadable mesh, no skeleton, a refused template or (--strict) a fault, with\n"
+    "'error: ...'; 2 usage.\n";
 
 } // namespace
 
@@ -179,6 +211,7 @@ int importCommand(const QStringList& arguments, Io& io)
     io.out << "wrote " << target << " from " << mesh << ": " << summary(proj.rig, rigged.rig.templateUsed) << '\n';
     for (const std::string& note : rigged.rig.notes)
         io.out << "  note: " << QString::fromStdString(note) << '\n';
+    printWarnings(io, mesh, rigged.scene);
     return kOk;
 }
 
@@ -190,9 +223,10 @@ int buildCommand(const QStringList& arguments, Io& io)
     if (const int code = importAndRig(arguments, parser, o, true, kBuildHelp, io, rigged); code >= 0)
         return code;
     const QString target = parser.value(o.output);
+    const QString mesh = parser.positionalArguments().first();
     const rig::RigDescription& d = rigged.rig.rig;
     QString error;
-    const plugin::ExportContext context{target, parser.positionalArguments().first(), {}};
+    const plugin::ExportContext context{target, mesh, {}};
     if (!editor::PluginHost::exportRig(*pluginHost().exporter(QStringLiteral("mrig")), d, context, &error))
         return fail(io, error);
     if (parser.isSet(o.json)) {
@@ -202,13 +236,15 @@ int buildCommand(const QStringList& arguments, Io& io)
                             {QStringLiteral("angular"), qint64(d.angular.size())},
                             {QStringLiteral("bones"), qint64(d.bones.size())},
                             {QStringLiteral("bound_bones"), qint64(boundBones(d))},
-                            {QStringLiteral("template"), QString::fromStdString(rigged.rig.templateUsed)}};
+                            {QStringLiteral("template"), QString::fromStdString(rigged.rig.templateUsed)},
+                            {QStringLiteral("warnings"), QJsonArray::fromStringList(warningLines(mesh, rigged.scene))}};
         io.out << QJsonDocument(j).toJson(QJsonDocument::Compact) << '\n';
     } else {
         io.out << "wrote " << target << ": " << summary(d, rigged.rig.templateUsed) << '\n';
         for (const std::string& note : rigged.rig.notes)
             io.out << "  note: " << QString::fromStdString(note) << '\n';
     }
+    printWarnings(io, mesh, rigged.scene);
     return kOk;
 }
 

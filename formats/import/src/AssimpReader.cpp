@@ -112,7 +112,11 @@ Affine toAffine(const aiMatrix4x4& m)
     return a;
 }
 
-std::string str(const aiString& s) { return std::string(s.C_Str(), s.length); }
+/// Bounded by the buffer: without Assimp's validation (lenient import) `length` is not checked.
+std::string str(const aiString& s)
+{
+    return std::string(s.data, std::min<std::size_t>(s.length, sizeof(s.data) - 1));
+}
 
 /// A numeric metadata entry whatever its stored type (FBX writes UnitScaleFactor as float or double).
 bool metaNumber(const aiMetadata* meta, const char* key, double& out)
@@ -140,6 +144,9 @@ std::string metaString(const aiMetadata* meta, const char* key)
     aiString s;
     return meta != nullptr && meta->Get(key, s) ? str(s) : std::string();
 }
+
+/// How Assimp 5's ValidateDataStructure step starts the message of the error it throws.
+constexpr const char* kValidationFailed = "Validation failed";
 
 bool contains(const std::string& s, const char* part) { return s.find(part) != std::string::npos; }
 
@@ -277,6 +284,8 @@ std::string readMesh(const aiMesh& m, RawMesh& out)
         for (unsigned v = 0; v < m.mNumVertices; ++v)
             out.uvs[v] = {m.mTextureCoords[0][v].x, m.mTextureCoords[0][v].y};
     }
+    if (m.mFaces == nullptr && m.mNumFaces > 0)
+        return cat("mesh ", named(out.name), " has no faces");
     out.indices.reserve(size_t(m.mNumFaces) * 3);
     for (unsigned f = 0; f < m.mNumFaces; ++f) {
         const aiFace& face = m.mFaces[f];
@@ -364,6 +373,24 @@ void readAnimation(const aiAnimation& a, RawAnimation& out)
     }
 }
 
+/// The first vertex whose position is not finite, as the loader delivered it: "mesh 'Body' vertex 5: position
+/// is not finite (nan, 2, 0)"; empty when there is none.
+std::string findNonFinitePosition(const aiScene& scene)
+{
+    for (unsigned i = 0; i < scene.mNumMeshes && scene.mMeshes != nullptr; ++i) {
+        const aiMesh* m = scene.mMeshes[i];
+        if (m == nullptr || m->mVertices == nullptr)
+            continue;
+        for (unsigned v = 0; v < m->mNumVertices; ++v) {
+            const Vec3 p{m->mVertices[v].x, m->mVertices[v].y, m->mVertices[v].z};
+            if (!isFinite(p))
+                return cat("mesh ", named(str(m->mName).empty() ? cat("mesh", i) : str(m->mName)), " vertex ", v,
+                           ": position is not finite ", p);
+        }
+    }
+    return {};
+}
+
 ReadOutcome copyScene(const aiScene& scene, const std::string& path, const Assimp::Importer& importer,
                       const ImportOptions& options, const std::stop_token& stop, RawScene& out)
 {
@@ -411,13 +438,38 @@ ReadOutcome readWithAssimp(const std::string& path, const ImportOptions& options
         importer.SetPropertyBool(AI_CONFIG_IMPORT_FBX_PRESERVE_PIVOTS, false); // no $AssimpFbx$ helper nodes
         importer.SetPropertyBool(AI_CONFIG_IMPORT_NO_SKELETON_MESHES, true);   // no made-up bone meshes
         importer.SetPropertyBool(AI_CONFIG_IMPORT_MD5_NO_ANIM_AUTOLOAD, !options.animations);
-        const unsigned flags = aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType |
-                               aiProcess_GenSmoothNormals | aiProcess_ValidateDataStructure;
-        const aiScene* scene = importer.ReadFile(path, flags);
+        // Validation (which Assimp runs before anything else) with the loader's output, then the other
+        // steps: non-finite positions must be seen before aiProcess_JoinIdenticalVertices, which merges a
+        // NaN vertex into another one (Assimp 5.2.5) and would hide it.
+        const unsigned steps = aiProcess_Triangulate | aiProcess_JoinIdenticalVertices | aiProcess_SortByPType |
+                               aiProcess_GenSmoothNormals;
+        const aiScene* scene = importer.ReadFile(path, aiProcess_ValidateDataStructure);
         if (stop.stop_requested())
             return {ReadOutcome::Kind::Cancelled, {}};
         if (scene == nullptr) {
             std::string why = oneLine(importer.GetErrorString());
+            // Lenient import: a file refused by the validation step alone is read again without it; the
+            // builders repair or refuse what the validation would have caught.
+            if (!options.strict && why.rfind(kValidationFailed, 0) == 0) {
+                scene = importer.ReadFile(path, 0u);
+                if (stop.stop_requested())
+                    return {ReadOutcome::Kind::Cancelled, {}};
+                if (scene != nullptr)
+                    out.validationFailure = why;
+                else
+                    why = oneLine(importer.GetErrorString());
+            }
+            if (scene == nullptr)
+                return {ReadOutcome::Kind::Failed,
+                        cat("Assimp could not read the file: ", why.empty() ? std::string("no reason given") : why)};
+        }
+        if (std::string e = findNonFinitePosition(*scene); !e.empty())
+            return {ReadOutcome::Kind::Failed, e};
+        scene = importer.ApplyPostProcessing(steps);
+        if (stop.stop_requested())
+            return {ReadOutcome::Kind::Cancelled, {}};
+        if (scene == nullptr) {
+            const std::string why = oneLine(importer.GetErrorString());
             return {ReadOutcome::Kind::Failed,
                     cat("Assimp could not read the file: ", why.empty() ? std::string("no reason given") : why)};
         }

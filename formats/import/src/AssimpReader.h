@@ -18,7 +18,9 @@ struct ReadOutcome {
 };
 
 /// Reads `path` with Assimp (triangulated, identical vertices joined, smooth normals generated where
-/// missing, points and lines removed, data structure validated) and copies the result into `out`.
+/// missing, points and lines removed, data structure validated) and copies the result into `out`. A vertex
+/// position that is not finite fails the read. Lenient (options.strict false): a file refused by the
+/// validation alone is read again without it and RawScene::validationFailure keeps Assimp's message.
 /// `progress` receives Assimp's own estimate in [0, 1]. `stop` aborts: file reads fail from then on and
 /// the outcome is Cancelled.
 ReadOutcome readWithAssimp(const std::string& path, const ImportOptions& options,

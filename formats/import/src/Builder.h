@@ -16,6 +16,7 @@
 
 #include "Affine.h"
 #include "RawScene.h"
+#include "Text.h"
 
 #include "marionette/import/Import.h"
 
@@ -63,7 +64,16 @@ struct BuildContext {
     std::vector<std::pair<std::int32_t, std::uint32_t>> rebound;
 
     std::vector<std::string>* warnings = nullptr;
+    std::vector<std::string>* faults = nullptr; ///< ImportedScene::faults
     void warn(std::string line) const { warnings->push_back(std::move(line)); }
+    /// A fault of the file that was repaired (lenient import): `fault` says where and what ("animation 'walk'
+    /// bone 'arm': position keys not in time order"), `change` what was done ("sorted"). The warning is
+    /// "fault; change"; a strict import refuses the file with the first fault (strictImportError()).
+    void repair(const std::string& fault, const std::string& change) const
+    {
+        faults->push_back(fault);
+        warnings->push_back(cat(fault, "; ", change));
+    }
     bool stopped() const { return stop.stop_requested(); }
 };
 

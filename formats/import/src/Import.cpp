@@ -91,6 +91,11 @@ ImportResult run(const std::string& path, const ImportOptions& options, const Pr
     scene.sourcePath = path;
     detail::BuildContext ctx(raw, options, stop);
     ctx.warnings = &scene.warnings;
+    ctx.faults = &scene.faults;
+    if (!raw.validationFailure.empty()) {
+        scene.validationFailure = raw.validationFailure;
+        ctx.warn(cat("the file failed Assimp's validation (", raw.validationFailure, "); read without it"));
+    }
     ctx.progress = [&progress](float f) { progress.within(f); };
     if (std::string e = detail::setUpFrame(ctx, scene.conversion); !e.empty())
         return failed(path, e);
@@ -116,6 +121,12 @@ ImportResult run(const std::string& path, const ImportOptions& options, const Pr
         if (stop.stop_requested())
             return cancelled(path);
     }
+    if (options.strict)
+        if (std::string e = strictImportError(scene); !e.empty()) {
+            ImportResult refused;
+            refused.error = std::move(e);
+            return refused;
+        }
     if (std::string e = scene.validate(); !e.empty())
         return failed(path, cat("the imported scene failed its own check (please report): ", e));
     result.status = ImportStatus::Success;
@@ -135,6 +146,16 @@ ImportResult importScene(const std::string& path, const ImportOptions& options, 
     } catch (const std::exception& e) {
         return failed(path, cat("unexpected error: ", detail::oneLine(e.what())));
     }
+}
+
+std::string strictImportError(const ImportedScene& scene)
+{
+    const std::string path = scene.sourcePath.empty() ? std::string("(no path)") : scene.sourcePath;
+    if (!scene.validationFailure.empty())
+        return cat(path, ": Assimp could not read the file: ", scene.validationFailure); // as before lenient import
+    if (!scene.faults.empty())
+        return cat(path, ": ", scene.faults.front());
+    return {};
 }
 
 std::vector<std::string> supportedExtensions() { return detail::assimpExtensions(); }

@@ -11,6 +11,9 @@ namespace {
 
 namespace fs = std::filesystem;
 
+/// A vertex's weights summing to 1 within this are taken as normalised (exporters round to 8 or 16 bits).
+constexpr double kWeightSumTolerance = 0.01;
+
 bool isFile(const fs::path& p)
 {
     std::error_code ec;
@@ -76,7 +79,8 @@ std::string gatherWeights(const BuildContext& ctx, const RawMesh& mesh, RawWeigh
 }
 
 /// The kMaxInfluences largest weights of a vertex (duplicates of one bone summed), renormalised.
-VertexInfluences strongest(std::vector<std::pair<std::int32_t, float>>& list, bool& truncated)
+/// `total` receives the sum of all the vertex's weights before renormalising.
+VertexInfluences strongest(std::vector<std::pair<std::int32_t, float>>& list, bool& truncated, double& total)
 {
     std::sort(list.begin(), list.end());
     size_t merged = 0;
@@ -87,6 +91,9 @@ VertexInfluences strongest(std::vector<std::pair<std::int32_t, float>>& list, bo
             list[merged++] = list[i];
     }
     list.resize(merged);
+    total = 0.;
+    for (const auto& entry : list)
+        total += entry.second;
     std::sort(list.begin(), list.end(), [](const auto& a, const auto& b) {
         return a.second != b.second ? a.second > b.second : a.first < b.first;
     });
@@ -196,13 +203,24 @@ std::string buildInstance(BuildContext& ctx, std::int32_t node, std::uint32_t me
     if (skinned) {
         mesh.influences.resize(nv);
         std::vector<std::pair<std::int32_t, float>> list;
+        size_t offSum = 0, firstOff = 0;
+        double firstOffSum = 0.;
         for (size_t v = 0; v < nv; ++v) {
             list.assign(weights.entries.begin() + weights.offsets[v], weights.entries.begin() + weights.offsets[v + 1]);
             bool truncated = false;
-            mesh.influences[v] = strongest(list, truncated);
+            double total = 0.;
+            mesh.influences[v] = strongest(list, truncated, total);
             mesh.truncatedVertices += truncated ? 1 : 0;
             mesh.unweightedVertices += mesh.influences[v].count() == 0 ? 1 : 0;
+            if (!list.empty() && std::fabs(total - 1.) > kWeightSumTolerance && offSum++ == 0) {
+                firstOff = v;
+                firstOffSum = total;
+            }
         }
+        if (offSum > 0)
+            ctx.repair(cat("mesh ", named(mesh.name), ": the bone weights of ", offSum, " of ", nv,
+                           " vertices do not sum to 1 (vertex ", firstOff, ": ", firstOffSum, ')'),
+                       "renormalised");
         if (mesh.unweightedVertices > 0)
             ctx.warn(cat("mesh ", named(mesh.name), ": ", mesh.unweightedVertices, " of ", nv,
                          " vertices have no bone weight and are bound to nothing"));

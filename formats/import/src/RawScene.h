@@ -87,6 +87,9 @@ struct RawScene {
     std::vector<RawAnimation> animations;
     RawFrame frame;
     std::size_t droppedMeshes = 0; ///< meshes without any triangle (points or lines only)
+    /// Assimp's message when its validation refused the file and it was read again without validation
+    /// (lenient import); empty when the file passed.
+    std::string validationFailure;
 };
 
 } // namespace marionette::import::detail

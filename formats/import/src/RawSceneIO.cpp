@@ -170,6 +170,7 @@ void writeRawScene(const RawScene& s, std::string& out)
     for (const std::string& note : s.frame.notes)
         w.text(note);
     w.pod(std::uint64_t(s.droppedMeshes));
+    w.text(s.validationFailure);
 }
 
 std::string readRawScene(const char* data, std::size_t size, RawScene& s)
@@ -241,6 +242,7 @@ std::string readRawScene(const char* data, std::size_t size, RawScene& s)
     std::uint64_t droppedMeshes = 0;
     r.pod(droppedMeshes);
     s.droppedMeshes = std::size_t(droppedMeshes);
+    r.text(s.validationFailure);
     if (!r.ok() || !r.atEnd())
         return "the reader process sent a truncated or malformed reply";
     // What the builders rely on (AssimpReader checked it in the reader process; a corrupted reply must not

@@ -172,7 +172,15 @@ std::string buildSkeleton(BuildContext& ctx, ImportedScene& out)
             if (mesh.indices.empty())
                 continue;
             bool rebound = false;
+            std::unordered_set<std::string> boneNames;
             for (const RawBone& bone : mesh.bones) {
+                // Skins refer to bones by name: two bones of one name cannot be told apart, so no repair.
+                // Only a file read without Assimp's validation (lenient import) gets here with them; it is
+                // refused with the validation's own line, as a strict import refuses it.
+                if (!boneNames.insert(bone.name).second)
+                    return ctx.raw.validationFailure.empty()
+                               ? cat("mesh ", named(mesh.name), " is skinned to two bones named ", named(bone.name))
+                               : cat("Assimp could not read the file: ", ctx.raw.validationFailure);
                 if (duplicateNames.count(bone.name) && std::find(ambiguous.begin(), ambiguous.end(), bone.name) == ambiguous.end())
                     ambiguous.push_back(bone.name);
                 Affine offsetInverse;

@@ -28,6 +28,12 @@ struct ImportOptions {
     /// The file's up axis, replacing what the file declares (Collada <up_axis>, FBX UpAxis, Blender = Z).
     std::optional<UpAxis> upAxis;
     bool animations = true;          ///< false: skip animation clips
+    /// false (lenient, the default): a file that fails Assimp's validation is read again without it, and
+    /// the faults the import can repair (keys past a clip's end, unsorted or duplicate keys, non-finite keys,
+    /// unusable durations, empty channels, weights not summing to 1) are repaired, each with a warning and an
+    /// entry in ImportedScene::faults. true: any such fault refuses the file with one line (Assimp's own
+    /// message when its validation failed, as before lenient import existed). See docs/import.md.
+    bool strict = false;
     /// Guards against hostile or broken node graphs: deeper or larger hierarchies are refused.
     int maxNodeDepth = 1024;
     std::size_t maxNodes = 1'000'000;
@@ -77,6 +83,12 @@ using ProgressCallback = std::function<void(float fraction, std::string_view sta
 /// meshes and clips; in-process reading can only stop between Assimp's reads of the file).
 ImportResult importScene(const std::string& path, const ImportOptions& options = {},
                          const ProgressCallback& progress = {}, std::stop_token stop = {});
+
+/// The one-line error, starting with the path, that a strict import gives for a file a lenient import read
+/// as `scene`: Assimp's validation message when the file failed it, else the first repaired fault; empty
+/// when nothing was repaired. importScene() with ImportOptions::strict uses it, and so can a caller that
+/// imported leniently (the command line's --strict does).
+std::string strictImportError(const ImportedScene& scene);
 
 /// File extensions Assimp can read, lower case with the dot (".fbx", ".gltf", ...), for file dialogs.
 std::vector<std::string> supportedExtensions();

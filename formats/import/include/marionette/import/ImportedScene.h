@@ -165,6 +165,14 @@ struct ImportedScene {
     /// One line per thing the import changed, dropped or could not represent (duplicate bone names
     /// renamed, vertices without weights, repaired normals, ignored channels, ...). Not errors.
     std::vector<std::string> warnings;
+    /// Lenient import (ImportOptions::strict false) only: Assimp's message ("Validation failed: ...") when the
+    /// file failed Assimp's validation and was read again without it; empty otherwise.
+    std::string validationFailure;
+    /// Lenient import only: each fault of the file that was repaired, naming where and what, e.g.
+    /// "animation 'walk' bone 'arm': position key 219 at 220 past the clip's end 219". Its warning is the
+    /// same text followed by what was changed ("; duration extended to 220"). A strict import refuses the
+    /// file instead (strictImportError()).
+    std::vector<std::string> faults;
 
     bool hasSkeleton() const { return !skeleton.empty(); }
     std::size_t vertexCount() const;
