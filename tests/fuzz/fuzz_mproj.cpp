@@ -42,6 +42,8 @@
 
 using namespace marionette;
 using namespace marionette::project;
+using marionette::test::isSentinel;
+using marionette::test::sentinel;
 
 namespace {
 
@@ -65,21 +67,6 @@ void require(bool condition, const char* what, const QString& detail = {})
     std::fprintf(stderr, "fuzz_mproj: invariant broken: %s%s%s\n", what, detail.isEmpty() ? "" : ": ",
                  qPrintable(detail));
     __builtin_trap();
-}
-
-/// A project no successful load produces (as tst_projectread's): a refused load must leave it as it is.
-Project sentinel()
-{
-    Project p;
-    p.name = QStringLiteral("sentinel");
-    p.rig.name = "untouched";
-    return p;
-}
-
-bool isSentinel(const Project& p)
-{
-    return p.name == QLatin1String("sentinel") && p.rig.name == "untouched" && p.rig.particles.empty() &&
-           p.rig.sticks.empty() && p.scenarios.empty() && p.editor.elements.empty();
 }
 
 bool isOneLine(const QString& s)

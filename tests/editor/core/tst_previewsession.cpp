@@ -1,5 +1,6 @@
 // PreviewSession (docs/preview.md): the editor's simulation through the shipping runtime — start placement,
 // reset, free fall, hits, drags, history, recording and replay, live setting changes, feedback.
+#include "PreviewTestSupport.h"
 #include "TurningArm.h"
 
 #include "marionette/editor/PreviewSession.h"
@@ -16,23 +17,11 @@
 using namespace marionette;
 using editor::PreviewSession;
 using editor::PreviewSettings;
+using test::copy;
+using test::humanoid;
+using test::sameBits;
 
 namespace {
-
-/// The procedural humanoid with stable ids (the editor always has them; scenarios name elements by id).
-rig::RigDescription humanoid()
-{
-    rig::RigDescription r = runtime::makeHumanoid();
-    project::assignMissingIds(r);
-    return r;
-}
-
-std::vector<Vec3> copy(std::span<const Vec3> s) { return {s.begin(), s.end()}; }
-
-bool sameBits(std::span<const Vec3> a, std::span<const Vec3> b)
-{
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec3)) == 0;
-}
 
 /// Index of the description stick joining particles a and b.
 std::uint32_t stickBetween(const rig::RigDescription& r, int a, int b)

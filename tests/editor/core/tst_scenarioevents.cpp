@@ -1,6 +1,7 @@
 // Scenarios beyond hits and drags (docs/preview.md): explosions, live setting changes (iterations, time
 // step, gravity, and the start's overrides) and an animation start are recorded by PreviewSession, go
 // through the project file, and replay bit for bit; runScenario needs the mesh for an animation start.
+#include "PreviewTestSupport.h"
 #include "TurningArm.h"
 
 #include "marionette/editor/PreviewSession.h"
@@ -18,22 +19,11 @@
 using namespace marionette;
 using editor::PreviewSession;
 using editor::PreviewSettings;
+using test::copy;
+using test::humanoid;
+using test::sameBits;
 
 namespace {
-
-rig::RigDescription humanoid()
-{
-    rig::RigDescription r = runtime::makeHumanoid();
-    project::assignMissingIds(r);
-    return r;
-}
-
-std::vector<Vec3> copy(std::span<const Vec3> s) { return {s.begin(), s.end()}; }
-
-bool sameBits(std::span<const Vec3> a, std::span<const Vec3> b)
-{
-    return a.size() == b.size() && std::memcmp(a.data(), b.data(), a.size() * sizeof(Vec3)) == 0;
-}
 
 /// The scenario written to a project file and read back, as the editor saves it and the CLI reads it.
 project::Scenario throughTheFile(const rig::RigDescription& r, const project::Scenario& s)

@@ -93,6 +93,21 @@ inline Mat4 matrix(float base)
     return m;
 }
 
+/// A project no successful load produces: a refused load must leave it as it is (tst_projectread, fuzz_mproj).
+inline Project sentinel()
+{
+    Project p;
+    p.name = QStringLiteral("sentinel");
+    p.rig.name = "untouched";
+    return p;
+}
+
+inline bool isSentinel(const Project& p)
+{
+    return p.name == QLatin1String("sentinel") && p.rig.name == "untouched" && p.rig.particles.empty() &&
+           p.rig.sticks.empty() && p.scenarios.empty() && p.editor.elements.empty();
+}
+
 /// Every field of every element type off its default, ids that are not indices, and a rig that passes
 /// validate(). The editor state and two scenarios cover the rest of the document.
 inline Project fullProject()

@@ -27,21 +27,6 @@ QByteArray validDocument()
     return json;
 }
 
-/// A project that no successful load of the documents here could produce: failed loads must leave it.
-Project sentinel()
-{
-    Project p;
-    p.name = QStringLiteral("sentinel");
-    p.rig.name = "untouched";
-    return p;
-}
-
-bool isSentinel(const Project& p)
-{
-    return p.name == QLatin1String("sentinel") && p.rig.name == "untouched" && p.rig.particles.empty() &&
-           p.scenarios.empty();
-}
-
 /// `json`, whose rig breaks one of RigDescription::validate()'s rules, is refused by a strict load with
 /// `problem` (one line, the project left untouched) and loads with acceptInvalidRig: no error, `problem` as
 /// the rig's problem, the project in `lenient`.
