@@ -314,16 +314,23 @@ extern "C" MrResult mrRigRelease(MrRig* rig)
 
 namespace {
 
+/// Writes get(rig) to *out after checking both pointers (`outName` names the output in the message).
+template <class Out, class Get>
+MrResult rigRead(const char* function, const MrRig* rig, Out* out, const char* outName, Get get)
+{
+    if (MrResult r = checkRig(function, rig); r != MR_OK)
+        return r;
+    if (!out)
+        return nullArgument(function, outName);
+    *out = static_cast<Out>(get(*rig->rig));
+    return MR_OK;
+}
+
 /// Writes one count of a rig's compiled contents to *count after checking both pointers.
 template <class Get>
 MrResult rigCount(const char* function, const MrRig* rig, uint32_t* count, Get get)
 {
-    if (MrResult r = checkRig(function, rig); r != MR_OK)
-        return r;
-    if (!count)
-        return nullArgument(function, "count");
-    *count = static_cast<std::uint32_t>(get(*rig->rig));
-    return MR_OK;
+    return rigRead(function, rig, count, "count", get);
 }
 
 } // namespace
@@ -345,40 +352,24 @@ extern "C" MrResult mrRigBoneCount(const MrRig* rig, uint32_t* count)
 
 extern "C" MrResult mrRigGetSettings(const MrRig* rig, MrRigSettings* out)
 {
-    const char* const F = __func__;
-    if (MrResult r = checkRig(F, rig); r != MR_OK)
-        return r;
-    if (!out)
-        return nullArgument(F, "out");
-    *out = toMr(rig->rig->settings());
-    return MR_OK;
+    return rigRead(__func__, rig, out, "out", [](const rt::Rig& r) { return toMr(r.settings()); });
 }
 
 extern "C" MrResult mrRigSelfCollision(const MrRig* rig, int32_t* on)
 {
-    const char* const F = __func__;
-    if (MrResult r = checkRig(F, rig); r != MR_OK)
-        return r;
-    if (!on)
-        return nullArgument(F, "on");
-    *on = rig->rig->settings().selfCollision ? 1 : 0;
-    return MR_OK;
+    return rigRead(__func__, rig, on, "on", [](const rt::Rig& r) { return r.settings().selfCollision ? 1 : 0; });
 }
 
 extern "C" MrResult mrRigAuthoredWorldSettings(const MrRig* rig, MrWorldSettings* out)
 {
-    const char* const F = __func__;
-    if (MrResult r = checkRig(F, rig); r != MR_OK)
-        return r;
-    if (!out)
-        return nullArgument(F, "out");
-    const mr::rig::Settings& s = rig->rig->settings();
-    MrWorldSettings w = mrWorldSettingsDefault();
-    w.gravity = {s.gravity.x, s.gravity.y, s.gravity.z};
-    w.timeStep = s.timeStep;
-    w.maxSubsteps = s.maxSubsteps;
-    *out = w;
-    return MR_OK;
+    return rigRead(__func__, rig, out, "out", [](const rt::Rig& r) {
+        const mr::rig::Settings& s = r.settings();
+        MrWorldSettings w = mrWorldSettingsDefault();
+        w.gravity = toMr(s.gravity);
+        w.timeStep = s.timeStep;
+        w.maxSubsteps = s.maxSubsteps;
+        return w;
+    });
 }
 
 // ---- names --------------------------------------------------------------------------------------------
@@ -455,13 +446,7 @@ MrResult findElement(const char* function, const MrRig* rig, std::int32_t kind, 
 
 extern "C" MrResult mrRigName(const MrRig* rig, const char** name)
 {
-    const char* const F = __func__;
-    if (MrResult r = checkRig(F, rig); r != MR_OK)
-        return r;
-    if (!name)
-        return nullArgument(F, "name");
-    *name = rig->rig->description().name.c_str();
-    return MR_OK;
+    return rigRead(__func__, rig, name, "name", [](const rt::Rig& r) { return r.description().name.c_str(); });
 }
 
 extern "C" MrResult mrRigElementCount(const MrRig* rig, int32_t kind, uint32_t* count)
