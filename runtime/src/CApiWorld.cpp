@@ -296,18 +296,13 @@ extern "C" MrResult mrWorldGetStats(const MrWorld* world, MrWorldStats* out)
     c.islands = s.islands;
     c.ragdollPairs = s.ragdollPairs;
     c.ragdollContacts = s.ragdollContacts;
+    c.staticContacts = s.staticContacts;
     c.droppedContacts = s.droppedContacts;
     // The handle scratch is sized on spawn, so this never allocates.
     const std::size_t n = w.ragdolls(std::span<rt::RagdollHandle>(world->handles.data(), world->handles.size()));
-    for (std::size_t i = 0; i < n; ++i) {
-        const rt::Ragdoll* r = w.ragdoll(world->handles[i]);
-        if (!r)
-            continue;
-        if (r->asleep())
+    for (std::size_t i = 0; i < n; ++i)
+        if (const rt::Ragdoll* r = w.ragdoll(world->handles[i]); r && r->asleep())
             ++c.asleepRagdolls;
-        else
-            c.staticContacts += r->stats().contacts;
-    }
     *out = c;
     return MR_OK;
 }

@@ -420,8 +420,11 @@ void World::Impl::step()
             solveIsland(std::uint32_t(i));
     }, 1);
 
-    for (std::uint32_t k : awake) // static candidates that did not fit (pair contacts counted above)
+    stats.staticContacts = 0;
+    for (std::uint32_t k : awake) { // static candidates, and those that did not fit (pair contacts counted above)
+        stats.staticContacts += Solver::state(*live[k]).stats.contacts;
         stats.droppedContacts += Solver::state(*live[k]).stats.droppedContacts;
+    }
     stats.awakeRagdolls = std::uint32_t(awake.size());
     stats.islands = islandCount;
     stats.ragdollContacts = contactCount;

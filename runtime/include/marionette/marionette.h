@@ -477,13 +477,14 @@ typedef struct MrWorldStats {
     uint32_t islands;          /* groups of touching ragdolls solved together in the last step */
     uint32_t ragdollPairs;     /* broadphase pairs of ragdolls with overlapping bounds, last step */
     uint32_t ragdollContacts;  /* contact candidates between ragdolls, last step */
-    uint32_t staticContacts;   /* contact candidates with static geometry in the last step, summed over
-                                  the ragdolls awake now */
+    uint32_t staticContacts;   /* contact candidates with static geometry, over the ragdolls awake in the
+                                  last step */
     uint32_t droppedContacts;  /* contact candidates that did not fit the buffers in the last step (they
                                   were ignored); above 0, raise MrWorldSettings.contactsPerRagdoll */
 } MrWorldStats;
 
-/* *out receives the world's measurements. Reads each ragdoll's state: call it once a frame at most.
+/* *out receives the world's measurements (the last step records them; asleepRagdolls
+ * looks at each ragdoll once).
  * Fails: MR_INVALID_ARGUMENT (a pointer NULL). */
 MR_API MrResult mrWorldGetStats(const MrWorld* world, MrWorldStats* out);
 

@@ -39,6 +39,7 @@ struct WorldStats {
     std::uint32_t islands = 0;
     std::uint32_t ragdollPairs = 0;       ///< broadphase pairs of overlapping ragdoll bounds
     std::uint32_t ragdollContacts = 0;    ///< shape-pair contact candidates between ragdolls
+    std::uint32_t staticContacts = 0;     ///< contact candidates with static geometry, over the awake ragdolls
     std::uint32_t droppedContacts = 0;    ///< static and ragdoll contact candidates that did not fit the buffers
 };
 
