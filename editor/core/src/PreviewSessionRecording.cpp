@@ -23,6 +23,15 @@ project::Scenario PreviewSession::recordedScenario(const QString& name, const pr
     const rig::RigDescription& r = mSource;
     // Only what has happened (events due before the current step ran) and was recorded or scheduled.
     auto wanted = [&](const Event& e) { return e.frame < steps && (e.recorded || e.scripted); };
+    // Setting changes: one per frame, the last word per setting (as applyEvents() applies them). A scenario
+    // starts with the rig's settings, so the start's overrides become a change at frame 0.
+    std::map<std::uint64_t, project::SettingChange> changes;
+    if (mSettings.iterations != 0)
+        changes[0].iterations = mSettings.iterations;
+    if (mSettings.timeStep > 0.f)
+        changes[0].timeStep = mSettings.timeStep;
+    if (!mSettings.gravity)
+        changes[0].gravity = false;
     for (const Event& e : mEvents) {
         if (!wanted(e))
             continue;
@@ -41,26 +50,13 @@ project::Scenario PreviewSession::recordedScenario(const QString& name, const pr
             sc.hits.push_back(h);
         } else if (e.kind == Event::Kind::Explosion) {
             sc.explosions.push_back({std::uint32_t(e.frame), e.vec, e.value, e.radius});
-        }
-    }
-    // Setting changes: one per frame, the last word per setting (as applyEvents() applies them). A scenario
-    // starts with the rig's settings, so the start's overrides become a change at frame 0.
-    std::map<std::uint64_t, project::SettingChange> changes;
-    if (mSettings.iterations != 0)
-        changes[0].iterations = mSettings.iterations;
-    if (mSettings.timeStep > 0.f)
-        changes[0].timeStep = mSettings.timeStep;
-    if (!mSettings.gravity)
-        changes[0].gravity = false;
-    for (const Event& e : mEvents) {
-        if (!wanted(e))
-            continue;
-        if (e.kind == Event::Kind::Iterations)
+        } else if (e.kind == Event::Kind::Iterations) {
             changes[e.frame].iterations = e.index;
-        else if (e.kind == Event::Kind::TimeStep)
+        } else if (e.kind == Event::Kind::TimeStep) {
             changes[e.frame].timeStep = e.value;
-        else if (e.kind == Event::Kind::Gravity)
+        } else if (e.kind == Event::Kind::Gravity) {
             changes[e.frame].gravity = e.flag;
+        }
     }
     for (auto& [frame, change] : changes) {
         change.frame = std::uint32_t(frame);
