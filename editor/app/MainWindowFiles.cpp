@@ -7,8 +7,7 @@
 #include "ValidationPanel.h"
 #include "viewport/Viewport.h"
 
-#include "marionette/editor/MeshSource.h"
-#include "marionette/editor/SceneInput.h"
+#include "marionette/editor/MeshImport.h"
 #include "marionette/editor/Validation.h"
 #include "marionette/editor/commands/ApplyAutoRigCommand.h"
 #include "marionette/editor/commands/ReplaceMeshCommand.h"
@@ -50,7 +49,7 @@ bool MainWindow::openPath(const QString& given)
     QString path = given;
     if (path.isEmpty()) {
         path = QFileDialog::getOpenFileName(this, tr("Open"), QString(),
-            tr("Marionette projects (*.mproj);;Meshes (*.fbx *.dae *.gltf *.glb *.obj *.x *.blend *.smd *.md5mesh *.ms3d);;All files (*)"));
+            tr("Marionette projects (*.mproj)") + QStringLiteral(";;") + editor::meshFileFilter(mPlugins));
         if (path.isEmpty())
             return false;
     }
@@ -89,20 +88,19 @@ bool MainWindow::openProject(const QString& path)
 
 void MainWindow::loadProjectMesh()
 {
-    const project::SourceMesh& source = mDocument.project().sourceMesh;
-    const QString meshPath = source.resolve(mDocument.filePath().isEmpty() ? source.path : mDocument.filePath());
-    if (meshPath.isEmpty())
-        return;
-    if (!QFileInfo::exists(meshPath)) {
-        mLog->warning(tr("%1: the project's mesh is missing; the rig is shown without it").arg(meshPath));
+    editor::MeshImportRequest request;
+    QStringList warnings;
+    QString why;
+    if (!editor::projectMeshRequest(mDocument.project(), mDocument.filePath(), request, &warnings, &why)) {
+        if (!why.isEmpty())
+            mLog->warning(tr("%1; the rig is shown without it").arg(why));
         return;
     }
-    const QString hash = project::SourceMesh::hashFile(meshPath);
-    if (!source.sha256.isEmpty() && hash != source.sha256)
-        mLog->warning(tr("%1: the mesh changed since the rig was built (SHA-256 differs); check the rig still fits").arg(meshPath));
-    import::ImportResult result = importWithProgress(this, meshPath, editor::importOptionsFor(mDocument.project().import));
-    if (result.status != import::ImportStatus::Success) {
-        mLog->warning(tr("The mesh could not be loaded: %1").arg(QString::fromStdString(result.error)));
+    editor::MeshImportResult result = importWithProgress(this, *mPlugins.importerFor(request.path), request);
+    for (const QString& w : warnings + result.warnings)
+        mLog->warning(w);
+    if (!result.ok()) {
+        mLog->warning(tr("The mesh could not be loaded: %1").arg(result.error));
         return;
     }
     mDocument.attachMesh(std::make_shared<const import::ImportedScene>(std::move(result.scene)));
@@ -114,24 +112,32 @@ bool MainWindow::importMesh(const QString& given, const QString& templateName, f
 {
     QString path = given;
     if (path.isEmpty()) {
-        path = QFileDialog::getOpenFileName(this, tr("Import Mesh"), QString(),
-            tr("Meshes (*.fbx *.dae *.gltf *.glb *.obj *.x *.blend *.smd *.md5mesh *.ms3d *.3ds *.b3d);;All files (*)"));
+        path = QFileDialog::getOpenFileName(this, tr("Import Mesh"), QString(), editor::meshFileFilter(mPlugins));
         if (path.isEmpty())
             return false;
     }
     mPreview->stop();
-    mLog->info(tr("Importing %1…").arg(path));
-    import::ImportResult result = importWithProgress(this, path, {});
+    plugin::MeshImporter* importer = mPlugins.importerFor(path);
+    mLog->info(tr("Importing %1 (%2)…").arg(path, importer->shortName()));
+    editor::MeshImportRequest request;
+    request.path = path;
+    editor::MeshImportResult result = importWithProgress(this, *importer, request);
     if (result.status == import::ImportStatus::Cancelled) {
         mLog->info(tr("Import cancelled"));
         return false;
     }
-    if (result.status != import::ImportStatus::Success) {
-        showError(tr("Import failed"), QString::fromStdString(result.error));
+    if (!result.ok()) {
+        showError(tr("Import failed"), result.error);
         return false;
     }
-    for (const std::string& w : result.scene.warnings)
-        mLog->warning(QStringLiteral("%1: %2").arg(QFileInfo(path).fileName(), QString::fromStdString(w)));
+    for (const QString& w : result.warnings)
+        mLog->warning(w);
+    project::SourceMesh source;
+    QString why;
+    if (!editor::sourceMeshFor(path, mDocument.filePath(), source, &why)) {
+        showError(tr("Import failed"), why);
+        return false;
+    }
     auto scene = std::make_shared<const import::ImportedScene>(std::move(result.scene));
 
     QString chosen = templateName;
@@ -149,16 +155,14 @@ bool MainWindow::importMesh(const QString& given, const QString& templateName, f
             mass = dialog.totalMass();
         }
     }
-    project::SourceMesh source;
-    const QString absolute = QFileInfo(path).absoluteFilePath();
-    source.path = mDocument.filePath().isEmpty() ? absolute : project::SourceMesh::relativePath(absolute, mDocument.filePath());
-    source.sha256 = project::SourceMesh::hashFile(absolute);
+    // The project as the import records it (the same record the command line's import writes).
+    project::Project recorded;
+    recorded.name = mDocument.project().name;
+    editor::recordImport(recorded, path, source, scene->conversion);
 
     QUndoStack* stack = mDocument.undoStack();
     stack->beginMacro(tr("Import %1").arg(QFileInfo(path).fileName()));
-    stack->push(new editor::ReplaceMeshCommand(&mDocument, source, editor::importSettingsFrom(scene->conversion), scene));
-    if (mDocument.project().name.isEmpty())
-        mDocument.setProjectName(QFileInfo(path).completeBaseName());
+    stack->push(new editor::ReplaceMeshCommand(&mDocument, recorded.sourceMesh, recorded.import, scene, recorded.name));
     bool rigged = true;
     if (!scene->skeleton.empty() && chosen != QLatin1String("none"))
         rigged = autoRig(chosen, mass);
@@ -203,10 +207,8 @@ bool MainWindow::autoRig(const QString& given, float totalMass)
         showError(tr("Auto-Rig"), tr("No rig template named '%1' (available: %2)").arg(name, mPlugins.names(editor::PluginKind::Template).join(QStringLiteral(", "))));
         return false;
     }
-    editor::AutoRigInput input = editor::autoRigInputFromScene(*mesh, editor::RigTemplate::Auto, mass);
-    input.name = mDocument.project().name.toStdString();
     const editor::AutoRigResult result = runWithProgress(this, tr("Building the rig…"),
-        [tmpl, input] { return editor::PluginHost::buildRig(*tmpl, input); });
+        [tmpl, mesh, mass, name = mDocument.project().name.toStdString()] { return editor::autoRigMesh(*tmpl, *mesh, mass, name); });
     if (!result.ok) {
         showError(tr("Auto-Rig failed"), QString::fromStdString(result.error));
         return false;

@@ -1,6 +1,5 @@
 #include "TaskRunner.h"
 
-#include "marionette/import/ImportJob.h"
 
 #include <QPointer>
 #include <QTimer>
@@ -9,9 +8,10 @@
 
 namespace marionette::app {
 
-import::ImportResult importWithProgress(QWidget* parent, const QString& path, const import::ImportOptions& options)
+editor::MeshImportResult importWithProgress(QWidget* parent, plugin::MeshImporter& importer,
+                                            editor::MeshImportRequest request)
 {
-    QProgressDialog dialog(QObject::tr("Importing %1…").arg(path), QObject::tr("Cancel"), 0, 1000, parent);
+    QProgressDialog dialog(QObject::tr("Importing %1…").arg(request.path), QObject::tr("Cancel"), 0, 1000, parent);
     dialog.setWindowTitle(QObject::tr("Import"));
     dialog.setWindowModality(Qt::WindowModal);
     // Shown after 300 ms whether or not progress arrives (a big file can sit in one stage for seconds).
@@ -19,29 +19,26 @@ import::ImportResult importWithProgress(QWidget* parent, const QString& path, co
     dialog.setAutoClose(false);
     dialog.setAutoReset(false);
     QTimer::singleShot(300, &dialog, [&dialog] { dialog.show(); });
-    QEventLoop loop;
     QPointer<QProgressDialog> guard(&dialog);
-    QPointer<QEventLoop> loopGuard(&loop);
-    auto progress = [guard](float fraction, std::string_view stage) {
-        const QString text = QString::fromUtf8(stage.data(), qsizetype(stage.size()));
-        QMetaObject::invokeMethod(qApp, [guard, fraction, text] {
+    request.progress = [guard](float fraction, const QString& stage) {
+        QMetaObject::invokeMethod(qApp, [guard, fraction, stage] {
             if (guard) {
                 guard->setValue(int(fraction * 1000.f));
-                guard->setLabelText(text);
+                guard->setLabelText(stage);
             }
         }, Qt::QueuedConnection);
     };
-    auto finished = [loopGuard](const import::ImportResult&) {
-        QMetaObject::invokeMethod(qApp, [loopGuard] {
-            if (loopGuard)
-                loopGuard->quit();
-        }, Qt::QueuedConnection);
-    };
-    import::ImportJob job(path.toStdString(), options, progress, finished);
-    QObject::connect(&dialog, &QProgressDialog::canceled, &dialog, [&job] { job.cancel(); });
-    if (!job.isFinished())
+    std::stop_source stop;
+    QObject::connect(&dialog, &QProgressDialog::canceled, &dialog, [&stop] { stop.request_stop(); });
+    QFutureWatcher<editor::MeshImportResult> watcher;
+    QEventLoop loop;
+    QObject::connect(&watcher, &QFutureWatcherBase::finished, &loop, &QEventLoop::quit);
+    watcher.setFuture(QtConcurrent::run([&importer, request, token = stop.get_token()] {
+        return editor::importMesh(importer, request, token);
+    }));
+    if (!watcher.isFinished())
         loop.exec();
-    return job.takeResult();
+    return watcher.result();
 }
 
 } // namespace marionette::app

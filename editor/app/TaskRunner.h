@@ -3,7 +3,7 @@
 // (a nested event loop under a modal dialog, the standard QProgressDialog pattern).
 #pragma once
 
-#include "marionette/import/Import.h"
+#include "marionette/editor/MeshImport.h"
 
 #include <QApplication>
 #include <QEventLoop>
@@ -20,9 +20,11 @@ class QWidget;
 
 namespace marionette::app {
 
-/// Imports `path` on a thread of its own (the importer reads in a child process: a crashing file is a
-/// message). The dialog shows the importer's stages; Cancel stops it (status Cancelled).
-import::ImportResult importWithProgress(QWidget* parent, const QString& path, const import::ImportOptions& options);
+/// Imports request.path with `importer` (editor::importMesh) on a thread of its own; the built-in importer
+/// reads in a child process, so a crashing file is a message. The dialog shows the importer's stages;
+/// Cancel stops it (status Cancelled; a plugin importer is waited for, then its result dropped).
+editor::MeshImportResult importWithProgress(QWidget* parent, plugin::MeshImporter& importer,
+                                            editor::MeshImportRequest request);
 
 /// Runs `work` on the thread pool with a busy dialog saying `label`; returns its result. The work cannot be
 /// cancelled half-way (the auto-rig takes well under a second), so the dialog has no Cancel button.

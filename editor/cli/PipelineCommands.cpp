@@ -3,14 +3,11 @@
 #include "Cli.h"
 
 #include "marionette/editor/AutoRig.h"
-#include "marionette/editor/MeshSource.h"
+#include "marionette/editor/MeshImport.h"
 #include "marionette/editor/PluginHost.h"
-#include "marionette/editor/SceneInput.h"
-#include "marionette/import/Import.h"
 #include "marionette/project/ProjectFile.h"
 
 #include <QCommandLineParser>
-#include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -36,6 +33,7 @@ struct PipelineOptions {
 /// What import and build share: the mesh imported and auto-rigged.
 struct Rigged {
     import::ImportedScene scene;
+    QStringList warnings; ///< "MESH: where: what"
     editor::AutoRigResult rig;
 };
 
@@ -92,43 +90,32 @@ int importAndRig(const QStringList& arguments, QCommandLineParser& parser, Pipel
 
     const QString mesh = parser.positionalArguments().first();
     const bool progress = isatty(STDERR_FILENO) != 0;
-    plugin::ImportSettings settings;
-    settings.scale = options.scale;
-    settings.upAxis = options.upAxis;
+    editor::MeshImportRequest request;
+    request.path = mesh;
+    request.scale = options.scale;
+    request.upAxis = options.upAxis;
+    request.strict = parser.isSet(o.strict);
     if (progress)
-        settings.progress = [&io](float fraction, const QString& stage) {
+        request.progress = [&io](float fraction, const QString& stage) {
             io.err << "\rimporting: " << stage.leftJustified(18) << ' ' << int(fraction * 100.f) << " %" << Qt::flush;
         };
-    plugin::MeshImporter* importer = host.importerFor(mesh);
-    QString error;
-    const bool imported = importer && editor::PluginHost::importScene(*importer, mesh, settings, out.scene, &error);
+    editor::MeshImportResult imported = editor::importMesh(host, request);
     if (progress)
         io.err << "\r" << QString(40, QLatin1Char(' ')) << "\r" << Qt::flush;
-    if (!imported)
-        return fail(io, importer ? error : QStringLiteral("%1: no importer reads this file").arg(mesh));
-    // --strict: what a lenient import repaired refuses the file, with the line a strict import gives.
-    if (parser.isSet(o.strict))
-        if (const std::string refused = import::strictImportError(out.scene); !refused.empty())
-            return fail(io, QString::fromStdString(refused));
-    out.rig = editor::PluginHost::buildRig(*rigTemplate, editor::autoRigInputFromScene(out.scene, editor::RigTemplate::Auto, totalMass));
+    if (!imported.ok())
+        return fail(io, imported.error);
+    out.scene = std::move(imported.scene);
+    out.warnings = imported.warnings;
+    out.rig = editor::autoRigMesh(*rigTemplate, out.scene, totalMass);
     if (!out.rig.ok)
         return fail(io, QStringLiteral("%1: %2").arg(mesh, QString::fromStdString(out.rig.error)));
     return -1;
 }
 
-/// The import's warnings as "FILE: where: what" lines.
-QStringList warningLines(const QString& mesh, const import::ImportedScene& scene)
+/// "warning: MESH: where: what" on stderr, one line per warning of the import.
+void printWarnings(Io& io, const QStringList& warnings)
 {
-    QStringList lines;
-    for (const std::string& w : scene.warnings)
-        lines << QStringLiteral("%1: %2").arg(mesh, QString::fromStdString(w));
-    return lines;
-}
-
-/// "warning: FILE: where: what" on stderr, one line per warning of the import.
-void printWarnings(Io& io, const QString& mesh, const import::ImportedScene& scene)
-{
-    for (const QString& line : warningLines(mesh, scene))
+    for (const QString& line : warnings)
         io.err << "warning: " << line << '\n';
 }
 
@@ -195,13 +182,11 @@ int importCommand(const QStringList& arguments, Io& io)
     const QString mesh = parser.positionalArguments().first();
     const QString target = parser.value(o.output);
     project::Project proj;
-    proj.name = QFileInfo(mesh).completeBaseName();
-    proj.sourceMesh.path = project::SourceMesh::relativePath(mesh, target);
+    project::SourceMesh source;
     QString hashError;
-    proj.sourceMesh.sha256 = project::SourceMesh::hashFile(mesh, &hashError);
-    if (proj.sourceMesh.sha256.isEmpty())
-        return fail(io, hashError.isEmpty() ? QStringLiteral("%1: cannot read it to hash it").arg(mesh) : hashError);
-    proj.import = editor::importSettingsFrom(rigged.scene.conversion); // the editor records the same
+    if (!editor::sourceMeshFor(mesh, target, source, &hashError))
+        return fail(io, hashError);
+    editor::recordImport(proj, mesh, source, rigged.scene.conversion); // as the editor records it
 
     proj.rig = std::move(rigged.rig.rig);
     project::assignMissingIds(proj);
@@ -211,7 +196,7 @@ int importCommand(const QStringList& arguments, Io& io)
     io.out << "wrote " << target << " from " << mesh << ": " << summary(proj.rig, rigged.rig.templateUsed) << '\n';
     for (const std::string& note : rigged.rig.notes)
         io.out << "  note: " << QString::fromStdString(note) << '\n';
-    printWarnings(io, mesh, rigged.scene);
+    printWarnings(io, rigged.warnings);
     return kOk;
 }
 
@@ -237,14 +222,14 @@ int buildCommand(const QStringList& arguments, Io& io)
                             {QStringLiteral("bones"), qint64(d.bones.size())},
                             {QStringLiteral("bound_bones"), qint64(boundBones(d))},
                             {QStringLiteral("template"), QString::fromStdString(rigged.rig.templateUsed)},
-                            {QStringLiteral("warnings"), QJsonArray::fromStringList(warningLines(mesh, rigged.scene))}};
+                            {QStringLiteral("warnings"), QJsonArray::fromStringList(rigged.warnings)}};
         io.out << QJsonDocument(j).toJson(QJsonDocument::Compact) << '\n';
     } else {
         io.out << "wrote " << target << ": " << summary(d, rigged.rig.templateUsed) << '\n';
         for (const std::string& note : rigged.rig.notes)
             io.out << "  note: " << QString::fromStdString(note) << '\n';
     }
-    printWarnings(io, mesh, rigged.scene);
+    printWarnings(io, rigged.warnings);
     return kOk;
 }
 

@@ -3,7 +3,7 @@
 #include "Cli.h"
 #include "RigFiles.h"
 
-#include "marionette/import/Import.h"
+#include "marionette/editor/MeshImport.h"
 #include "marionette/project/ProjectFile.h"
 #include "marionette/runtime/Ragdoll.h"
 #include "marionette/runtime/Rig.h"
@@ -52,18 +52,16 @@ std::vector<Mesh> projectMesh(const QString& projectPath, Io& io)
     project::Project proj;
     if (!project::loadProject(projectPath, proj).ok() || proj.sourceMesh.path.isEmpty())
         return {};
-    const QString meshPath = proj.sourceMesh.resolve(projectPath);
-    if (!QFileInfo::exists(meshPath)) {
-        io.err << "warning: " << projectPath << ": source mesh " << meshPath << " not found; drawing the rig only\n";
+    editor::MeshImportRequest request;
+    QString why;
+    if (!editor::projectMeshRequest(proj, projectPath, request, nullptr, &why)) {
+        io.err << "warning: " << projectPath << ": " << why << "; drawing the rig only\n";
         return {};
     }
-    import::ImportOptions options;
-    options.scale = float(proj.import.scaleToMetres);
-    options.upAxis = proj.import.sourceUpAxis == project::UpAxis::Z ? import::UpAxis::Z : import::UpAxis::Y;
-    options.animations = false;
-    const import::ImportResult r = import::importScene(meshPath.toStdString(), options);
+    request.animations = false;
+    const editor::MeshImportResult r = editor::importMesh(pluginHost(), request);
     if (!r.ok()) {
-        io.err << "warning: " << QString::fromStdString(r.error) << "; drawing the rig only\n";
+        io.err << "warning: " << r.error << "; drawing the rig only\n";
         return {};
     }
     std::vector<Mesh> meshes;

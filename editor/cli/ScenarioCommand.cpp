@@ -3,9 +3,8 @@
 #include "Cli.h"
 #include "RigFiles.h"
 
-#include "marionette/editor/MeshSource.h"
+#include "marionette/editor/MeshImport.h"
 #include "marionette/editor/ScenarioRunner.h"
-#include "marionette/import/Import.h"
 #include "marionette/project/ProjectFile.h"
 
 #include <QJsonArray>
@@ -47,16 +46,22 @@ int simulateScenarios(const QString& path, const QString& name, bool all, bool j
     // A scenario that starts from an animation clip needs the source mesh, imported as the project records.
     std::optional<import::ImportedScene> mesh;
     if (std::any_of(chosen.begin(), chosen.end(), [](const project::Scenario* s) { return s->animationStart.has_value(); })) {
-        const QString meshPath = proj.sourceMesh.resolve(path);
-        if (proj.sourceMesh.path.isEmpty()) {
-            io.err << "warning: " << path << ": the project has no source mesh to take animation clips from\n";
+        editor::MeshImportRequest request;
+        QStringList warnings;
+        QString why;
+        if (!editor::projectMeshRequest(proj, path, request, &warnings, &why)) {
+            io.err << "warning: " << path << ": "
+                   << (why.isEmpty() ? QStringLiteral("the project has no source mesh to take animation clips from") : why) << '\n';
         } else {
-            import::ImportResult imported = import::importScene(meshPath.toStdString(), editor::importOptionsFor(proj.import));
+            editor::MeshImportResult imported = editor::importMesh(pluginHost(), request);
+            warnings << imported.warnings;
             if (imported.ok())
                 mesh = std::move(imported.scene);
             else
-                io.err << "warning: " << path << ": " << QString::fromStdString(imported.error) << '\n';
+                io.err << "warning: " << path << ": " << imported.error << '\n';
         }
+        for (const QString& w : warnings)
+            io.err << "warning: " << w << '\n';
     }
 
     bool allPassed = true;

@@ -22,6 +22,13 @@ bool BuiltinAssimpImporter::supportsFile(const QString&) const
 bool BuiltinAssimpImporter::read(const QString& path, const plugin::ImportSettings& settings,
                                  import::ImportedScene& out, QString& error)
 {
+    bool cancelled = false;
+    return read(path, settings, out, error, {}, cancelled);
+}
+
+bool BuiltinAssimpImporter::read(const QString& path, const plugin::ImportSettings& settings,
+                                 import::ImportedScene& out, QString& error, std::stop_token stop, bool& cancelled)
+{
     import::ImportOptions options;
     options.scale = settings.scale;
     options.upAxis = settings.upAxis;
@@ -31,7 +38,8 @@ bool BuiltinAssimpImporter::read(const QString& path, const plugin::ImportSettin
         progress = [&settings](float fraction, std::string_view stage) {
             settings.progress(fraction, QString::fromUtf8(stage.data(), qsizetype(stage.size())));
         };
-    import::ImportResult r = import::importScene(path.toStdString(), options, progress);
+    import::ImportResult r = import::importScene(path.toStdString(), options, progress, stop);
+    cancelled = r.status == import::ImportStatus::Cancelled;
     if (!r.ok()) {
         error = QString::fromStdString(r.error);
         return false;

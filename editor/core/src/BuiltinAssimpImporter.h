@@ -6,6 +6,8 @@
 
 #include <QObject>
 
+#include <stop_token>
+
 namespace marionette::editor {
 
 class BuiltinAssimpImporter : public QObject, public plugin::MeshImporter {
@@ -22,6 +24,10 @@ public:
     /// import::importScene() in a child process (the default isolation), progress passed through.
     bool read(const QString& path, const plugin::ImportSettings& settings, import::ImportedScene& out,
               QString& error) override;
+    /// The same, stopped at once when `stop` is requested (then false, `cancelled` set, error "import
+    /// cancelled").
+    bool read(const QString& path, const plugin::ImportSettings& settings, import::ImportedScene& out,
+              QString& error, std::stop_token stop, bool& cancelled);
 };
 
 } // namespace marionette::editor

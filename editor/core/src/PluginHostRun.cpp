@@ -2,6 +2,8 @@
 // atomic write), rig templates (checked input, checked rig) and imports (checked scene).
 #include "marionette/editor/PluginHost.h"
 
+#include "BuiltinAssimpImporter.h"
+
 #include "marionette/runtime/Rig.h"
 
 #include <QSaveFile>
@@ -109,11 +111,24 @@ AutoRigResult PluginHost::buildRig(const plugin::RigTemplate& tmpl, const AutoRi
 }
 
 bool PluginHost::importScene(plugin::MeshImporter& importer, const QString& path,
-                             const plugin::ImportSettings& settings, import::ImportedScene& out, QString* error)
+                             const plugin::ImportSettings& settings, import::ImportedScene& out, QString* error,
+                             std::stop_token stop, bool* cancelled)
 {
     out = import::ImportedScene{};
     QString why;
-    if (!importer.read(path, settings, out, why)) {
+    bool stopped = false;
+    auto* builtIn = dynamic_cast<BuiltinAssimpImporter*>(&importer);
+    const bool read = builtIn ? builtIn->read(path, settings, out, why, stop, stopped) : importer.read(path, settings, out, why);
+    stopped = stopped || stop.stop_requested();
+    if (cancelled)
+        *cancelled = stopped;
+    if (stopped) {
+        out = import::ImportedScene{};
+        if (error)
+            *error = QStringLiteral("%1: import cancelled").arg(path);
+        return false;
+    }
+    if (!read) {
         out = import::ImportedScene{};
         if (error)
             *error = why.isEmpty() ? QStringLiteral("%1: the %2 importer failed without saying why").arg(path, importer.shortName()) : why;

@@ -9,6 +9,7 @@
 #include "ValidationPanel.h"
 #include "viewport/Viewport.h"
 
+#include "marionette/editor/MeshImport.h"
 #include "marionette/editor/Recovery.h"
 #include "marionette/editor/commands/AddParticleCommand.h"
 #include "marionette/project/ProjectFile.h"
@@ -115,6 +116,7 @@ class TestMainWindow : public QObject {
     void export_refusedWhenRigHasErrors();
     void exportAs_pluginFormat();
     void import_cancelledFromTheProgressDialog();
+    void import_throughAnImporterPlugin();
     void noOpenGl_windowOpensWithMessage();
     void viewportShadersFail_windowShowsMessage();
 
@@ -565,6 +567,50 @@ void TestMainWindow::import_cancelledFromTheProgressDialog()
     QVERIFY(w.logPanel()->toPlainText().contains(QStringLiteral("Import cancelled")));
     QCOMPARE(rigBytes(w.document().rig()), before);
     QCOMPARE(w.document().undoStack()->count(), steps);
+}
+
+void TestMainWindow::import_throughAnImporterPlugin()
+{
+#ifndef MARIONETTE_HAVE_TEST_IMPORTER
+    QSKIP("built without the plugin tests (MARIONETTE_BUILD_PLUGINS off)");
+#else
+    // The editor finds its importer through the plugin host, as the command line does: the test-only
+    // importer of .mskel skeleton text reads the dog, which Assimp cannot.
+    const QByteArray folders = QByteArray(MARIONETTE_BIN_DIR "/plugins:") + MARIONETTE_TEST_PLUGIN_DIR;
+    qputenv("MARIONETTE_PLUGIN_PATH", folders);
+    app::MainWindow w;
+    qputenv("MARIONETTE_PLUGIN_PATH", QByteArray(MARIONETTE_BIN_DIR "/plugins"));
+    w.show();
+    QVERIFY2(w.plugins().importer(QStringLiteral("mskel")), "the test importer did not load");
+    QVERIFY(editor::meshFileFilter(w.plugins()).contains(QStringLiteral("*.mskel")));
+
+    editor::Document& doc = w.document();
+    QVERIFY(doc.project().name.isEmpty());
+    QVERIFY(w.importMesh(QStringLiteral(MARIONETTE_MSKEL), QStringLiteral("generic"), 30.f));
+    QVERIFY(doc.mesh());
+    QFile text(QStringLiteral(MARIONETTE_MSKEL));
+    QVERIFY(text.open(QIODevice::ReadOnly));
+    std::size_t bones = 0; // one "bone NAME PARENT ..." line per bone
+    for (const QByteArray& line : text.readAll().split('\n'))
+        bones += line.startsWith("bone ") ? 1 : 0;
+    QVERIFY(bones >= 20);
+    QCOMPARE(doc.mesh()->skeleton.size(), bones);
+    QVERIFY(!doc.rig().particles.empty());
+    QCOMPARE(doc.project().name, QStringLiteral("dog"));
+    QCOMPARE(doc.project().sourceMesh.sha256, project::SourceMesh::hashFile(QStringLiteral(MARIONETTE_MSKEL)));
+    QVERIFY(w.logPanel()->toPlainText().contains(QStringLiteral("(mskel)")));
+
+    // The import, name included, is one undo step.
+    QCOMPARE(doc.undoStack()->count(), 1);
+    w.action(QStringLiteral("editUndo"))->trigger();
+    QVERIFY(!doc.mesh());
+    QVERIFY(doc.rig().particles.empty());
+    QVERIFY(doc.project().name.isEmpty());
+    QVERIFY(doc.project().sourceMesh.path.isEmpty());
+    w.action(QStringLiteral("editRedo"))->trigger();
+    QCOMPARE(doc.project().name, QStringLiteral("dog"));
+    QVERIFY(doc.mesh());
+#endif
 }
 
 void TestMainWindow::noOpenGl_windowOpensWithMessage()

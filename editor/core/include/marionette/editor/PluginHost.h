@@ -32,6 +32,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <stop_token>
 #include <vector>
 
 namespace marionette::editor {
@@ -143,9 +144,13 @@ public:
     static AutoRigResult buildRig(const plugin::RigTemplate& tmpl, const AutoRigInput& input);
 
     /// Runs `importer` on `path` and checks the scene it returns (at least one mesh, validate() passes).
-    /// Returns false with *error one line starting with the path.
+    /// Returns false with *error one line starting with the path. `stop` stops the built-in Assimp importer
+    /// at once; a plugin importer cannot be interrupted and runs to its end. Either way a stop requested
+    /// before the result is final makes it false with *cancelled set (when given) and *error "PATH: import
+    /// cancelled".
     static bool importScene(plugin::MeshImporter& importer, const QString& path,
-                            const plugin::ImportSettings& settings, import::ImportedScene& out, QString* error);
+                            const plugin::ImportSettings& settings, import::ImportedScene& out, QString* error,
+                            std::stop_token stop = {}, bool* cancelled = nullptr);
 
 private:
     void loadLibrary(const QString& file);
