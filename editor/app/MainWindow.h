@@ -6,6 +6,7 @@
 // with paths (and drive the viewport with mouse events).
 #pragma once
 
+#include "ActionRegistry.h"
 #include "EditTools.h"
 
 #include "marionette/editor/Document.h"
@@ -20,6 +21,7 @@
 #include <memory>
 
 class QLabel;
+class QToolBar;
 class QStackedWidget;
 
 namespace marionette::viewport {
@@ -89,9 +91,12 @@ class MainWindow : public QMainWindow {
   private:
     void createViewport();
     void createDocks();
-    void createMenusAndToolbars();
-    QAction* addAction(QMenu* menu, const QString& name, const QString& text, const QKeySequence& shortcut,
-        std::function<void()> slot);
+    void createMenusAndToolbars(); // MainWindowActions.cpp
+    void createFileMenu();
+    void createEditMenu();
+    void createViewMenu();
+    QToolBar* createToolsMenu(); ///< returns the tools' tool bar
+    void createHelpMenu();
     void refreshScene();
     void refreshTitle();
     void scheduleValidation();
@@ -130,7 +135,7 @@ class MainWindow : public QMainWindow {
     QMenu* mExportMenu = nullptr;
     QMenu* mViewMenu = nullptr;
     QMenu* mPanelsMenu = nullptr;
-    std::map<QString, QAction*> mActions;
+    ActionRegistry mActions{this};
     viewport::DisplayOptions mDisplay;
     QTimer mAutosaveTimer;
     QTimer mValidationTimer;

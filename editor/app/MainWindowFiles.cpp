@@ -323,7 +323,7 @@ void MainWindow::rebuildExportMenu()
         QAction* a = mExportMenu->addAction(tr("%1 (*.%2)…").arg(e->displayName(), e->fileExtension()), this,
             [this, name] { exportRig(QString(), name); });
         a->setObjectName(QStringLiteral("exportAs_") + name);
-        mActions[a->objectName()] = a;
+        mActions.adopt(a);
     }
 }
 

@@ -34,17 +34,17 @@ void MainWindow::createPreview()
     menuBar()->insertMenu(menuBar()->actions().back(), menu); // before Help
     for (QAction* a : {mPreviewBar->playAction(), mPreviewBar->stepAction(), mPreviewBar->resetAction(), mPreviewBar->stopAction()}) {
         menu->addAction(a);
-        mActions[a->objectName()] = a;
+        mActions.adopt(a);
     }
     menu->addSeparator();
     for (QAction* a : {mPreviewBar->recordAction(), mPreviewBar->saveScenarioAction(), mPreviewBar->animationAction()}) {
         menu->addAction(a);
-        mActions[a->objectName()] = a;
+        mActions.adopt(a);
     }
     for (QAction* a : mPreviewBar->actions())
         if (!a->objectName().isEmpty())
-            mActions[a->objectName()] = a; // the tools, gravity, ... for tests and shortcuts
-    addAction(menu, QStringLiteral("previewRunScenarios"), tr("Run &Scenarios"), QKeySequence(tr("Ctrl+Shift+R")), [this] { runScenarios(); });
+            mActions.adopt(a); // the tools, gravity, ... for tests and shortcuts
+    mActions.add(menu, QStringLiteral("previewRunScenarios"), tr("Run &Scenarios"), QKeySequence(tr("Ctrl+Shift+R")), [this] { runScenarios(); });
 }
 
 void MainWindow::setEditingLocked(bool locked)

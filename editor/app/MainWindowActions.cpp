@@ -1,0 +1,203 @@
+// MainWindow: the menus and tool bars, one function per menu; every entry is an action of mActions
+// (ActionRegistry), found by its object name. The preview's menu is in MainWindowPreview.cpp, the recent
+// files and the exporters' entries (which change at run time) in MainWindowFiles.cpp.
+#include "EditTools.h"
+#include "MainWindow.h"
+#include "PreviewController.h"
+#include "viewport/Viewport.h"
+
+#include "marionette/editor/commands/SetElementViewCommand.h"
+
+#include <QActionGroup>
+#include <QDockWidget>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QToolBar>
+#include <QUndoStack>
+
+namespace marionette::app {
+
+using project::ElementKind;
+using project::ElementRef;
+
+QAction* MainWindow::action(const QString& name) const { return mActions.find(name); }
+
+void MainWindow::createMenusAndToolbars()
+{
+    createFileMenu();
+    createEditMenu();
+    createViewMenu();
+    QToolBar* toolBar = createToolsMenu();
+    QToolBar* fileBar = addToolBar(tr("File"));
+    fileBar->setObjectName(QStringLiteral("fileToolBar"));
+    mActions.fill(fileBar, {"fileNew", "fileOpen", "fileSave", "fileImportMesh", "fileExportRig", "editUndo", "editRedo"});
+    insertToolBar(toolBar, fileBar);
+    createHelpMenu();
+}
+
+void MainWindow::createFileMenu()
+{
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    mActions.add(file, QStringLiteral("fileNew"), tr("&New"), QKeySequence::New, [this] {
+        mPreview->stop();
+        if (maybeSave()) {
+            mDocument.clear();
+            mRecovery->discard();
+        }
+    });
+    mActions.add(file, QStringLiteral("fileOpen"), tr("&Open…"), QKeySequence::Open, [this] { openPath(QString()); });
+    mRecentMenu = file->addMenu(tr("Open &Recent"));
+    rebuildRecentMenu();
+    file->addSeparator();
+    mActions.add(file, QStringLiteral("fileSave"), tr("&Save"), QKeySequence::Save, [this] { saveTo(mDocument.filePath()); });
+    mActions.add(file, QStringLiteral("fileSaveAs"), tr("Save &As…"), QKeySequence::SaveAs, [this] { saveTo(QString()); });
+    file->addSeparator();
+    mActions.add(file, QStringLiteral("fileImportMesh"), tr("&Import Mesh…"), QKeySequence(tr("Ctrl+I")), [this] { importMesh(QString()); });
+    mActions.add(file, QStringLiteral("fileExportRig"), tr("&Export Rig…"), QKeySequence(tr("Ctrl+E")), [this] { exportRig(QString()); });
+    mExportMenu = file->addMenu(tr("Export &As"));
+    rebuildExportMenu();
+    file->addSeparator();
+    mActions.add(file, QStringLiteral("fileQuit"), tr("&Quit"), QKeySequence::Quit, [this] { close(); });
+}
+
+void MainWindow::createEditMenu()
+{
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    QAction* undo = mDocument.undoStack()->createUndoAction(this, tr("&Undo"));
+    undo->setShortcut(QKeySequence::Undo);
+    undo->setObjectName(QStringLiteral("editUndo"));
+    QAction* redo = mDocument.undoStack()->createRedoAction(this, tr("&Redo"));
+    redo->setShortcuts({QKeySequence::Redo, QKeySequence(tr("Ctrl+Y"))});
+    redo->setObjectName(QStringLiteral("editRedo"));
+    edit->addAction(mActions.adopt(undo));
+    edit->addAction(mActions.adopt(redo));
+    edit->addSeparator();
+    mActions.add(edit, QStringLiteral("editDelete"), tr("&Delete"), QKeySequence::Delete, [this] { deleteSelection(); });
+    mActions.add(edit, QStringLiteral("editSelectAll"), tr("Select &All Particles"), QKeySequence::SelectAll, [this] {
+        std::vector<ElementRef> all;
+        for (const auto& p : mDocument.rig().particles)
+            all.push_back({ElementKind::Particle, p.id});
+        mDocument.setSelection(all);
+    });
+    mActions.add(edit, QStringLiteral("editSelectNone"), tr("Select &None"), QKeySequence(tr("Ctrl+Shift+A")), [this] { mDocument.setSelection({}); });
+    edit->addSeparator();
+    mActions.add(edit, QStringLiteral("editHide"), tr("&Hide Selected"), QKeySequence(tr("H")), [this] { setSelectionView(false, std::nullopt); });
+    mActions.add(edit, QStringLiteral("editShowAll"), tr("&Show All"), QKeySequence(tr("Alt+H")), [this] {
+        std::vector<ElementRef> hidden;
+        for (const auto& v : mDocument.project().editor.elements)
+            if (!v.visible)
+                hidden.push_back(v.element);
+        if (!hidden.empty())
+            mDocument.undoStack()->push(new editor::SetElementViewCommand(&mDocument, hidden, true, std::nullopt));
+    });
+    mActions.add(edit, QStringLiteral("editLock"), tr("&Lock Selected"), QKeySequence(tr("Ctrl+L")), [this] { setSelectionView(std::nullopt, true); });
+    mActions.add(edit, QStringLiteral("editUnlock"), tr("U&nlock Selected"), QKeySequence(tr("Ctrl+Shift+L")), [this] { setSelectionView(std::nullopt, false); });
+}
+
+void MainWindow::createViewMenu()
+{
+    mViewMenu = menuBar()->addMenu(tr("&View"));
+    mActions.add(mViewMenu, QStringLiteral("viewFrame"), tr("&Frame Selected"), QKeySequence(tr("F")), [this] { frameSelection(); });
+    auto view = [this](viewport::Camera::View v) {
+        if (mViewport) {
+            mViewport->camera().setView(v);
+            mViewport->update();
+        }
+    };
+    mActions.add(mViewMenu, QStringLiteral("viewFront"), tr("F&ront"), QKeySequence(tr("1")), [view] { view(viewport::Camera::View::Front); });
+    mActions.add(mViewMenu, QStringLiteral("viewSide"), tr("&Side"), QKeySequence(tr("3")), [view] { view(viewport::Camera::View::Right); });
+    mActions.add(mViewMenu, QStringLiteral("viewTop"), tr("&Top"), QKeySequence(tr("7")), [view] { view(viewport::Camera::View::Top); });
+    mViewMenu->addSeparator();
+    // A display option toggled by a checkable entry of `menu`.
+    auto toggle = [this](QMenu* menu, const QString& name, const QString& text, const QKeySequence& key,
+                      bool viewport::DisplayOptions::*member) {
+        mActions.addToggle(menu, name, text, key, mDisplay.*member, [this, member](bool on) {
+            viewport::DisplayOptions d = mDisplay;
+            d.*member = on;
+            setDisplay(d);
+        });
+    };
+    toggle(mViewMenu, QStringLiteral("viewXray"), tr("&X-Ray"), QKeySequence(tr("Alt+X")), &viewport::DisplayOptions::xray);
+    QMenu* opacity = mViewMenu->addMenu(tr("Mesh &Opacity"));
+    auto* opacityGroup = new QActionGroup(this);
+    for (int percent : {100, 60, 30, 0}) {
+        QAction* a = mActions.add(opacity, QStringLiteral("viewOpacity%1").arg(percent), tr("%1 %").arg(percent), {}, [this, percent] {
+            viewport::DisplayOptions d = mDisplay;
+            d.meshOpacity = float(percent) / 100.f;
+            setDisplay(d);
+        });
+        a->setCheckable(true);
+        a->setChecked(percent == 100);
+        opacityGroup->addAction(a);
+    }
+    QMenu* layers = mViewMenu->addMenu(tr("&Layers"));
+    toggle(layers, QStringLiteral("layerMesh"), tr("Mesh"), {}, &viewport::DisplayOptions::showMesh);
+    toggle(layers, QStringLiteral("layerSkeleton"), tr("Skeleton"), {}, &viewport::DisplayOptions::showSkeleton);
+    toggle(layers, QStringLiteral("layerParticles"), tr("Particles"), {}, &viewport::DisplayOptions::showParticles);
+    toggle(layers, QStringLiteral("layerSticks"), tr("Sticks and ranges"), {}, &viewport::DisplayOptions::showSticks);
+    toggle(layers, QStringLiteral("layerTriangles"), tr("Triangles"), {}, &viewport::DisplayOptions::showTriangles);
+    toggle(layers, QStringLiteral("layerAngular"), tr("Angular limits"), {}, &viewport::DisplayOptions::showAngular);
+    toggle(layers, QStringLiteral("layerShapes"), tr("Shapes and capsules"), {}, &viewport::DisplayOptions::showShapes);
+    toggle(layers, QStringLiteral("layerGrid"), tr("Grid"), {}, &viewport::DisplayOptions::showGrid);
+    toggle(layers, QStringLiteral("layerGround"), tr("Ground"), {}, &viewport::DisplayOptions::showGround);
+    mViewMenu->addSeparator();
+    mPanelsMenu = mViewMenu->addMenu(tr("&Panels"));
+    for (QDockWidget* d : findChildren<QDockWidget*>())
+        mPanelsMenu->addAction(d->toggleViewAction());
+}
+
+QToolBar* MainWindow::createToolsMenu()
+{
+    QMenu* tools = menuBar()->addMenu(tr("&Tools"));
+    auto* toolGroup = new QActionGroup(this);
+    QToolBar* toolBar = addToolBar(tr("Tools"));
+    toolBar->setObjectName(QStringLiteral("toolsToolBar"));
+    struct ToolEntry {
+        const char* name;
+        QString text;
+        QKeySequence key;
+        Tool tool;
+    };
+    const std::vector<ToolEntry> entries = {
+        {"toolSelect", tr("&Select / Move"), QKeySequence(tr("Q")), Tool::Select},
+        {"toolAddParticle", tr("Add &Particle"), QKeySequence(tr("P")), Tool::AddParticle},
+        {"toolAddStick", tr("Add S&tick"), QKeySequence(tr("S")), Tool::AddStick},
+        {"toolAddRange", tr("Add Min/Max &Range"), QKeySequence(tr("R")), Tool::AddRange},
+        {"toolAddMinOnly", tr("Add M&in-Only Link"), QKeySequence(tr("Shift+N")), Tool::AddMinOnly},
+        {"toolAddMaxOnly", tr("Add M&ax-Only Link"), QKeySequence(tr("Shift+M")), Tool::AddMaxOnly},
+        {"toolMakeTriangle", tr("Make T&riangle"), QKeySequence(tr("T")), Tool::MakeTriangle},
+        {"toolAddAngular", tr("Add An&gular Constraint"), QKeySequence(tr("G")), Tool::AddAngular},
+    };
+    for (const ToolEntry& e : entries) {
+        const Tool tool = e.tool;
+        QAction* a = mActions.add(tools, QString::fromLatin1(e.name), e.text, e.key, [this, tool] { mTools->setTool(tool); });
+        a->setCheckable(true);
+        a->setChecked(tool == Tool::Select);
+        toolGroup->addAction(a);
+        toolBar->addAction(a);
+    }
+    connect(mTools, &EditTools::toolChanged, this, [this, entries](Tool tool) {
+        for (const ToolEntry& e : entries)
+            if (e.tool == tool)
+                mActions.find(QString::fromLatin1(e.name))->setChecked(true);
+    });
+    QWidget::addAction(mActions.add(nullptr, QStringLiteral("toolCancel"), tr("Cancel Tool"), QKeySequence(Qt::Key_Escape),
+        [this] { mTools->setTool(Tool::Select); }));
+    tools->addSeparator();
+    mActions.add(tools, QStringLiteral("toolAutoRig"), tr("&Auto-Rig…"), QKeySequence(tr("Ctrl+R")), [this] { autoRig(QString(), 75.f); });
+    mActions.fill(toolBar, {"", "toolAutoRig"});
+    return toolBar;
+}
+
+void MainWindow::createHelpMenu()
+{
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    mActions.add(help, QStringLiteral("helpAbout"), tr("&About Marionette"), {}, [this] {
+        QMessageBox::about(this, tr("About Marionette"),
+            tr("<h3>Marionette %1</h3><p>Character-physics authoring: Verlet particles, sticks, ranges, triangles and "
+               "angular constraints on a skinned character, exported as a .mrig for the runtime.</p>")
+                .arg(QStringLiteral(MARIONETTE_VERSION)));
+    });
+}
+
+} // namespace marionette::app
