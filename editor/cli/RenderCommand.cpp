@@ -39,10 +39,7 @@ const char* kRenderHelp =
     "Exit codes: 0 written; 1 bad rig, project or mesh, or the picture cannot be written; 2 usage error.\n";
 
 struct Mesh {
-    std::vector<Vec3> positions;   ///< bind pose, model space
-    std::vector<std::uint32_t> indices;
-    std::vector<import::VertexInfluences> influences; ///< empty: rigid on rigidBone (or static)
-    std::int32_t rigidBone = rig::kNone;
+    import::ImportedMesh mesh; ///< bind pose, model space
     QColor colour;
 };
 
@@ -66,7 +63,7 @@ std::vector<Mesh> projectMesh(const QString& projectPath, Io& io)
     }
     std::vector<Mesh> meshes;
     for (const import::ImportedMesh& m : r.scene.meshes) {
-        Mesh out{m.positions, m.indices, m.influences, m.rigidBone, QColor(224, 172, 140)};
+        Mesh out{m, QColor(224, 172, 140)};
         if (m.material >= 0 && std::size_t(m.material) < r.scene.materials.size()) {
             const auto& c = r.scene.materials[std::size_t(m.material)].baseColor;
             out.colour = QColor::fromRgbF(std::clamp(c[0], 0.f, 1.f), std::clamp(c[1], 0.f, 1.f), std::clamp(c[2], 0.f, 1.f));
@@ -131,25 +128,11 @@ int renderCommand(const QStringList& arguments, Io& io)
     // Skinned mesh in world space (the palette includes the spawn placement).
     std::vector<std::vector<Vec3>> skinned(meshes.size());
     for (std::size_t m = 0; m < meshes.size(); ++m) {
-        const Mesh& mesh = meshes[m];
+        const import::ImportedMesh& mesh = meshes[m].mesh;
         skinned[m].resize(mesh.positions.size());
-        for (std::size_t v = 0; v < mesh.positions.size(); ++v) {
-            Vec3 p;
-            float total = 0.f;
-            if (!mesh.influences.empty()) {
-                for (int k = 0; k < mesh.influences[v].count(); ++k) {
-                    const std::int32_t b = mesh.influences[v].bone[std::size_t(k)];
-                    if (b < 0 || std::size_t(b) >= skin.size())
-                        continue;
-                    p += skin[std::size_t(b)].transformPoint(mesh.positions[v]) * mesh.influences[v].weight[std::size_t(k)];
-                    total += mesh.influences[v].weight[std::size_t(k)];
-                }
-            } else if (mesh.rigidBone >= 0 && std::size_t(mesh.rigidBone) < skin.size()) {
-                p = skin[std::size_t(mesh.rigidBone)].transformPoint(mesh.positions[v]);
-                total = 1.f;
-            }
-            skinned[m][v] = total > 0.f ? p / total : mesh.positions[v] + Vec3{0.f, float(drop) - bottom, 0.f};
-        }
+        for (std::size_t v = 0; v < mesh.positions.size(); ++v)
+            if (!import::skinnedPosition(mesh, v, skin, skinned[m][v]))
+                skinned[m][v] += Vec3{0.f, float(drop) - bottom, 0.f}; // unbound: placed as the body was spawned
     }
 
     // Orthographic front view framing the body (and the floor line).
@@ -191,7 +174,7 @@ int renderCommand(const QStringList& arguments, Io& io)
     std::vector<Face> faces;
     const Vec3 light = normalizeOr(Vec3{0.3f, 0.6f, 1.f}, {0.f, 0.f, 1.f});
     for (std::size_t m = 0; m < meshes.size(); ++m) {
-        const auto& idx = meshes[m].indices;
+        const auto& idx = meshes[m].mesh.indices;
         for (std::size_t t = 0; t + 2 < idx.size(); t += 3) {
             const Vec3 a = skinned[m][idx[t]], b = skinned[m][idx[t + 1]], c = skinned[m][idx[t + 2]];
             const Vec3 n = normalizeOr(cross(b - a, c - a), {0.f, 0.f, 1.f});

@@ -8,42 +8,17 @@ namespace {
 
 constexpr std::uint32_t kLeafSize = 4;
 
-Vec3 skin(const import::ImportedMesh& m, std::size_t v, const std::vector<Mat4>& palette)
-{
-    const Vec3 p = m.positions[v];
-    if (palette.empty())
-        return p;
-    auto matrix = [&](std::int32_t bone) -> const Mat4* {
-        return bone >= 0 && std::size_t(bone) < palette.size() ? &palette[std::size_t(bone)] : nullptr;
-    };
-    if (m.rigidBone != rig::kNone) {
-        const Mat4* b = matrix(m.rigidBone);
-        return b ? b->transformPoint(p) : p;
-    }
-    if (!m.isSkinned())
-        return p;
-    const import::VertexInfluences& in = m.influences[v];
-    Vec3 sum;
-    float total = 0.f;
-    for (int k = 0; k < import::kMaxInfluences; ++k) {
-        const float w = in.weight[std::size_t(k)];
-        if (!(w > 0.f))
-            continue;
-        const Mat4* b = matrix(in.bone[std::size_t(k)]);
-        sum += (b ? b->transformPoint(p) : p) * w;
-        total += w;
-    }
-    return total > 1e-6f ? sum * (1.f / total) : p;
-}
-
 } // namespace
 
 MeshRaycaster::MeshRaycaster(const import::ImportedScene& mesh, const std::vector<Mat4>& palette)
 {
     for (const import::ImportedMesh& m : mesh.meshes) {
         const auto base = std::uint32_t(mPositions.size());
-        for (std::size_t v = 0; v < m.positions.size(); ++v)
-            mPositions.push_back(skin(m, v, palette));
+        for (std::size_t v = 0; v < m.positions.size(); ++v) {
+            Vec3 p;
+            import::skinnedPosition(m, v, palette, p);
+            mPositions.push_back(p);
+        }
         for (std::size_t i = 0; i + 2 < m.indices.size(); i += 3) {
             const std::uint32_t a = m.indices[i], b = m.indices[i + 1], c = m.indices[i + 2];
             if (a >= m.positions.size() || b >= m.positions.size() || c >= m.positions.size())

@@ -244,4 +244,35 @@ std::string ImportedScene::validate() const
     return {};
 }
 
+bool skinnedPosition(const ImportedMesh& mesh, std::size_t v, std::span<const Mat4> palette, Vec3& out)
+{
+    out = mesh.positions[v];
+    auto matrix = [&](std::int32_t bone) -> const Mat4* {
+        return bone >= 0 && std::size_t(bone) < palette.size() ? &palette[std::size_t(bone)] : nullptr;
+    };
+    if (mesh.rigidBone != rig::kNone) {
+        const Mat4* b = matrix(mesh.rigidBone);
+        if (b)
+            out = b->transformPoint(out);
+        return b != nullptr;
+    }
+    if (!mesh.isSkinned())
+        return false;
+    const VertexInfluences& in = mesh.influences[v];
+    Vec3 sum;
+    float total = 0.f;
+    for (int k = 0; k < kMaxInfluences; ++k) {
+        const float w = in.weight[std::size_t(k)];
+        const Mat4* b = w > 0.f ? matrix(in.bone[std::size_t(k)]) : nullptr;
+        if (!b)
+            continue;
+        sum += b->transformPoint(mesh.positions[v]) * w;
+        total += w;
+    }
+    if (!(total > 1e-6f))
+        return false;
+    out = sum * (1.f / total);
+    return true;
+}
+
 } // namespace marionette::import

@@ -22,6 +22,7 @@ private slots:
     void repeatedNodeNames_areMadeUnique();
     void everySkinnedFile_isValidAndBindPoseReproducesPositions_data();
     void everySkinnedFile_isValidAndBindPoseReproducesPositions();
+    void skinnedPosition_blendsRigidAndUnbound();
 };
 
 void TestImportSkinned::simpleSkin_skeletonWeightsAndClip()
@@ -284,6 +285,40 @@ void TestImportSkinned::everySkinnedFile_isValidAndBindPoseReproducesPositions()
             for (const Vec3& p : skin(s, m, world))
                 QVERIFY(isFinite(p));
     }
+}
+
+void TestImportSkinned::skinnedPosition_blendsRigidAndUnbound()
+{
+    // The one CPU skinning the viewport's picking and `marionette render` share.
+    ImportedMesh m;
+    m.positions = {{1.f, 0.f, 0.f}, {0.f, 2.f, 0.f}};
+    m.influences.resize(2);
+    m.influences[0].bone = {0, 1, 0, 0};
+    m.influences[0].weight = {0.25f, 0.75f, 0.f, 0.f};
+    m.influences[1].bone = {1, 2, 0, 0};
+    m.influences[1].weight = {0.5f, 0.5f, 0.f, 0.f}; // bone 2 is not in the palette below
+    const Mat4 up = Mat4::fromTransform({Quat{}, {0.f, 4.f, 0.f}});
+    const Mat4 turn = Mat4::fromTransform({Quat::fromAxisAngle({0.f, 0.f, 1.f}, 1.5707964f), {}});
+    const std::vector<Mat4> palette{up, turn};
+    Vec3 out;
+    // Vertex 0: 0.25 × (1, 4, 0) + 0.75 × (0, 1, 0), by hand.
+    QVERIFY(skinnedPosition(m, 0, palette, out));
+    QVERIFY(length(out - Vec3{0.25f, 1.75f, 0.f}) < 1e-5f);
+    // Vertex 1: only bone 1 is in the palette, so its weight is the whole: (0, 2, 0) turned a quarter.
+    QVERIFY(skinnedPosition(m, 1, palette, out));
+    QVERIFY(length(out - Vec3{-2.f, 0.f, 0.f}) < 1e-5f);
+    // No palette: nothing moves the vertex; it stays at its bind position.
+    QVERIFY(!skinnedPosition(m, 1, {}, out));
+    QCOMPARE(out, m.positions[1]);
+    // A rigidly bound mesh follows its bone's matrix.
+    ImportedMesh rigid;
+    rigid.positions = {{1.f, 0.f, 0.f}};
+    rigid.rigidBone = 1;
+    QVERIFY(skinnedPosition(rigid, 0, palette, out));
+    QVERIFY(length(out - Vec3{0.f, 1.f, 0.f}) < 1e-5f);
+    rigid.rigidBone = 5; // not in the palette
+    QVERIFY(!skinnedPosition(rigid, 0, palette, out));
+    QCOMPARE(out, rigid.positions[0]);
 }
 
 QTEST_APPLESS_MAIN(TestImportSkinned)

@@ -18,6 +18,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -190,5 +191,11 @@ struct ImportedScene {
     /// naming the element, e.g. `meshes[0] 'Body' vertex 12: weights sum to 0.5`.
     std::string validate() const;
 };
+
+/// Vertex `v` of `mesh` skinned by `palette` (one matrix per bone of the skeleton, bind pose to posed, e.g.
+/// Ragdoll::skinningMatrices): the blend of its influences' matrices by weight (normalised by the weights of
+/// the bones the palette has), or its rigid bone's matrix. False, with the bind position in `out`, when no
+/// bone of the palette moves it (an unskinned mesh, an empty palette).
+bool skinnedPosition(const ImportedMesh& mesh, std::size_t v, std::span<const Mat4> palette, Vec3& out);
 
 } // namespace marionette::import
