@@ -4,6 +4,7 @@
 #include "RigFiles.h"
 
 #include "marionette/editor/MeshImport.h"
+#include "marionette/editor/TestScenes.h"
 #include "marionette/project/ProjectFile.h"
 #include "marionette/runtime/Ragdoll.h"
 #include "marionette/runtime/Rig.h"
@@ -115,7 +116,7 @@ int renderCommand(const QStringList& arguments, Io& io)
     ws.sleep = false;
     runtime::World world(ws);
     world.addPlane({0.f, 1.f, 0.f}, 0.f);
-    const float bottom = bindBottom(*rig);
+    const float bottom = editor::bindBottom(*rig);
     runtime::Ragdoll* body = world.ragdoll(world.spawn(rig, Transform{Quat{}, {0.f, float(drop) - bottom, 0.f}}, {}, &error));
     if (!body)
         return fail(io, QStringLiteral("%1: cannot spawn: %2").arg(path, QString::fromStdString(error)));

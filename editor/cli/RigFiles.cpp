@@ -16,14 +16,6 @@
 
 namespace marionette::cli {
 
-float bindBottom(const runtime::Rig& rig)
-{
-    float bottom = std::numeric_limits<float>::infinity();
-    for (std::size_t i = 0; i < rig.particleCount(); ++i)
-        bottom = std::min(bottom, rig.bindPositions()[i].y - rig.radii()[i]);
-    return std::isfinite(bottom) ? bottom : 0.f;
-}
-
 const char* kindName(RigFile::Kind kind) { return kind == RigFile::Kind::Mrig ? "mrig" : "mproj"; }
 
 QString loadRigFile(const QString& path, RigFile& out)

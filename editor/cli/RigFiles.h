@@ -6,8 +6,6 @@
 
 #include <QString>
 
-namespace marionette::runtime { class Rig; }
-
 namespace marionette::cli {
 
 struct RigFile {
@@ -24,10 +22,6 @@ struct RigFile {
 /// .mproj extension). The rig must pass RigDescription::validate(). Returns an empty string, or one line
 /// starting with the path: "hero.mrig: STCK[12].particleB: index 40 out of range (31 particles)".
 QString loadRigFile(const QString& path, RigFile& out);
-
-/// Lowest point of a compiled rig's bind pose (particle centre minus radius), in the rig's frame: a ragdoll
-/// spawned at height h − bindBottom(rig) has its lowest point h above y = 0.
-float bindBottom(const runtime::Rig& rig);
 
 /// "mrig" or "mproj".
 const char* kindName(RigFile::Kind kind);

@@ -228,7 +228,7 @@ int simulateCommand(const QStringList& arguments, Io& io)
     const RagdollHandle h =
         world.spawn(rig,
                     Transform{Quat::fromAxisAngle({0.f, 1.f, 0.f}, radians(float(yawDegrees))),
-                              {0.f, float(dropHeight) - bindBottom(*rig), 0.f}},
+                              {0.f, float(dropHeight) - editor::bindBottom(*rig), 0.f}},
                     {}, &error);
     Ragdoll* r = world.ragdoll(h);
     if (!r)
@@ -350,7 +350,7 @@ int benchCommand(const QStringList& arguments, Io& io)
     const Vec3 middle = (lo + hi) * 0.5f;
     const float layer = std::max(0.5f, 1.2f * (hi.z - lo.z)); // lying down, the body's depth becomes its height
     const Transform lieDown{Quat::fromAxisAngle({1.f, 0.f, 0.f}, 0.5f * kPi), {}};
-    const float lift = 1.f - bindBottom(*rig);
+    const float lift = 1.f - editor::bindBottom(*rig);
     std::mt19937 rng(7);
     std::uniform_real_distribution<float> yaw(0.f, 2.f * kPi);
     for (long i = 0; i < count; ++i) {

@@ -95,7 +95,6 @@ bool PreviewSession::start(const rig::RigDescription& rig, const PreviewSettings
     // Bind pose rotated about its bounding-box centre, centred over the drop point, lowest sphere at the
     // drop height above the scene's top.
     const auto bind = mRig->bindPositions();
-    const auto radii = mRig->radii();
     Vec3 lo{INFINITY, INFINITY, INFINITY}, hi{-INFINITY, -INFINITY, -INFINITY};
     for (const Vec3& p : bind) {
         lo = vmin(lo, p);
@@ -103,11 +102,7 @@ bool PreviewSession::start(const rig::RigDescription& rig, const PreviewSettings
     }
     const Vec3 centre = bind.empty() ? Vec3{} : (lo + hi) * 0.5f;
     const Quat R = settings.rotation.random ? randomRotation(settings.rotation.seed) : normalize(settings.rotation.rotation);
-    float lowest = INFINITY;
-    for (std::size_t i = 0; i < bind.size(); ++i)
-        lowest = std::min(lowest, R.rotate(bind[i] - centre).y - radii[i]);
-    if (!std::isfinite(lowest))
-        lowest = 0.f;
+    const float lowest = bindBottom(*mRig, R, centre);
     mPlacement = Transform{R, Vec3{0.f, sceneTopHeight(settings.scene) + settings.dropHeight - lowest, 0.f} - R.rotate(centre)};
     mGeometry = testSceneGeometry(settings.scene);
     restart();

@@ -1,6 +1,7 @@
 // The preview's test scenes (TestScenes.h).
 #include "marionette/editor/TestScenes.h"
 
+#include "marionette/runtime/Rig.h"
 #include "marionette/runtime/World.h"
 
 #include <algorithm>
@@ -140,6 +141,16 @@ bool sceneFromName(const QString& name, project::Scene& out)
             return true;
         }
     return false;
+}
+
+float bindBottom(const runtime::Rig& rig, const Quat& rotation, Vec3 pivot)
+{
+    const auto bind = rig.bindPositions();
+    const auto radii = rig.radii();
+    float lowest = std::numeric_limits<float>::infinity();
+    for (std::size_t i = 0; i < bind.size(); ++i)
+        lowest = std::min(lowest, rotation.rotate(bind[i] - pivot).y - radii[i]);
+    return std::isfinite(lowest) ? lowest : 0.f;
 }
 
 } // namespace marionette::editor

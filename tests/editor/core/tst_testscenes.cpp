@@ -1,5 +1,6 @@
 // TestScenes (docs/preview.md): the preview's scenes, their top heights and the sphere penetration measure.
 #include "marionette/editor/TestScenes.h"
+#include "marionette/runtime/Rig.h"
 #include "marionette/runtime/World.h"
 
 #include <QtTest>
@@ -18,6 +19,7 @@ private slots:
     void penetrationDepth_isTheSphereDepthIntoFloorAndBoxes();
     void nearestSurfacePoint_findsTheFaceOrEdge();
     void sceneNames_roundTrip();
+    void bindBottom_isTheLowestSphereAfterTheTurn();
 };
 
 void TestTestScenes::scenes_haveTheDocumentedTopAtTheDropPoint_data()
@@ -86,6 +88,27 @@ void TestTestScenes::sceneNames_roundTrip()
     project::Scene untouched = project::Scene::Ledge;
     QVERIFY(!editor::sceneFromName(QStringLiteral("moon"), untouched));
     QCOMPARE(untouched, project::Scene::Ledge);
+}
+
+void TestTestScenes::bindBottom_isTheLowestSphereAfterTheTurn()
+{
+    // Two particles: (0, 1, 0) r 0.1 and (0, 2, 0.5) r 0.3, one stick.
+    rig::RigDescription d;
+    d.particles.resize(2);
+    d.particles[0].position = {0.f, 1.f, 0.f};
+    d.particles[0].radius = 0.1f;
+    d.particles[1].position = {0.f, 2.f, 0.5f};
+    d.particles[1].radius = 0.3f;
+    d.sticks.push_back({});
+    d.sticks[0].a = 0;
+    d.sticks[0].b = 1;
+    std::string error;
+    const auto rig = runtime::Rig::build(d, &error);
+    QVERIFY2(rig, error.c_str());
+    QCOMPARE(editor::bindBottom(*rig), 0.9f);
+    // Upside down about the point (0, 1.5, 0): y → 3 − y, so the second particle is lowest: 1 − 0.3.
+    const Quat flip = Quat::fromAxisAngle({1.f, 0.f, 0.f}, 3.14159265f);
+    QVERIFY(std::fabs(editor::bindBottom(*rig, flip, {0.f, 1.5f, 0.f}) - (1.f - 1.5f - 0.3f)) < 1e-5f);
 }
 
 QTEST_GUILESS_MAIN(TestTestScenes)

@@ -12,7 +12,10 @@
 
 #include <vector>
 
-namespace marionette::runtime { class World; }
+namespace marionette::runtime {
+class Rig;
+class World;
+} // namespace marionette::runtime
 
 namespace marionette::editor {
 
@@ -43,6 +46,12 @@ SceneGeometry testSceneGeometry(project::Scene scene);
 /// Height of the highest surface at the drop point (x = z = 0, box edges included): 0 for Floor, 0.18 for
 /// Stairs, 1 for Ledge, 0.6 for Box. A scenario's drop height is measured above it.
 float sceneTopHeight(project::Scene scene);
+
+/// The lowest point of a rig's bind pose (particle centre minus radius) after turning it by `rotation`
+/// about `pivot`: a ragdoll spawned with that rotation, moved up by h − bindBottom(...), has its lowest point
+/// h above y = 0. 0 for a rig without particles. The preview, scenarios and the command line place drops
+/// with it.
+float bindBottom(const runtime::Rig& rig, const Quat& rotation = {}, Vec3 pivot = {});
 
 /// How deep a sphere (centre `point`, `radius` >= 0) is inside the floor or a box: the largest of
 /// radius − (signed distance from the centre to the surface), 0 when it touches nothing.
