@@ -184,9 +184,9 @@ QJsonArray shapes(const rig::RigDescription& d)
         QJsonObject o = element(i, s.id, s.name);
         o.insert(QStringLiteral("kind"), QStringLiteral("box"));
         o.insert(QStringLiteral("triangle"), index(s.triangle));
-        o.insert(QStringLiteral("tetrahedron"), s.triangle == rig::kNone
-                                                    ? QJsonValue(QJsonArray{qint64(s.tetra[0]), qint64(s.tetra[1]), qint64(s.tetra[2]), qint64(s.tetra[3])})
-                                                    : QJsonValue());
+        o.insert(QStringLiteral("tetra"), s.triangle == rig::kNone
+                                              ? QJsonValue(QJsonArray{qint64(s.tetra[0]), qint64(s.tetra[1]), qint64(s.tetra[2]), qint64(s.tetra[3])})
+                                              : QJsonValue());
         o.insert(QStringLiteral("local"), QJsonObject{{QStringLiteral("rotation"), quat(s.local.rotation)},
                                                       {QStringLiteral("translation"), vec(s.local.translation)}});
         o.insert(QStringLiteral("halfExtents"), vec(s.halfExtents));

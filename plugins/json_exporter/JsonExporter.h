@@ -17,7 +17,7 @@ class JsonExporter : public QObject, public plugin::RigExporter {
 public:
     /// The "version" field of the documents this exporter writes; raised on any incompatible change
     /// (2: substeps and rates per second in place of per-step drag and frictions; pin stiffness per 1/60 s).
-    static constexpr int kSchemaVersion = 2;
+    static constexpr int kSchemaVersion = 3;
 
     QString shortName() const override { return QStringLiteral("json"); }
     QString displayName() const override { return QStringLiteral("Engine-neutral JSON rig"); }

@@ -67,20 +67,11 @@ rig::RigDescription makeHumanoid(const HumanoidOptions& o)
     }
 
     // Body parts as triangles (Rosen). Limb triangles: up runs along the bone.
-    const int tris[kHumanoidTriangleCount][3] = {
-        {kHipL, kHipR, kSpine},           {kShoulderL, kShoulderR, kSpine}, {kNeck, kHead, kNose},
-        {kShoulderL, kElbowL, kElbowAxisL}, {kElbowL, kWristL, kElbowAxisL},
-        {kShoulderR, kElbowR, kElbowAxisR}, {kElbowR, kWristR, kElbowAxisR},
-        {kHipL, kKneeL, kKneeAxisL},      {kKneeL, kAnkleL, kKneeAxisL},
-        {kHipR, kKneeR, kKneeAxisR},      {kKneeR, kAnkleR, kKneeAxisR},
-    };
-    const char* triNames[kHumanoidTriangleCount] = {"pelvis", "chest", "head", "upperarm_l", "forearm_l",
-                                                    "upperarm_r", "forearm_r", "thigh_l", "shin_l", "thigh_r", "shin_r"};
     for (int i = 0; i < kHumanoidTriangleCount; ++i) {
         Triangle t;
-        t.name = triNames[i];
+        t.name = kHumanoidParts[i].name;
         for (int j = 0; j < 3; ++j)
-            t.p[j] = tris[i][j];
+            t.p[j] = kHumanoidParts[i].p[j];
         d.triangles.push_back(t);
     }
 
@@ -123,8 +114,8 @@ rig::RigDescription makeHumanoid(const HumanoidOptions& o)
     // Angular constraints. Axes are given in world space at bind and converted into B's triangle frame.
     Mat3 frames[kHumanoidTriangleCount];
     for (int i = 0; i < kHumanoidTriangleCount; ++i)
-        Rig::triangleFrame(d.particles[tris[i][0]].position, d.particles[tris[i][1]].position,
-                           d.particles[tris[i][2]].position, frames[i]);
+        Rig::triangleFrame(d.particles[kHumanoidParts[i].p[0]].position, d.particles[kHumanoidParts[i].p[1]].position,
+                           d.particles[kHumanoidParts[i].p[2]].position, frames[i]);
     auto joint = [&](const char* name, int a, int b, Vec3 twistWorld, Vec3 swingWorld, float twistMin,
                      float twistMax, float swing1, float swing2) {
         AngularConstraint j;

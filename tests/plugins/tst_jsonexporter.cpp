@@ -83,7 +83,7 @@ void TestJsonExporter::export_everyFieldReadsBack()
     const QJsonObject root = QJsonDocument::fromJson(bytes, &parse).object();
     QCOMPARE(parse.error, QJsonParseError::NoError);
     QCOMPARE(root.value(QStringLiteral("format")).toString(), QStringLiteral("marionette.rig+json"));
-    QCOMPARE(root.value(QStringLiteral("version")).toInt(), 2);
+    QCOMPARE(root.value(QStringLiteral("version")).toInt(), 3);
     QCOMPARE(root.value(QStringLiteral("generator")).toString(), QStringLiteral("tst 1"));
     QCOMPARE(root.value(QStringLiteral("name")).toString(), QString::fromStdString(d.name));
     const QJsonObject units = root.value(QStringLiteral("units")).toObject();
@@ -170,8 +170,8 @@ void TestJsonExporter::export_everyFieldReadsBack()
         const QJsonObject local = o[QStringLiteral("local")].toObject();
         QVERIFY2(sameElement(o, i, s.id, s.name) && o[QStringLiteral("kind")].toString() == QLatin1String("box") &&
                      o[QStringLiteral("triangle")] == index(s.triangle) &&
-                     (s.triangle >= 0 ? o[QStringLiteral("tetrahedron")].isNull()
-                                      : o[QStringLiteral("tetrahedron")].toArray() == QJsonArray{s.tetra[0], s.tetra[1], s.tetra[2], s.tetra[3]}) &&
+                     (s.triangle >= 0 ? o[QStringLiteral("tetra")].isNull()
+                                      : o[QStringLiteral("tetra")].toArray() == QJsonArray{s.tetra[0], s.tetra[1], s.tetra[2], s.tetra[3]}) &&
                      sameQuat(local[QStringLiteral("rotation")], s.local.rotation) && sameVec(local[QStringLiteral("translation")], s.local.translation) &&
                      sameVec(o[QStringLiteral("halfExtents")], s.halfExtents) && o[QStringLiteral("group")].toInteger() == s.group &&
                      o[QStringLiteral("mask")].toInteger() == s.mask,

@@ -313,23 +313,14 @@ bool HumanoidBuilder::run(std::string* error)
     normaliseMasses(mD, M);
 
     // ---- triangles (makeHumanoid order); limb triangles share the hinge edge (joint, axis particle)
-    const int tris[kHumanoidTriangleCount][3] = {
-        {kHipL, kHipR, kSpine},             {kShoulderL, kShoulderR, kSpine}, {kNeck, kHead, kNose},
-        {kShoulderL, kElbowL, kElbowAxisL}, {kElbowL, kWristL, kElbowAxisL},
-        {kShoulderR, kElbowR, kElbowAxisR}, {kElbowR, kWristR, kElbowAxisR},
-        {kHipL, kKneeL, kKneeAxisL},        {kKneeL, kAnkleL, kKneeAxisL},
-        {kHipR, kKneeR, kKneeAxisR},        {kKneeR, kAnkleR, kKneeAxisR},
-    };
-    const char* triNames[kHumanoidTriangleCount] = {"pelvis",     "chest",     "head",    "upperarm_l",
-                                                    "forearm_l",  "upperarm_r", "forearm_r", "thigh_l",
-                                                    "shin_l",     "thigh_r",   "shin_r"};
     for (int i = 0; i < kHumanoidTriangleCount; ++i) {
-        mD.triangles.push_back(makeTriangle(triNames[i], tris[i][0], tris[i][1], tris[i][2]));
-        const Vec3 a = mD.particles[std::size_t(tris[i][0])].position, b = mD.particles[std::size_t(tris[i][1])].position,
-                   c = mD.particles[std::size_t(tris[i][2])].position;
+        const runtime::HumanoidPart& part = runtime::kHumanoidParts[i];
+        mD.triangles.push_back(makeTriangle(part.name, part.p[0], part.p[1], part.p[2]));
+        const Vec3 a = mD.particles[std::size_t(part.p[0])].position, b = mD.particles[std::size_t(part.p[1])].position,
+                   c = mD.particles[std::size_t(part.p[2])].position;
         if (!Rig::triangleFrame(a, b, c, mFrames[std::size_t(i)])) {
             *error = "humanoid template: the ";
-            error->append(triNames[i]).append(" triangle is degenerate (its joints are in one line)");
+            error->append(part.name).append(" triangle is degenerate (its joints are in one line)");
             return false;
         }
     }

@@ -27,6 +27,27 @@ enum HumanoidTriangle : int {
     kThighLTri, kShinLTri, kThighRTri, kShinRTri, kHumanoidTriangleCount
 };
 
+/// The humanoid's body parts as triangles (Rosen), in HumanoidTriangle order: name and particles. Limb
+/// triangles run up along the bone (p0 → p1) and share the hinge edge (joint, axis particle) with their
+/// neighbour. The auto-rig's humanoid template builds the same triangles on a character's skeleton.
+struct HumanoidPart {
+    const char* name;
+    int p[3];
+};
+inline constexpr HumanoidPart kHumanoidParts[kHumanoidTriangleCount] = {
+    {"pelvis", {kHipL, kHipR, kSpine}},
+    {"chest", {kShoulderL, kShoulderR, kSpine}},
+    {"head", {kNeck, kHead, kNose}},
+    {"upperarm_l", {kShoulderL, kElbowL, kElbowAxisL}},
+    {"forearm_l", {kElbowL, kWristL, kElbowAxisL}},
+    {"upperarm_r", {kShoulderR, kElbowR, kElbowAxisR}},
+    {"forearm_r", {kElbowR, kWristR, kElbowAxisR}},
+    {"thigh_l", {kHipL, kKneeL, kKneeAxisL}},
+    {"shin_l", {kKneeL, kAnkleL, kKneeAxisL}},
+    {"thigh_r", {kHipR, kKneeR, kKneeAxisR}},
+    {"shin_r", {kKneeR, kAnkleR, kKneeAxisR}},
+};
+
 /// Angular friction of the humanoid's joints (and of the auto-rig's templates): damping of the relative
 /// spin, 1/s, and the speed below which a joint is held still, rad/s (about 46°/s).
 constexpr float kHumanoidJointDamping = 3.f;
