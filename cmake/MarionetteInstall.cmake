@@ -1,9 +1,10 @@
 # Installation and packaging (docs/install.md). Included last by the top-level CMakeLists.txt, when every
 # target exists.
 #
-#   runtime   libmarionette_runtime.a, libmarionette_rig.a (and libmarionette.so with
-#             MARIONETTE_SHARED_RUNTIME), their headers, the CMake package (Marionette::runtime,
-#             Marionette::rig, Marionette::shared) and marionette.pc. Needs no Qt.
+#   runtime   libmarionette_runtime.a, libmarionette_rig.a, libmarionette_foundation.a (and
+#             libmarionette.so with MARIONETTE_SHARED_RUNTIME), their headers, the CMake package
+#             (Marionette::runtime, Marionette::rig, Marionette::foundation, Marionette::shared) and
+#             marionette.pc. Needs no Qt.
 #   tools     the `marionette` CLI and `marionette-editor` (exported as Marionette::marionette and
 #             Marionette::editor), the plugins shipped with them and marionette_add_rigs()
 #             (MarionetteRigs.cmake).
@@ -14,7 +15,7 @@ include(CMakePackageConfigHelpers)
 set(MARIONETTE_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/Marionette)
 
 # ---- runtime ----------------------------------------------------------------------------------------------
-set(marionette_runtime_targets marionette_rig marionette_runtime)
+set(marionette_runtime_targets marionette_foundation marionette_rig marionette_runtime)
 if(TARGET marionette_shared)
   list(APPEND marionette_runtime_targets marionette_shared)
 endif()
@@ -22,7 +23,8 @@ install(TARGETS ${marionette_runtime_targets} EXPORT MarionetteRuntime
   ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime
   LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT runtime NAMELINK_COMPONENT runtime
   INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
-install(DIRECTORY ${PROJECT_SOURCE_DIR}/formats/rig/include/ ${PROJECT_SOURCE_DIR}/runtime/include/
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/foundation/include/ ${PROJECT_SOURCE_DIR}/formats/rig/include/
+  ${PROJECT_SOURCE_DIR}/runtime/include/
   DESTINATION ${CMAKE_INSTALL_INCLUDEDIR} COMPONENT runtime)
 install(EXPORT MarionetteRuntime NAMESPACE Marionette:: FILE MarionetteRuntimeTargets.cmake
   DESTINATION ${MARIONETTE_INSTALL_CMAKEDIR} COMPONENT runtime)

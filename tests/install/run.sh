@@ -19,7 +19,7 @@ fail() { echo "install_consumer: $*" >&2; exit 1; }
 echo "== install into $PREFIX"
 "$CMAKE" --install "$BUILD" --prefix "$PREFIX" >"$WORK/install.log" || { cat "$WORK/install.log"; fail "install failed"; }
 for f in bin/marionette bin/marionette-editor include/marionette/marionette.h include/marionette/runtime/World.h \
-         include/marionette/rig/Mrig.h include/marionette/Math.h lib/libmarionette_runtime.a lib/libmarionette_rig.a \
+         include/marionette/rig/Mrig.h include/marionette/Math.h lib/libmarionette_runtime.a lib/libmarionette_rig.a lib/libmarionette_foundation.a \
          lib/cmake/Marionette/MarionetteConfig.cmake lib/cmake/Marionette/MarionetteConfigVersion.cmake \
          lib/pkgconfig/marionette.pc share/doc/Marionette/README.md share/doc/Marionette/cli.md; do
     [ -e "$PREFIX/$f" ] || fail "the installation has no $f"

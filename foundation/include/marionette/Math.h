@@ -1,4 +1,5 @@
-// Marionette — small value types for 3D math shared by formats/rig and the runtime.
+// Marionette — small value types for 3D math (the foundation library, below formats/rig and the runtime;
+// every layer uses them).
 //
 // Plain structs, no dependencies, no Qt, no Eigen. Conventions: right-handed, +Y up, metres.
 // Mat3 is column-major: columns c[0], c[1], c[2] are the images of the X, Y and Z axes.
