@@ -5,6 +5,7 @@
 #include "marionette/runtime/Procedural.h"
 #include "marionette/runtime/Ragdoll.h"
 #include "marionette/runtime/Rig.h"
+#include "marionette/rig/Validation.h"
 #include "marionette/runtime/World.h"
 
 #include <QtTest/QtTest>
@@ -94,6 +95,7 @@ private slots:
     void degenerate_randomAbuseStaysFinite();
     void validation_messagesNameTheElement_data();
     void validation_messagesNameTheElement();
+    void validation_findingsReportEveryProblem();
 };
 
 // ---------------------------------------------------------------------------------------------- degenerate input
@@ -344,85 +346,88 @@ struct ValidationCase {
     void (*mutate)(rig::RigDescription&);
     const char* expect1;
     const char* expect2;
+    rig::ElementKind kind; ///< the first finding's element kind, index and field
+    int index;
+    const char* field;
 };
 
 const ValidationCase kValidationCases[] = {
-    {"stick index out of range", [](rig::RigDescription& d) { d.sticks[0].b = 7; }, "sticks[0]", "out of range"},
-    {"stick negative index", [](rig::RigDescription& d) { d.sticks[0].a = -2; }, "sticks[0]", "out of range"},
-    {"stick same particle twice", [](rig::RigDescription& d) { d.sticks[0].b = 0; }, "sticks[0]", "same particle"},
-    {"stick stiffness 0", [](rig::RigDescription& d) { d.sticks[0].stiffness = 0.f; }, "sticks[0]", "stiffness"},
+    {"stick index out of range", [](rig::RigDescription& d) { d.sticks[0].b = 7; }, "sticks[0]", "out of range", rig::ElementKind::Stick, 0, "b"},
+    {"stick negative index", [](rig::RigDescription& d) { d.sticks[0].a = -2; }, "sticks[0]", "out of range", rig::ElementKind::Stick, 0, "a"},
+    {"stick same particle twice", [](rig::RigDescription& d) { d.sticks[0].b = 0; }, "sticks[0]", "same particle", rig::ElementKind::Stick, 0, "b"},
+    {"stick stiffness 0", [](rig::RigDescription& d) { d.sticks[0].stiffness = 0.f; }, "sticks[0]", "stiffness", rig::ElementKind::Stick, 0, "stiffness"},
     {"stick range max below min",
      [](rig::RigDescription& d) {
          d.sticks[0].kind = rig::StickKind::Range;
          d.sticks[0].minLength = 1.f;
          d.sticks[0].maxLength = 0.5f;
      },
-     "sticks[0]", "maxLength"},
-    {"stick tear ratio 0.5", [](rig::RigDescription& d) { d.sticks[0].tearRatio = 0.5f; }, "sticks[0]", "tearRatio"},
-    {"negative radius", [](rig::RigDescription& d) { d.particles[0].radius = -0.1f; }, "particles[0]", "radius"},
-    {"mass NaN", [](rig::RigDescription& d) { d.particles[0].mass = std::numeric_limits<float>::quiet_NaN(); }, "particles[0]", "mass"},
-    {"negative mass", [](rig::RigDescription& d) { d.particles[2].mass = -1.f; }, "particles[2]", "mass"},
-    {"position Inf", [](rig::RigDescription& d) { d.particles[1].position.x = std::numeric_limits<float>::infinity(); }, "particles[1]", "position"},
-    {"no particles", [](rig::RigDescription& d) { d = rig::RigDescription{}; }, "particles", "no particles"},
-    {"angle same particle", [](rig::RigDescription& d) { d.angles[0].b = 0; }, "angles[0]", "same particle"},
+     "sticks[0]", "maxLength", rig::ElementKind::Stick, 0, "maxLength"},
+    {"stick tear ratio 0.5", [](rig::RigDescription& d) { d.sticks[0].tearRatio = 0.5f; }, "sticks[0]", "tearRatio", rig::ElementKind::Stick, 0, "tearRatio"},
+    {"negative radius", [](rig::RigDescription& d) { d.particles[0].radius = -0.1f; }, "particles[0]", "radius", rig::ElementKind::Particle, 0, "radius"},
+    {"mass NaN", [](rig::RigDescription& d) { d.particles[0].mass = std::numeric_limits<float>::quiet_NaN(); }, "particles[0]", "mass", rig::ElementKind::Particle, 0, "mass"},
+    {"negative mass", [](rig::RigDescription& d) { d.particles[2].mass = -1.f; }, "particles[2]", "mass", rig::ElementKind::Particle, 2, "mass"},
+    {"position Inf", [](rig::RigDescription& d) { d.particles[1].position.x = std::numeric_limits<float>::infinity(); }, "particles[1]", "position", rig::ElementKind::Particle, 1, "position"},
+    {"no particles", [](rig::RigDescription& d) { d = rig::RigDescription{}; }, "particles", "no particles", rig::ElementKind::Rig, -1, "particles"},
+    {"angle same particle", [](rig::RigDescription& d) { d.angles[0].b = 0; }, "angles[0]", "same particle", rig::ElementKind::Angle, 0, ""},
     {"angle max below min",
      [](rig::RigDescription& d) {
          d.angles[0].minAngle = 1.f;
          d.angles[0].maxAngle = 0.5f;
      },
-     "angles[0]", "maxAngle"},
-    {"triangle index out of range", [](rig::RigDescription& d) { d.triangles[1].p[2] = 9; }, "triangles[1]", "out of range"},
-    {"collinear triangle", [](rig::RigDescription& d) { d.particles[2].position = {0.f, 2.f, 0.f}; }, "triangles[0]", "degenerate"},
-    {"angular same triangle twice", [](rig::RigDescription& d) { d.angular[0].triangleB = 0; }, "angular[0]", "same"},
-    {"angular triangle out of range", [](rig::RigDescription& d) { d.angular[0].triangleB = 5; }, "angular[0]", "out of range"},
-    {"angular damping negative", [](rig::RigDescription& d) { d.angular[0].damping = -1.f; }, "angular[0]", "damping"},
-    {"angular static friction NaN", [](rig::RigDescription& d) { d.angular[0].staticFrictionSpeed = std::numeric_limits<float>::quiet_NaN(); }, "angular[0]", "staticFrictionSpeed"},
+     "angles[0]", "maxAngle", rig::ElementKind::Angle, 0, "maxAngle"},
+    {"triangle index out of range", [](rig::RigDescription& d) { d.triangles[1].p[2] = 9; }, "triangles[1]", "out of range", rig::ElementKind::Triangle, 1, "p[2]"},
+    {"collinear triangle", [](rig::RigDescription& d) { d.particles[2].position = {0.f, 2.f, 0.f}; }, "triangles[0]", "degenerate", rig::ElementKind::Triangle, 0, ""},
+    {"angular same triangle twice", [](rig::RigDescription& d) { d.angular[0].triangleB = 0; }, "angular[0]", "same", rig::ElementKind::Angular, 0, "triangleB"},
+    {"angular triangle out of range", [](rig::RigDescription& d) { d.angular[0].triangleB = 5; }, "angular[0]", "out of range", rig::ElementKind::Angular, 0, "triangleB"},
+    {"angular damping negative", [](rig::RigDescription& d) { d.angular[0].damping = -1.f; }, "angular[0]", "damping", rig::ElementKind::Angular, 0, "damping"},
+    {"angular static friction NaN", [](rig::RigDescription& d) { d.angular[0].staticFrictionSpeed = std::numeric_limits<float>::quiet_NaN(); }, "angular[0]", "staticFrictionSpeed", rig::ElementKind::Angular, 0, "staticFrictionSpeed"},
     {"angular twist max below min",
      [](rig::RigDescription& d) {
          d.angular[0].twistMin = 0.5f;
          d.angular[0].twistMax = -0.5f;
      },
-     "angular[0]", "twistMax"},
-    {"angular cone NaN", [](rig::RigDescription& d) { d.angular[0].coneAngle = std::numeric_limits<float>::quiet_NaN(); }, "angular[0]", "coneAngle"},
+     "angular[0]", "twistMax", rig::ElementKind::Angular, 0, "twistMax"},
+    {"angular cone NaN", [](rig::RigDescription& d) { d.angular[0].coneAngle = std::numeric_limits<float>::quiet_NaN(); }, "angular[0]", "coneAngle", rig::ElementKind::Angular, 0, "coneAngle"},
     {"pin target Inf", [](rig::RigDescription& d) {
          rig::Pin p;
          p.particle = 1;
          p.target = {0.f, std::numeric_limits<float>::infinity(), 0.f};
          d.pins.push_back(p);
-     }, "pins[0]", "target"},
+     }, "pins[0]", "target", rig::ElementKind::Pin, 0, "target"},
     {"pin particle out of range", [](rig::RigDescription& d) {
          rig::Pin p;
          p.particle = 4;
          d.pins.push_back(p);
-     }, "pins[0]", "out of range"},
-    {"shape flat tetrahedron", [](rig::RigDescription& d) { d.shapes[0].tetra[3] = d.shapes[0].tetra[2]; }, "shapes[0]", "flat"},
-    {"shape zero half extent", [](rig::RigDescription& d) { d.shapes[0].halfExtents.y = 0.f; }, "shapes[0]", "halfExtents"},
+     }, "pins[0]", "out of range", rig::ElementKind::Pin, 0, "particle"},
+    {"shape flat tetrahedron", [](rig::RigDescription& d) { d.shapes[0].tetra[3] = d.shapes[0].tetra[2]; }, "shapes[0]", "flat", rig::ElementKind::Shape, 0, "tetra"},
+    {"shape zero half extent", [](rig::RigDescription& d) { d.shapes[0].halfExtents.y = 0.f; }, "shapes[0]", "halfExtents", rig::ElementKind::Shape, 0, "halfExtents"},
     {"shape rotation NaN", [](rig::RigDescription& d) { d.shapes[0].local.rotation.y = std::numeric_limits<float>::quiet_NaN(); },
-     "shapes[0]", "local.rotation is not a unit quaternion"},
+     "shapes[0]", "local.rotation is not a unit quaternion", rig::ElementKind::Shape, 0, "local.rotation"},
     {"binding offset not a rotation", [](rig::RigDescription& d) {
          d.bindings[0].hasOffset = true;
          d.bindings[0].offset.rotation = {0.f, 0.f, 0.f, 2.f};
-     }, "bindings[0]", "offset.rotation is not a unit quaternion"},
+     }, "bindings[0]", "offset.rotation is not a unit quaternion", rig::ElementKind::Binding, 0, "offset.rotation"},
     {"binding offset translation Inf", [](rig::RigDescription& d) {
          d.bindings[0].hasOffset = true;
          d.bindings[0].offset.translation.z = std::numeric_limits<float>::infinity();
-     }, "bindings[0]", "offset.translation"},
-    {"bone parent after itself", [](rig::RigDescription& d) { d.bones[0].parent = 1; }, "bones[0]", "parent"},
-    {"bone parent itself", [](rig::RigDescription& d) { d.bones[1].parent = 1; }, "bones[1]", "parent"},
-    {"bone matrix NaN", [](rig::RigDescription& d) { d.bones[1].bindWorld.m[5] = std::numeric_limits<float>::quiet_NaN(); }, "bones[1]", "finite"},
-    {"binding bone out of range", [](rig::RigDescription& d) { d.bindings[0].bone = 2; }, "bindings[0]", "out of range"},
-    {"binding triangle out of range", [](rig::RigDescription& d) { d.bindings[0].index = 2; }, "bindings[0]", "triangle"},
-    {"bone bound twice", [](rig::RigDescription& d) { d.bindings.push_back(d.bindings[0]); }, "bindings[1]", "twice"},
-    {"iterations 0", [](rig::RigDescription& d) { d.settings.iterations = 0; }, "settings", "iterations"},
-    {"time step 0", [](rig::RigDescription& d) { d.settings.timeStep = 0.f; }, "settings", "timeStep"},
-    {"iterations 65", [](rig::RigDescription& d) { d.settings.iterations = 65; }, "settings", "iterations"},
-    {"substeps 0", [](rig::RigDescription& d) { d.settings.substeps = 0; }, "settings", "substeps"},
-    {"substeps 65", [](rig::RigDescription& d) { d.settings.substeps = 65; }, "settings", "substeps"},
-    {"damping negative", [](rig::RigDescription& d) { d.settings.damping = -0.5f; }, "settings", "damping"},
-    {"damping NaN", [](rig::RigDescription& d) { d.settings.damping = std::numeric_limits<float>::quiet_NaN(); }, "settings", "damping"},
-    {"static friction speed 101", [](rig::RigDescription& d) { d.settings.staticFrictionSpeed = 101.f; }, "settings", "staticFrictionSpeed"},
-    {"gravity NaN", [](rig::RigDescription& d) { d.settings.gravity.y = std::numeric_limits<float>::quiet_NaN(); }, "settings", "gravity"},
-    {"friction negative", [](rig::RigDescription& d) { d.settings.friction = -1.f; }, "settings", "friction"},
+     }, "bindings[0]", "offset.translation", rig::ElementKind::Binding, 0, "offset.translation"},
+    {"bone parent after itself", [](rig::RigDescription& d) { d.bones[0].parent = 1; }, "bones[0]", "parent", rig::ElementKind::Bone, 0, "parent"},
+    {"bone parent itself", [](rig::RigDescription& d) { d.bones[1].parent = 1; }, "bones[1]", "parent", rig::ElementKind::Bone, 1, "parent"},
+    {"bone matrix NaN", [](rig::RigDescription& d) { d.bones[1].bindWorld.m[5] = std::numeric_limits<float>::quiet_NaN(); }, "bones[1]", "finite", rig::ElementKind::Bone, 1, "bindWorld"},
+    {"binding bone out of range", [](rig::RigDescription& d) { d.bindings[0].bone = 2; }, "bindings[0]", "out of range", rig::ElementKind::Binding, 0, "bone"},
+    {"binding triangle out of range", [](rig::RigDescription& d) { d.bindings[0].index = 2; }, "bindings[0]", "triangle", rig::ElementKind::Binding, 0, "index"},
+    {"bone bound twice", [](rig::RigDescription& d) { d.bindings.push_back(d.bindings[0]); }, "bindings[1]", "twice", rig::ElementKind::Binding, 1, "bone"},
+    {"iterations 0", [](rig::RigDescription& d) { d.settings.iterations = 0; }, "settings", "iterations", rig::ElementKind::Settings, -1, "iterations"},
+    {"time step 0", [](rig::RigDescription& d) { d.settings.timeStep = 0.f; }, "settings", "timeStep", rig::ElementKind::Settings, -1, "timeStep"},
+    {"iterations 65", [](rig::RigDescription& d) { d.settings.iterations = 65; }, "settings", "iterations", rig::ElementKind::Settings, -1, "iterations"},
+    {"substeps 0", [](rig::RigDescription& d) { d.settings.substeps = 0; }, "settings", "substeps", rig::ElementKind::Settings, -1, "substeps"},
+    {"substeps 65", [](rig::RigDescription& d) { d.settings.substeps = 65; }, "settings", "substeps", rig::ElementKind::Settings, -1, "substeps"},
+    {"damping negative", [](rig::RigDescription& d) { d.settings.damping = -0.5f; }, "settings", "damping", rig::ElementKind::Settings, -1, "damping"},
+    {"damping NaN", [](rig::RigDescription& d) { d.settings.damping = std::numeric_limits<float>::quiet_NaN(); }, "settings", "damping", rig::ElementKind::Settings, -1, "damping"},
+    {"static friction speed 101", [](rig::RigDescription& d) { d.settings.staticFrictionSpeed = 101.f; }, "settings", "staticFrictionSpeed", rig::ElementKind::Settings, -1, "staticFrictionSpeed"},
+    {"gravity NaN", [](rig::RigDescription& d) { d.settings.gravity.y = std::numeric_limits<float>::quiet_NaN(); }, "settings", "gravity", rig::ElementKind::Settings, -1, "gravity"},
+    {"friction negative", [](rig::RigDescription& d) { d.settings.friction = -1.f; }, "settings", "friction", rig::ElementKind::Settings, -1, "friction"},
 };
 
 } // namespace
@@ -454,6 +459,62 @@ void TestRobustness::validation_messagesNameTheElement()
              qPrintable(QStringLiteral("message '%1' lacks '%2'").arg(message, QString::fromLatin1(c.expect2))));
     QVERIFY2(error.find('\n') == std::string::npos, qPrintable(QStringLiteral("message is not one line: '%1'").arg(message)));
     QVERIFY2(d.validate() == error, "validate() and Rig::build() disagree");
+    // The same problem as a typed finding: the element's kind and index, the field, the message.
+    const std::vector<rig::Finding> findings = d.findings();
+    QVERIFY(!findings.empty());
+    QCOMPARE(int(findings.front().kind), int(c.kind));
+    QCOMPARE(findings.front().index, c.index);
+    QCOMPARE(QString::fromStdString(findings.front().field), QString::fromLatin1(c.field));
+    QCOMPARE(findings.front().severity, rig::Severity::Error);
+    QCOMPARE(QString::fromStdString(findings.front().message), message);
+}
+
+// findings() goes on past the first problem: every broken field of every element, in check order, each
+// naming its element and field; validate() and Rig::build() report the first, validating once each.
+void TestRobustness::validation_findingsReportEveryProblem()
+{
+    rig::RigDescription d = validSmallRig();
+    QVERIFY(d.findings().empty());
+    d.particles[1].mass = -1.f;
+    d.sticks[0].stiffness = 0.f;
+    d.sticks[0].compliance = -1.f;
+    d.triangles[1].p[2] = 9;
+    d.bindings[0].index = 5;
+    d.settings.iterations = 0;
+    struct Expected {
+        rig::ElementKind kind;
+        int index;
+        const char* field;
+        const char* message;
+    };
+    const Expected expected[] = {
+        {rig::ElementKind::Particle, 1, "mass", "particles[1]: mass -1 outside [0, 1e+06]"},
+        {rig::ElementKind::Stick, 0, "stiffness", "sticks[0] 's0': stiffness 0 outside (0, 1]"},
+        {rig::ElementKind::Stick, 0, "compliance", "sticks[0] 's0': compliance -1 outside [0, 1e+06]"},
+        {rig::ElementKind::Triangle, 1, "p[2]", "triangles[1]: p2 index 9 out of range (4 particles)"},
+        {rig::ElementKind::Binding, 0, "index", "bindings[0]: triangle index 5 out of range (2 triangles)"},
+        {rig::ElementKind::Settings, -1, "iterations", "settings: iterations 0 outside [1, 64]"},
+    };
+    const std::uint64_t before = rig::validationCount();
+    const std::vector<rig::Finding> findings = d.findings();
+    QCOMPARE(rig::validationCount() - before, std::uint64_t(1));
+    QCOMPARE(findings.size(), std::size(expected));
+    for (std::size_t i = 0; i < findings.size(); ++i) {
+        QCOMPARE(int(findings[i].kind), int(expected[i].kind));
+        QCOMPARE(findings[i].index, expected[i].index);
+        QCOMPARE(QString::fromStdString(findings[i].field), QString::fromLatin1(expected[i].field));
+        QCOMPARE(findings[i].severity, rig::Severity::Error);
+        QCOMPARE(QString::fromStdString(findings[i].message), QString::fromLatin1(expected[i].message));
+    }
+    QCOMPARE(d.validate(), findings.front().message);
+    std::string error;
+    const std::uint64_t beforeBuild = rig::validationCount();
+    QVERIFY(!Rig::build(d, &error));
+    QCOMPARE(rig::validationCount() - beforeBuild, std::uint64_t(1));
+    QCOMPARE(error, findings.front().message);
+    std::vector<rig::Finding> all;
+    QVERIFY(!rig::validated(d, all));
+    QCOMPARE(all.size(), findings.size());
 }
 
 QTEST_APPLESS_MAIN(TestRobustness)

@@ -4,8 +4,8 @@
 #include "MrigInternal.h"
 
 #include "marionette/Math.h"
+#include "marionette/rig/Validation.h"
 
-#include <algorithm>
 #include <cmath>
 
 namespace marionette::rig::detail {
@@ -276,13 +276,10 @@ bool checkTriangles(const RecordSpans& r, Strings& strings, std::string* error)
             for (int j = 0; j < k; ++j)
                 if (t.p[k] == t.p[j])
                     return fail(error, c.where(kP[k]) << ": particle " << t.p[k] << " repeats " << kP[j]);
-        // The same test as RigDescription::validate(): twice the area against the longer edge squared.
-        const Vec3 p0 = vec(r.particles[std::size_t(t.p[0])].position);
-        const Vec3 e1 = vec(r.particles[std::size_t(t.p[1])].position) - p0;
-        const Vec3 e2 = vec(r.particles[std::size_t(t.p[2])].position) - p0;
-        const float area2 = length(cross(e1, e2));
-        const float scale = std::max(lengthSquared(e1), lengthSquared(e2));
-        if (!(area2 > 1e-4f * scale) || !(scale > 1e-12f))
+        // The one degenerate-triangle test (RigDescription validation and the runtime use it too).
+        if (isDegenerateTriangle(vec(r.particles[std::size_t(t.p[0])].position),
+                                 vec(r.particles[std::size_t(t.p[1])].position),
+                                 vec(r.particles[std::size_t(t.p[2])].position)))
             return fail(error, c.where(nullptr) << ": degenerate at bind (particles " << t.p[0] << ", " << t.p[1]
                                                 << " and " << t.p[2] << " are collinear or coincide)");
     }
@@ -339,12 +336,9 @@ bool checkShapes(const RecordSpans& r, Strings& strings, std::string* error)
             for (int k = 0; k < 4; ++k)
                 if (!index(c, kTetra[k], s.tetra[k], np, "particles"))
                     return false;
-            // The same test as RigDescription::validate().
-            const Vec3 o = vec(r.particles[std::size_t(s.tetra[0])].position);
-            const float vol = dot(vec(r.particles[std::size_t(s.tetra[1])].position) - o,
-                                  cross(vec(r.particles[std::size_t(s.tetra[2])].position) - o,
-                                        vec(r.particles[std::size_t(s.tetra[3])].position) - o));
-            if (!(std::fabs(vol) > 1e-9f))
+            // The one flat-tetrahedron test (RigDescription validation uses it too).
+            const auto at = [&](int k) { return vec(r.particles[std::size_t(s.tetra[k])].position); };
+            if (isFlatTetrahedron(at(0), at(1), at(2), at(3)))
                 return fail(error, c.where("tetra") << ": flat at bind (particles " << s.tetra[0] << ", " << s.tetra[1]
                                                     << ", " << s.tetra[2] << " and " << s.tetra[3] << " are coplanar)");
         }

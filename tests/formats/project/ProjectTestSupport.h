@@ -113,6 +113,7 @@ inline bool isSentinel(const Project& p)
 inline Project fullProject()
 {
     using namespace marionette::rig;
+    using marionette::project::ElementKind; // not rig::ElementKind (the kinds validation findings name)
     Project p;
     p.name = QStringLiteral("Robot");
     p.sourceMesh.path = QStringLiteral("meshes/robot.fbx");

@@ -8,6 +8,7 @@
 #pragma once
 
 #include "marionette/Math.h"
+#include "marionette/rig/Finding.h"
 
 #include <cstdint>
 #include <limits>
@@ -205,7 +206,8 @@ void migrateLegacyAngularFriction(float dynamicFriction, float staticFrictionAng
 /// A legacy soft pin's stiffness (fraction per iteration) as the fraction per 1/60 s it gave.
 float migrateLegacyPinStiffness(float stiffness, std::uint32_t iterations, float timeStep);
 
-/// The whole rig. `validate()` reports the first problem found, naming the element.
+/// The whole rig. `findings()` reports every problem, `validate()` the first (rig::validated() in
+/// Validation.h validates once and hands out the proof later steps take instead of validating again).
 struct RigDescription {
     std::string name;
     std::vector<Particle> particles;
@@ -219,8 +221,15 @@ struct RigDescription {
     std::vector<BoneBinding> bindings;
     Settings settings;
 
-    /// Checks every index, count, float and limit. Returns an empty string when the rig is usable, else a
-    /// one-line message such as `sticks[12] 'l_forearm': particle b index 40 out of range (31 particles)`.
+    /// Checks every index, count, float and limit, and every triangle and embedding tetrahedron for
+    /// degeneracy (rig::isDegenerateTriangle, rig::isFlatTetrahedron). Returns every problem found, in
+    /// check order (elements in the order of the vectors above, then the settings); empty when the rig is
+    /// usable. A check that needs another one to pass (an index before what it indexes) is skipped when that
+    /// one fails, so each finding is a separate problem. Allocates only for the findings.
+    std::vector<Finding> findings() const;
+    /// The message of the first error of findings(), or an empty string when the rig is usable: one line
+    /// such as `sticks[12] 'l_forearm': particle b index 40 out of range (31 particles)`. Stops at that
+    /// first error.
     std::string validate() const;
 };
 
