@@ -118,35 +118,26 @@ bool Rig::triangleFrame(Vec3 p0, Vec3 p1, Vec3 p2, Mat3& out)
 std::shared_ptr<const Rig> Rig::load(const std::string& path, std::string* error)
 {
     rig::RigDescription d;
-    std::string message;
-    if (!rig::loadMrig(path, d, &message)) {
-        if (error)
-            *error = std::move(message);
-        return nullptr;
-    }
-    std::shared_ptr<const Rig> r = build(d, &message);
-    if (!r && error) {
-        *error = path;
-        error->append(": ").append(message);
-    }
-    return r;
+    const std::optional<rig::Validated> valid = rig::loadValidatedMrig(path, d, error); // validates once
+    return valid ? build(*valid) : nullptr;
 }
 
 std::shared_ptr<const Rig> Rig::loadFromMemory(std::span<const std::byte> bytes, std::string* error)
 {
     rig::RigDescription d;
-    if (!rig::readMrig(bytes, d, error))
-        return nullptr;
-    return build(d, error);
+    const std::optional<rig::Validated> valid = rig::readValidatedMrig(bytes, d, error); // validates once
+    return valid ? build(*valid) : nullptr;
 }
 
 std::shared_ptr<const Rig> Rig::build(const rig::RigDescription& d, std::string* error)
 {
-    if (std::string e = d.validate(); !e.empty()) {
-        if (error)
-            *error = std::move(e);
-        return nullptr;
-    }
+    const std::optional<rig::Validated> valid = rig::validated(d, error);
+    return valid ? build(*valid) : nullptr;
+}
+
+std::shared_ptr<const Rig> Rig::build(const rig::Validated& valid)
+{
+    const rig::RigDescription& d = valid.description();
     std::shared_ptr<Rig> r(new Rig());
     r->mDescription = d;
     const std::size_t n = d.particles.size();
@@ -321,7 +312,8 @@ std::shared_ptr<const Rig> Rig::build(const rig::RigDescription& d, std::string*
     std::vector<Mat3> bindFrames(d.triangles.size());
     for (std::size_t i = 0; i < d.triangles.size(); ++i) {
         const TriangleData& t = r->mTriangles[i];
-        Rig::triangleFrame(X[t.p[0]], X[t.p[1]], X[t.p[2]], bindFrames[i]); // validated non-degenerate
+        // Succeeds: validation refused every triangle rig::isDegenerateTriangle() calls degenerate.
+        Rig::triangleFrame(X[t.p[0]], X[t.p[1]], X[t.p[2]], bindFrames[i]);
     }
     for (const rig::AngularConstraint& a : d.angular) {
         AngularData o{};
@@ -455,7 +447,7 @@ std::shared_ptr<const Rig> Rig::build(const rig::RigDescription& d, std::string*
                 b.particles[k] = std::uint32_t(s.tetra[k]);
             const Vec3 x0 = X[b.particles[0]];
             const Mat3 edges = Mat3::fromColumns(X[b.particles[1]] - x0, X[b.particles[2]] - x0, X[b.particles[3]] - x0);
-            // inverse of a 3×3 through the adjugate; validated non-flat
+            // inverse of a 3×3 through the adjugate; validated not flat (rig::isFlatTetrahedron)
             const Vec3 c0 = edges.c[0], c1 = edges.c[1], c2 = edges.c[2];
             const float det = dot(c0, cross(c1, c2));
             const Vec3 r0 = cross(c1, c2) / det, r1 = cross(c2, c0) / det, r2 = cross(c0, c1) / det;

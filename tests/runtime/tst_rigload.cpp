@@ -1,15 +1,17 @@
 // The runtime's loader: a rig written to .mrig and loaded back (from a file or from memory) is the rig built
 // from the description, for everything the solver uses: compiled arrays and the simulation bit for bit.
-// Damaged files are refused with the path and the problem.
+// Loading validates the description once. Damaged files are refused with the path and the problem.
 #include "RuntimeTestSupport.h"
 
 #include "marionette/rig/Mrig.h"
+#include "marionette/rig/Validation.h"
 #include "marionette/runtime/Procedural.h"
 
 #include <QTemporaryDir>
 
 #include <cstring>
 #include <fstream>
+#include <optional>
 
 using namespace marionette;
 using namespace marionette::runtime;
@@ -72,11 +74,23 @@ void TestRigLoad::load_sameRigAsBuilt()
     QVERIFY2(rig::saveMrig(path, d, &error), error.c_str());
 
     BUILD_RIG(built, d);
+    // Loading validates the description once: the reader's validation is the one the builder goes by.
+    std::uint64_t validations = rig::validationCount();
     const std::shared_ptr<const Rig> loaded = Rig::load(path, &error);
     QVERIFY2(loaded, error.c_str());
+    QCOMPARE(rig::validationCount() - validations, std::uint64_t(1));
     const std::vector<std::byte> bytes = rig::writeMrig(d, &error);
+    validations = rig::validationCount();
     const std::shared_ptr<const Rig> fromMemory = Rig::loadFromMemory(bytes, &error);
     QVERIFY2(fromMemory, error.c_str());
+    QCOMPARE(rig::validationCount() - validations, std::uint64_t(1));
+    // The writer given the proof of validation writes the same bytes without validating again.
+    const std::optional<rig::Validated> valid = rig::validated(d);
+    QVERIFY(valid);
+    validations = rig::validationCount();
+    QVERIFY(rig::writeMrig(*valid) == bytes);
+    QVERIFY(Rig::build(*valid));
+    QCOMPARE(rig::validationCount() - validations, std::uint64_t(0));
 
     for (const Rig* r : {loaded.get(), fromMemory.get()}) {
         QVERIFY(sameBytes(built->bindPositions(), r->bindPositions()));

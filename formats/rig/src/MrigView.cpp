@@ -191,10 +191,15 @@ bool legacyRange(const char* list, std::size_t i, std::string_view name, const c
 
 bool MrigView::toDescription(RigDescription& out, std::string* error) const
 {
+    return toValidatedDescription(out, error).has_value();
+}
+
+std::optional<Validated> MrigView::toValidatedDescription(RigDescription& out, std::string* error) const
+{
     try {
         out = RigDescription{};
         if (!isOpen())
-            return fail(error, Msg() << "no .mrig file is open");
+            return fail(error, Msg() << "no .mrig file is open"), std::nullopt;
         const auto str = [&](StringRef ref) { return std::string(string(ref)); };
         out.name = std::string(mRigName);
         const SettingsRecord& s = *mSettings;
@@ -212,7 +217,7 @@ bool MrigView::toDescription(RigDescription& out, std::string* error) const
         } else {
             if (!legacyRange("settings", std::size_t(-1), {}, "drag", s.drag, 0.f, 0.99f, false, error) ||
                 !legacyRange("settings", std::size_t(-1), {}, "staticFriction", s.staticFriction, 0.f, 10.f, false, error))
-                return false;
+                return std::nullopt;
             t.solver = static_cast<SolverMode>(s.solver);
             migrateLegacySettings({s.timeStep, s.iterations, s.drag, s.staticFriction}, t);
         }
@@ -253,7 +258,7 @@ bool MrigView::toDescription(RigDescription& out, std::string* error) const
                 if (!legacyRange("angular", i, a.name, "dynamicFriction", r.dynamicFriction, 0.f, 0.999f, false, error) ||
                     !legacyRange("angular", i, a.name, "staticFrictionAngle", r.staticFrictionAngle, 0.f, kPi, false,
                                  error))
-                    return false;
+                    return std::nullopt;
                 migrateLegacyAngularFriction(r.dynamicFriction, r.staticFrictionAngle, s.timeStep, a);
             }
             out.angular.push_back(std::move(a));
@@ -263,7 +268,7 @@ bool MrigView::toDescription(RigDescription& out, std::string* error) const
             const PinRecord& r = mPins[i];
             if (mPinStiffness.empty() &&
                 !legacyRange("pins", i, string(r.name), "stiffness", r.stiffness, 0.f, 1.f, true, error))
-                return false;
+                return std::nullopt;
             const float stiffness = !mPinStiffness.empty() ? mPinStiffness[i].stiffness
                                                            : migrateLegacyPinStiffness(r.stiffness, s.iterations, s.timeStep);
             out.pins.push_back({str(r.name), r.id, r.particle, vec(r.target), stiffness, r.kinematic != 0});
@@ -282,33 +287,39 @@ bool MrigView::toDescription(RigDescription& out, std::string* error) const
             out.bindings.push_back({str(r.name), r.id, r.bone, static_cast<BoneBinding::Driver>(r.driver), r.index,
                                     r.hasOffset != 0, Transform{quat(r.offsetRotation), vec(r.offsetTranslation)}});
     } catch (const std::bad_alloc&) {
-        return fail(error, Msg() << "out of memory while building the rig description");
+        fail(error, Msg() << "out of memory while building the rig description");
+        return std::nullopt;
     }
-    std::string problem = out.validate();
-    if (!problem.empty()) {
-        if (error)
-            *error = std::move(problem);
-        return false;
-    }
-    return true;
+    return validated(out, error);
+}
+
+std::optional<Validated> readValidatedMrig(std::span<const std::byte> bytes, RigDescription& out, std::string* error)
+{
+    MrigView view;
+    if (!view.open(bytes, error))
+        return std::nullopt;
+    return view.toValidatedDescription(out, error);
 }
 
 bool readMrig(std::span<const std::byte> bytes, RigDescription& out, std::string* error)
 {
+    return readValidatedMrig(bytes, out, error).has_value();
+}
+
+std::optional<Validated> loadValidatedMrig(const std::string& path, RigDescription& out, std::string* error)
+{
     MrigView view;
-    return view.open(bytes, error) && view.toDescription(out, error);
+    if (!view.load(path, error))
+        return std::nullopt;
+    std::optional<Validated> valid = view.toValidatedDescription(out, error);
+    if (!valid)
+        detail::prefixPath(path, error);
+    return valid;
 }
 
 bool loadMrig(const std::string& path, RigDescription& out, std::string* error)
 {
-    MrigView view;
-    if (!view.load(path, error))
-        return false;
-    if (!view.toDescription(out, error)) {
-        detail::prefixPath(path, error);
-        return false;
-    }
-    return true;
+    return loadValidatedMrig(path, out, error).has_value();
 }
 
 bool readMrigInfo(std::span<const std::byte> bytes, MrigInfo& out, std::string* error)

@@ -313,12 +313,13 @@ std::vector<std::byte> serialise(const Records& r, const std::string& strings, s
 
 std::vector<std::byte> writeMrig(const RigDescription& rig, std::string* error)
 {
-    std::string problem = rig.validate();
-    if (!problem.empty()) {
-        if (error)
-            *error = std::move(problem);
-        return {};
-    }
+    const std::optional<Validated> valid = validated(rig, error);
+    return valid ? writeMrig(*valid, error) : std::vector<std::byte>();
+}
+
+std::vector<std::byte> writeMrig(const Validated& valid, std::string* error)
+{
+    const RigDescription& rig = valid.description();
     try {
         StringTable strings;
         Records records;

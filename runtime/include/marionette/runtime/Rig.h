@@ -1,6 +1,6 @@
 // Marionette runtime — the compiled, immutable rig shared by every ragdoll spawned from it.
 //
-// Rig::build() validates a rig::RigDescription and turns it into flat arrays laid out for the solver:
+// Rig::build() validates a rig::RigDescription (or takes one already validated) and turns it into flat arrays laid out for the solver:
 // sticks sorted root-to-leaf, law-of-cosines angle constraints folded into sticks, triangle edges made sure
 // of, rest orientations and bone-binding offsets captured from the bind pose, self-collision capsule pairs
 // precomputed from the group/mask filter. A Rig never changes after build(); share it with shared_ptr.
@@ -8,6 +8,7 @@
 
 #include "marionette/Math.h"
 #include "marionette/rig/RigDescription.h"
+#include "marionette/rig/Validation.h"
 
 #include <cstdint>
 #include <cstddef>
@@ -133,9 +134,13 @@ struct PinData {
 /// The compiled rig. All arrays are fixed after build().
 class Rig {
 public:
-    /// Validates `description` and compiles it. Returns null and sets *error (if given) to a one-line
-    /// message naming the offending element when the description is unusable.
+    /// Validates `description` (rig::validated()) and compiles it. Returns null and sets *error (if given)
+    /// to a one-line message naming the offending element when the description is unusable: validate()'s
+    /// message. Validation is the only refusal: every description that passes it builds.
     static std::shared_ptr<const Rig> build(const rig::RigDescription& description, std::string* error = nullptr);
+    /// Compiles a description already validated (rig::validated(), the .mrig readers), without validating
+    /// it again. Never null.
+    static std::shared_ptr<const Rig> build(const rig::Validated& description);
     /// Reads a `.mrig` file (formats/rig/FORMAT.md) and builds it. On failure returns null and sets *error to
     /// one line starting with the path: `hero.mrig: STCK[12].particleB: index 40 out of range (31 particles)`.
     static std::shared_ptr<const Rig> load(const std::string& path, std::string* error = nullptr);
@@ -190,7 +195,9 @@ public:
     ~Rig();
 
     /// Rosen's triangle frame of points p0, p1, p2 as a rotation [right | up | facing]. Returns false
-    /// (leaving `out` unchanged) when the points are (nearly) collinear or coincide.
+    /// (leaving `out` unchanged) when the points are (nearly) collinear or coincide; never for points
+    /// rig::isDegenerateTriangle() accepts (the validation test, stricter than this numerical guard for
+    /// the triangles a simulation deforms).
     static bool triangleFrame(Vec3 p0, Vec3 p1, Vec3 p2, Mat3& out);
 
 private:

@@ -12,8 +12,10 @@
 
 #include "marionette/rig/MrigView.h"
 #include "marionette/rig/RigDescription.h"
+#include "marionette/rig/Validation.h"
 
 #include <cstddef>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -26,6 +28,9 @@ namespace marionette::rig {
 /// refuse though validate() accepts it (a non-finite float in a field validate() does not look at):
 /// `cannot be written as .mrig: SHAP[0].localRotation.y: not a finite number (nan)`.
 std::vector<std::byte> writeMrig(const RigDescription& rig, std::string* error = nullptr);
+/// writeMrig() of a description already validated (rig::validated()): the same bytes and read-back check,
+/// without validating again. Fails only as the read-back check or the size limit make it fail.
+std::vector<std::byte> writeMrig(const Validated& rig, std::string* error = nullptr);
 
 /// Writes `rig` to `path` atomically: a temporary file in the same folder, flushed and synced, then renamed
 /// over `path`. On any failure returns false with *error = "path: reason"; an existing file at `path` is
@@ -36,9 +41,15 @@ bool saveMrig(const std::string& path, const RigDescription& rig, std::string* e
 /// false with *error set on failure (`out` is then unspecified). Bounds: allocations are proportional to
 /// bytes.size().
 bool readMrig(std::span<const std::byte> bytes, RigDescription& out, std::string* error);
+/// readMrig() returning the proof that `out` passed validation (it refers to `out`), for a caller that goes
+/// on to build or write the rig (runtime::Rig::loadFromMemory()) without validating it again; nullopt on
+/// failure. The checks are readMrig()'s, each run once.
+std::optional<Validated> readValidatedMrig(std::span<const std::byte> bytes, RigDescription& out, std::string* error);
 
 /// readMrig() of the file at `path` (one read into an aligned buffer). Errors start with `path: `.
 bool loadMrig(const std::string& path, RigDescription& out, std::string* error);
+/// loadMrig() returning the proof of validation, as readValidatedMrig().
+std::optional<Validated> loadValidatedMrig(const std::string& path, RigDescription& out, std::string* error);
 
 /// Header and chunk-table summary of `bytes` without looking at the payloads: checks the magic, version,
 /// header checksum, file size, flags and chunk-table checksum, then counts the records of each known

@@ -7,11 +7,13 @@
 
 #include "marionette/rig/MrigFormat.h"
 #include "marionette/rig/RigDescription.h"
+#include "marionette/rig/Validation.h"
 
 #include <cstddef>
 #include <cstdint>
 #include <memory>
 #include <new>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -101,6 +103,9 @@ public:
     /// BNDD (1.0 or 1.1) gives every angle constraint damping 0. On failure returns false with *error set to
     /// validate()'s message; `out` is then unspecified.
     bool toDescription(RigDescription& out, std::string* error) const;
+    /// toDescription() returning the proof that `out` passed validation (rig::validated(); it refers to
+    /// `out`), for a caller that goes on to build or write it without validating again; nullopt on failure.
+    std::optional<Validated> toValidatedDescription(RigDescription& out, std::string* error) const;
 
 private:
     struct AlignedDelete {
