@@ -254,9 +254,13 @@ bool MainWindow::exportRig(const QString& given, const QString& format)
         showError(tr("Export"), tr("No exporter named '%1'").arg(format));
         return false;
     }
-    auto issues = editor::validateRig(mDocument.rig(), mDocument.mesh().get());
+    // The rig as it is now, judged once; the export writes this copy with the verdict's proof, so nothing
+    // edited while the file dialog is open slips past the validation.
+    const rig::RigDescription rig = mDocument.rig();
+    const editor::RigVerdict verdict = editor::rigVerdict(rig, mDocument.mesh().get());
+    const std::vector<editor::ValidationIssue>& issues = verdict.issues;
     mValidation->setIssues(issues);
-    if (editor::hasErrors(issues)) {
+    if (!verdict.ok()) {
         if (auto* dock = findChild<QDockWidget*>(QStringLiteral("validationDock"))) {
             dock->show();
             dock->raise();
@@ -280,7 +284,7 @@ bool MainWindow::exportRig(const QString& given, const QString& format)
     context.sourcePath = mDocument.filePath();
     context.generator = QStringLiteral("Marionette %1").arg(QStringLiteral(MARIONETTE_VERSION));
     QString error;
-    if (!editor::PluginHost::exportRig(*exporter, mDocument.rig(), context, &error)) {
+    if (!editor::PluginHost::exportRig(*exporter, *verdict.valid, context, &error)) {
         showError(tr("Export failed"), error);
         return false;
     }

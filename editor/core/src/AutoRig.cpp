@@ -198,8 +198,8 @@ AutoRigResult autoRig(const AutoRigInput& in)
     if (humanoid)
         out.notes.insert(out.notes.begin(), "humanoid template: every body part was found");
     // The result must be an ordinary rig the runtime accepts; anything else is a bug here, reported as such.
-    std::string check = d.validate();
-    if (check.empty() && !runtime::Rig::build(d, &check) && check.empty())
+    std::string check;
+    if (!runtime::Rig::build(d, &check) && check.empty()) // validates once
         check = "the runtime refused it";
     if (!check.empty()) {
         out.error = "the auto-rig made an invalid rig (please report): " + check;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "marionette/plugin/RigExporter.h"
+#include "marionette/rig/Validation.h"
 
 #include <QObject>
 
@@ -19,6 +20,9 @@ public:
     /// rig::writeMrig(): the file the runtime loads. Fails only on what the writer refuses.
     bool write(const rig::RigDescription& rig, const plugin::ExportContext& context, QByteArray& out,
                QString& error) const override;
+    /// write() of a rig the host validated already: rig::writeMrig(const rig::Validated&), which does not
+    /// validate again (PluginHost::exportRigBytes calls this for the built-in exporter).
+    bool writeValidated(const rig::Validated& rig, QByteArray& out, QString& error) const;
 };
 
 } // namespace marionette::editor

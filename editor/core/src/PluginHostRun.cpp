@@ -3,6 +3,7 @@
 #include "marionette/editor/PluginHost.h"
 
 #include "BuiltinAssimpImporter.h"
+#include "BuiltinMrigExporter.h"
 
 #include "marionette/runtime/Rig.h"
 
@@ -13,6 +14,12 @@ namespace marionette::editor {
 namespace {
 
 QString str(const std::string& s) { return QString::fromStdString(s); }
+
+/// Where export messages start: the source of the rig, or the target when there is no source.
+QString sourceOf(const plugin::ExportContext& context)
+{
+    return context.sourcePath.isEmpty() ? context.targetPath : context.sourcePath;
+}
 
 /// autoRig()'s input checks and skeleton preparation (prepareAutoRigSkeleton), then the template's input.
 /// Returns "" or the error.
@@ -32,37 +39,44 @@ std::string prepareInput(const AutoRigInput& in, plugin::TemplateInput& out, std
 bool PluginHost::exportRigBytes(const plugin::RigExporter& exporter, const rig::RigDescription& rig,
                                 const plugin::ExportContext& context, QByteArray& out, QString* error)
 {
-    const QString source = context.sourcePath.isEmpty() ? context.targetPath : context.sourcePath;
+    std::string e;
+    const std::optional<rig::Validated> valid = rig::validated(rig, &e);
+    if (!valid) {
+        if (error)
+            *error = QStringLiteral("%1: the rig is invalid: %2").arg(sourceOf(context), str(e));
+        return false;
+    }
+    return exportRigBytes(exporter, *valid, context, out, error);
+}
+
+bool PluginHost::exportRigBytes(const plugin::RigExporter& exporter, const rig::Validated& rig,
+                                const plugin::ExportContext& context, QByteArray& out, QString* error)
+{
+    const QString source = sourceOf(context);
     auto failed = [&](const QString& message) {
         if (error)
             *error = message;
         return false;
     };
-    if (const std::string e = rig.validate(); !e.empty())
-        return failed(QStringLiteral("%1: the rig is invalid: %2").arg(source, str(e)));
-    std::string e;
-    if (!runtime::Rig::build(rig, &e))
-        return failed(QStringLiteral("%1: the runtime cannot build the rig: %2").arg(source, str(e)));
+    // Through the builder once (it refuses nothing validation passed), so every export has been compiled.
+    if (!runtime::Rig::build(rig))
+        return failed(QStringLiteral("%1: the runtime cannot build the rig").arg(source));
     out.clear();
     QString why;
-    if (!exporter.write(rig, context, out, why))
+    const auto* builtIn = dynamic_cast<const BuiltinMrigExporter*>(&exporter);
+    const bool written = builtIn ? builtIn->writeValidated(rig, out, why) : exporter.write(rig.description(), context, out, why);
+    if (!written)
         return failed(QStringLiteral("%1: %2 export: %3")
                           .arg(context.targetPath.isEmpty() ? source : context.targetPath, exporter.shortName(),
                                why.isEmpty() ? QStringLiteral("failed without saying why") : why));
     return true;
 }
 
-bool PluginHost::exportRig(const plugin::RigExporter& exporter, const rig::RigDescription& rig,
-                           const plugin::ExportContext& context, QString* error)
+namespace {
+
+/// Writes `bytes` to context.targetPath atomically.
+bool writeAtomically(const QByteArray& bytes, const plugin::ExportContext& context, QString* error)
 {
-    if (context.targetPath.isEmpty()) {
-        if (error)
-            *error = QStringLiteral("no file to export to");
-        return false;
-    }
-    QByteArray bytes;
-    if (!exportRigBytes(exporter, rig, context, bytes, error))
-        return false;
     QSaveFile file(context.targetPath);
     if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
         if (error)
@@ -71,6 +85,33 @@ bool PluginHost::exportRig(const plugin::RigExporter& exporter, const rig::RigDe
         return false;
     }
     return true;
+}
+
+bool noTarget(QString* error)
+{
+    if (error)
+        *error = QStringLiteral("no file to export to");
+    return false;
+}
+
+} // namespace
+
+bool PluginHost::exportRig(const plugin::RigExporter& exporter, const rig::RigDescription& rig,
+                           const plugin::ExportContext& context, QString* error)
+{
+    if (context.targetPath.isEmpty())
+        return noTarget(error);
+    QByteArray bytes;
+    return exportRigBytes(exporter, rig, context, bytes, error) && writeAtomically(bytes, context, error);
+}
+
+bool PluginHost::exportRig(const plugin::RigExporter& exporter, const rig::Validated& rig,
+                           const plugin::ExportContext& context, QString* error)
+{
+    if (context.targetPath.isEmpty())
+        return noTarget(error);
+    QByteArray bytes;
+    return exportRigBytes(exporter, rig, context, bytes, error) && writeAtomically(bytes, context, error);
 }
 
 AutoRigResult PluginHost::buildRig(const plugin::RigTemplate& tmpl, const AutoRigInput& input)
@@ -97,8 +138,8 @@ AutoRigResult PluginHost::buildRig(const plugin::RigTemplate& tmpl, const AutoRi
     bool sameSkeleton = r.rig.bones.size() == in.skeleton.size();
     for (std::size_t i = 0; sameSkeleton && i < in.skeleton.size(); ++i)
         sameSkeleton = r.rig.bones[i].name == in.skeleton[i].name && r.rig.bones[i].parent == in.skeleton[i].parent;
-    std::string check = sameSkeleton ? r.rig.validate() : "it added, removed or reordered bones";
-    if (check.empty() && !runtime::Rig::build(r.rig, &check) && check.empty())
+    std::string check = sameSkeleton ? std::string() : "it added, removed or reordered bones";
+    if (check.empty() && !runtime::Rig::build(r.rig, &check) && check.empty()) // validates once
         check = "the runtime refused it";
     if (!check.empty()) {
         out.error = "template '" + name + "' made an invalid rig: " + check;

@@ -1,11 +1,8 @@
 #include "marionette/editor/Validation.h"
 
-#include "marionette/runtime/Rig.h"
-
-#include <QRegularExpression>
-
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <set>
 
 namespace marionette::editor {
@@ -25,22 +22,32 @@ ElementRef refAt(const rig::RigDescription& rig, ElementKind kind, std::size_t i
     return {kind, idAt(rig, kind, index)};
 }
 
-// validate() and Rig::build() messages start with "<section>[<index>]": turn that into the culprit.
-std::vector<ElementRef> culpritOf(const rig::RigDescription& rig, const QString& message)
+/// The editor's kind for a kind of rig element; none for the settings and the rig as a whole.
+std::optional<ElementKind> editorKind(rig::ElementKind kind)
 {
-    static const QRegularExpression prefix(QStringLiteral("^(\\w+)\\[(\\d+)\\]"));
-    const auto match = prefix.match(message);
-    if (!match.hasMatch())
-        return {};
-    for (int k = 0; k < project::kElementKindCount; ++k) {
-        const auto kind = ElementKind(k);
-        if (match.captured(1) == QLatin1String(project::sectionName(kind))) {
-            const std::size_t index = match.captured(2).toULongLong();
-            if (index < countOf(rig, kind))
-                return {refAt(rig, kind, index)};
-        }
+    switch (kind) {
+    case rig::ElementKind::Particle: return ElementKind::Particle;
+    case rig::ElementKind::Stick: return ElementKind::Stick;
+    case rig::ElementKind::Angle: return ElementKind::Angle;
+    case rig::ElementKind::Triangle: return ElementKind::Triangle;
+    case rig::ElementKind::Angular: return ElementKind::Angular;
+    case rig::ElementKind::Pin: return ElementKind::Pin;
+    case rig::ElementKind::Shape: return ElementKind::Shape;
+    case rig::ElementKind::Bone: return ElementKind::Bone;
+    case rig::ElementKind::Binding: return ElementKind::Binding;
+    case rig::ElementKind::Settings:
+    case rig::ElementKind::Rig: return std::nullopt;
     }
-    return {};
+    return std::nullopt;
+}
+
+/// The element a finding of rig validation names, by its id (none for the settings or the whole rig).
+std::vector<ElementRef> culpritOf(const rig::RigDescription& rig, const rig::Finding& finding)
+{
+    const std::optional<ElementKind> kind = editorKind(finding.kind);
+    if (!kind || finding.index < 0 || std::size_t(finding.index) >= countOf(rig, *kind))
+        return {};
+    return {refAt(rig, *kind, std::size_t(finding.index))};
 }
 
 float bindDistance(const rig::RigDescription& rig, std::int32_t a, std::int32_t b)
@@ -66,9 +73,8 @@ void checkLinks(const rig::RigDescription& rig, std::vector<ValidationIssue>& ou
         const float tolerance = 1e-4f + 1e-3f * d;
         const bool tooShort = (s.kind == rig::StickKind::Range || s.kind == rig::StickKind::MinOnly) && d < s.minLength - tolerance;
         const bool tooLong = (s.kind == rig::StickKind::Range || s.kind == rig::StickKind::MaxOnly) && d > s.maxLength + tolerance;
-        if (s.kind == rig::StickKind::Range && s.minLength > s.maxLength)
-            out.push_back({Severity::Error, label(rig, ElementKind::Stick, i) + QStringLiteral(": min length %1 is above max length %2: no length satisfies it").arg(metres(s.minLength), metres(s.maxLength)), {ref}});
-        else if (tooShort || tooLong)
+        // (A range whose max is below its min is a validation error, reported before these checks run.)
+        if (tooShort || tooLong)
             out.push_back({Severity::Warning, label(rig, ElementKind::Stick, i) + QStringLiteral(": the bind distance %1 is %2 the limit %3: the rig jumps on its first step").arg(metres(d), tooShort ? QStringLiteral("below") : QStringLiteral("above"), metres(tooShort ? s.minLength : s.maxLength)), {ref}});
     }
     for (std::size_t i = 0; i < rig.angles.size(); ++i) {
@@ -102,15 +108,10 @@ void checkParticles(const rig::RigDescription& rig, std::vector<ValidationIssue>
             out.push_back({Severity::Warning, label(rig, ElementKind::Particle, i) + QStringLiteral(": isolated (no stick, triangle or pin holds it to the rig)"), {refAt(rig, ElementKind::Particle, i)}});
 }
 
-void checkTriangles(const rig::RigDescription& rig, std::vector<ValidationIssue>& out)
+// (Degenerate triangles and twist limits with max below min are validation errors: rig::isDegenerateTriangle
+// and the findings, reported before these checks run.)
+void checkJoints(const rig::RigDescription& rig, std::vector<ValidationIssue>& out)
 {
-    for (std::size_t i = 0; i < rig.triangles.size(); ++i) {
-        const auto& t = rig.triangles[i];
-        Mat3 frame;
-        const auto& ps = rig.particles;
-        if (!runtime::Rig::triangleFrame(ps[std::size_t(t.p[0])].position, ps[std::size_t(t.p[1])].position, ps[std::size_t(t.p[2])].position, frame))
-            out.push_back({Severity::Error, label(rig, ElementKind::Triangle, i) + QStringLiteral(": degenerate (its particles are collinear or coincide), so it has no orientation"), {refAt(rig, ElementKind::Triangle, i)}});
-    }
     for (std::size_t i = 0; i < rig.angular.size(); ++i) {
         const auto& c = rig.angular[i];
         const auto& a = rig.triangles[std::size_t(c.triangleA)].p;
@@ -124,21 +125,17 @@ void checkTriangles(const rig::RigDescription& rig, std::vector<ValidationIssue>
         const ElementRef ref = refAt(rig, ElementKind::Angular, i);
         if (!shared)
             out.push_back({Severity::Warning, label(rig, ElementKind::Angular, i) + QStringLiteral(": its triangles share no particle and no rigid stick joins them, so the joint has no pivot"), {ref, refAt(rig, ElementKind::Triangle, std::size_t(c.triangleA)), refAt(rig, ElementKind::Triangle, std::size_t(c.triangleB))}});
-        if (c.limit == rig::AngularLimit::SwingTwist && c.twistMin > c.twistMax)
-            out.push_back({Severity::Error, label(rig, ElementKind::Angular, i) + QStringLiteral(": twist min %1 is above twist max %2").arg(degrees(c.twistMin), degrees(c.twistMax)), {ref}});
-        else if (c.limit == rig::AngularLimit::SwingTwist && (c.twistMin > 1e-3f || c.twistMax < -1e-3f))
+        if (c.limit == rig::AngularLimit::SwingTwist && (c.twistMin > 1e-3f || c.twistMax < -1e-3f))
             out.push_back({Severity::Warning, label(rig, ElementKind::Angular, i) + QStringLiteral(": the twist range [%1, %2] excludes the rest orientation: the rig jumps on its first step").arg(degrees(c.twistMin), degrees(c.twistMax)), {ref}});
     }
 }
 
 void checkBones(const rig::RigDescription& rig, const import::ImportedScene* mesh, std::vector<ValidationIssue>& out)
 {
+    // (A bone bound twice is a validation error, reported before these checks run.)
     std::vector<int> bindings(rig.bones.size());
-    for (std::size_t i = 0; i < rig.bindings.size(); ++i) {
-        const auto bone = std::size_t(rig.bindings[i].bone);
-        if (bone < bindings.size() && ++bindings[bone] == 2)
-            out.push_back({Severity::Warning, label(rig, ElementKind::Bone, bone) + QStringLiteral(": bound more than once (the last binding wins)"), {refAt(rig, ElementKind::Bone, bone), refAt(rig, ElementKind::Binding, i)}});
-    }
+    for (const rig::BoneBinding& b : rig.bindings)
+        ++bindings[std::size_t(b.bone)];
     if (!mesh || mesh->skeleton.size() != rig.bones.size())
         return;
     std::vector<double> weight(rig.bones.size());
@@ -169,30 +166,32 @@ void checkBones(const rig::RigDescription& rig, const import::ImportedScene* mes
 
 } // namespace
 
-std::vector<ValidationIssue> validateRig(const rig::RigDescription& rig, const import::ImportedScene* mesh)
+RigVerdict rigVerdict(const rig::RigDescription& rig, const import::ImportedScene* mesh)
 {
-    std::vector<ValidationIssue> out;
-    const std::string problem = rig.validate();
-    if (!problem.empty()) {
-        // The detailed checks index freely; an invalid rig gets only the validator's message.
-        const QString message = QString::fromStdString(problem);
-        out.push_back({Severity::Error, message, culpritOf(rig, message)});
+    RigVerdict verdict;
+    std::vector<ValidationIssue>& out = verdict.issues;
+    std::vector<rig::Finding> findings;
+    verdict.valid = rig::validated(rig, findings);
+    for (const rig::Finding& f : findings)
+        out.push_back({f.severity, QString::fromStdString(f.message), culpritOf(rig, f)});
+    if (!verdict.valid) {
+        // The detailed checks index freely; an invalid rig gets the validation's findings only.
         checkParticles(rig, out);
-        return out;
+        return verdict;
     }
     checkLinks(rig, out);
     checkParticles(rig, out);
-    checkTriangles(rig, out);
+    checkJoints(rig, out);
     checkBones(rig, mesh, out);
-    if (!rig.particles.empty() && !hasErrors(out)) {
-        std::string error;
-        if (!runtime::Rig::build(rig, &error)) {
-            const QString message = QString::fromStdString(error);
-            out.push_back({Severity::Error, message, culpritOf(rig, message)});
-        }
-    }
     std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.severity < b.severity; });
-    return out;
+    if (hasErrors(out))
+        verdict.valid.reset();
+    return verdict;
+}
+
+std::vector<ValidationIssue> validateRig(const rig::RigDescription& rig, const import::ImportedScene* mesh)
+{
+    return rigVerdict(rig, mesh).issues;
 }
 
 bool hasErrors(const std::vector<ValidationIssue>& issues)

@@ -13,6 +13,7 @@
 #include "marionette/editor/Recovery.h"
 #include "marionette/editor/commands/AddParticleCommand.h"
 #include "marionette/project/ProjectFile.h"
+#include "marionette/rig/Validation.h"
 #include "marionette/runtime/Rig.h"
 #include "marionette/runtime/World.h"
 
@@ -114,6 +115,8 @@ class TestMainWindow : public QObject {
     void badMesh_showsDialogAndKeepsDocument();
     void unsavedChanges_promptCanCancel();
     void export_refusedWhenRigHasErrors();
+    void export_validatesTheRigOnce_data();
+    void export_validatesTheRigOnce();
     void exportAs_pluginFormat();
     void import_cancelledFromTheProgressDialog();
     void import_throughAnImporterPlugin();
@@ -512,6 +515,29 @@ void TestMainWindow::export_refusedWhenRigHasErrors()
     QVERIFY(dialog->seen);
     QVERIFY2(dialog->text.contains(QStringLiteral("degenerate")), qPrintable(dialog->text));
     QVERIFY(!QFileInfo::exists(target));
+}
+
+void TestMainWindow::export_validatesTheRigOnce_data()
+{
+    QTest::addColumn<QString>("format");
+    QTest::newRow("mrig") << QStringLiteral("mrig");
+    QTest::newRow("json plugin") << QStringLiteral("json");
+}
+
+// File ▸ Export validates the rig once: the Validation list's verdict is the one the plugin host, the runtime
+// builder and the .mrig writer go by (rig::validationCount() counts every validation of the process).
+void TestMainWindow::export_validatesTheRigOnce()
+{
+    QFETCH(QString, format);
+    app::MainWindow w;
+    w.show();
+    QVERIFY(w.importMesh(kHuman, QStringLiteral("humanoid"), 70.f));
+    const QString target = mDir.filePath(QStringLiteral("once.") + format);
+    const std::uint64_t before = rig::validationCount();
+    QVERIFY(w.exportRig(target, format));
+    QCOMPARE(rig::validationCount() - before, std::uint64_t(1));
+    QVERIFY(QFileInfo(target).size() > 1000);
+    QVERIFY(!editor::hasErrors(w.validationPanel()->issues()));
 }
 
 void TestMainWindow::exportAs_pluginFormat()

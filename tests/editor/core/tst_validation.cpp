@@ -1,12 +1,21 @@
 // editor/core Validation: each check fires on a small hand-made rig, once, naming exactly the culprit; a clean
-// rig and the procedural humanoid give no errors.
+// rig and the procedural humanoid give no errors; every finding of an invalid rig is listed with its culprit;
+// the editor, the .mrig writer, the reader and the runtime judge a triangle at the degeneracy threshold alike;
+// an export validates once.
+#include "MrigTestSupport.h"
 #include "RigEditTestSupport.h"
 
+#include "marionette/editor/PluginHost.h"
 #include "marionette/editor/Validation.h"
 #include "marionette/import/ImportedScene.h"
+#include "marionette/rig/Mrig.h"
 #include "marionette/runtime/Procedural.h"
+#include "marionette/runtime/Rig.h"
 
+#include <QTemporaryDir>
 #include <QtTest>
+
+#include <cstddef>
 
 using namespace marionette;
 using namespace marionette::test;
@@ -260,6 +269,123 @@ class TestValidation : public QObject {
         QCOMPARE(editor::validateRig(r).size(), std::size_t(1));
         r.sticks.push_back(S(10, 5, 1)); // a rigid stick from triangle 2's p5 to triangle 0's p1 does
         QVERIFY2(editor::validateRig(r).empty(), qPrintable(describe(editor::validateRig(r))));
+    }
+
+    // Every problem of an invalid rig is listed (validation findings, typed: the culprit comes from the
+    // finding's kind and index), in check order, with the message validate() gives the first.
+    void invalidRig_listsEveryFindingWithItsCulprit()
+    {
+        rig::RigDescription r = cleanRig();
+        r.sticks[4].b = 9;                 // s4: index out of range
+        r.particles.push_back(P(4, {0, 2, 0}, kNone));
+        r.triangles.push_back(T(2, 0, 1, 4)); // t2: collinear
+        r.angular[0].stiffness = 2.f;      // g0: out of range
+        r.settings.iterations = 0;         // rig-wide: no culprit
+        const auto issues = editor::validateRig(r);
+        QVERIFY2(issues.size() == 4, qPrintable(describe(issues)));
+        const QStringList culprits[] = {{"s4"}, {"t2"}, {"g0"}, {}};
+        for (std::size_t i = 0; i < issues.size(); ++i) {
+            QCOMPARE(issues[i].severity, Severity::Error);
+            QCOMPARE(namesOf(r, issues[i].elements), culprits[i]);
+        }
+        QCOMPARE(issues[0].message, QString::fromStdString(r.validate()));
+        QCOMPARE(issues[0].message, QStringLiteral("sticks[4] 's4': particle b index 9 out of range (5 particles)"));
+        QVERIFY2(issues[1].message.startsWith(QStringLiteral("triangles[2] 't2': degenerate")), qPrintable(issues[1].message));
+        QVERIFY2(issues[3].message.startsWith(QStringLiteral("settings: iterations 0")), qPrintable(issues[3].message));
+    }
+
+    // One degenerate-triangle test: a triangle just inside the threshold (twice its area 1.001e-4 of its
+    // longer edge squared) is accepted by the editor, the writer, the reader and the runtime; one just
+    // outside (0.999e-4) is refused by each, the file reader included.
+    void degenerateTriangle_sameVerdictEverywhere_data()
+    {
+        QTest::addColumn<float>("height");
+        QTest::addColumn<bool>("degenerate");
+        QTest::newRow("just inside") << 1.001e-4f << false;
+        QTest::newRow("just outside") << 0.999e-4f << true;
+    }
+    void degenerateTriangle_sameVerdictEverywhere()
+    {
+        QFETCH(float, height);
+        QFETCH(bool, degenerate);
+        // t2 = (p0, p2, p4): edges (1, 0, 0) and (1, height, 0) from p0.
+        auto withTriangle = [](float h) {
+            rig::RigDescription r = cleanRig();
+            r.particles.push_back(P(4, {1, h, 0}, kNone));
+            r.triangles.push_back(T(2, 0, 2, 4));
+            return r;
+        };
+        const rig::RigDescription r = withTriangle(height);
+        const Vec3 p0 = r.particles[0].position, p1 = r.particles[2].position, p2 = r.particles[4].position;
+        QCOMPARE(rig::isDegenerateTriangle(p0, p1, p2), degenerate);
+
+        // The editor.
+        const auto issues = editor::validateRig(r);
+        QCOMPARE(editor::hasErrors(issues), degenerate);
+        if (degenerate) {
+            QCOMPARE(issues.size(), std::size_t(1));
+            QCOMPARE(namesOf(r, issues[0].elements), QStringList{"t2"});
+            QVERIFY2(issues[0].message.contains(QStringLiteral("degenerate")), qPrintable(issues[0].message));
+        } else {
+            QVERIFY2(issues.empty(), qPrintable(describe(issues)));
+        }
+        // The writer.
+        std::string error;
+        const std::vector<std::byte> written = rig::writeMrig(r, &error);
+        QCOMPARE(written.empty(), degenerate);
+        if (degenerate)
+            QCOMPARE(QString::fromStdString(error), issues[0].message);
+        // The runtime: the description builds (and then has its bind frame) exactly when it is valid.
+        QCOMPARE(bool(runtime::Rig::build(r)), !degenerate);
+        Mat3 frame;
+        if (!degenerate)
+            QVERIFY(runtime::Rig::triangleFrame(p0, p1, p2, frame));
+        // The reader: the file written for the triangle just inside, with p4 moved to `height`.
+        test::Bytes file = rig::writeMrig(withTriangle(1.001e-4f));
+        QVERIFY(!file.empty());
+        const std::size_t y = test::payloadOffset(file, rig::mrig::kTagParticles) + 4 * sizeof(rig::mrig::ParticleRecord) +
+                              offsetof(rig::mrig::ParticleRecord, position) + sizeof(float);
+        QCOMPARE(test::peek<float>(file, y), 1.001e-4f);
+        test::poke(file, y, height);
+        test::fixChecksums(file);
+        rig::RigDescription read;
+        error.clear();
+        QCOMPARE(rig::readMrig(file, read, &error), !degenerate);
+        if (degenerate)
+            QCOMPARE(QString::fromStdString(error),
+                     QStringLiteral("TRIS[2]: degenerate at bind (particles 0, 2 and 4 are collinear or coincide)"));
+        else
+            QCOMPARE(read.particles[4].position.y, height);
+        QCOMPARE(bool(runtime::Rig::loadFromMemory(file, &error)), !degenerate);
+    }
+
+    // An export validates the rig once: the verdict's proof goes to the host, the runtime builder and the
+    // .mrig writer; the host's own entry point (a description) validates once too.
+    void export_validatesOnce()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        editor::PluginHost host;
+        const plugin::RigExporter& mrig = *host.exporter(QStringLiteral("mrig"));
+        const rig::RigDescription r = cleanRig();
+        const QString target = dir.filePath(QStringLiteral("clean.mrig"));
+        QString error;
+
+        std::uint64_t before = rig::validationCount();
+        const editor::RigVerdict verdict = editor::rigVerdict(r);
+        QVERIFY(verdict.ok());
+        QVERIFY(editor::PluginHost::exportRig(mrig, *verdict.valid, {target, {}, {}}, &error));
+        QCOMPARE(rig::validationCount() - before, std::uint64_t(1));
+
+        before = rig::validationCount();
+        QVERIFY2(editor::PluginHost::exportRig(mrig, r, {target, {}, {}}, &error), qPrintable(error));
+        QCOMPARE(rig::validationCount() - before, std::uint64_t(1));
+
+        // Loading it back validates once as well (the reader's validation is the builder's).
+        before = rig::validationCount();
+        std::string loadError;
+        QVERIFY2(runtime::Rig::load(target.toStdString(), &loadError), loadError.c_str());
+        QCOMPARE(rig::validationCount() - before, std::uint64_t(1));
     }
 
     void humanoid_hasNoProblems()

@@ -24,6 +24,7 @@
 #include "marionette/plugin/RigExporter.h"
 #include "marionette/plugin/RigTemplate.h"
 #include "marionette/rig/RigDescription.h"
+#include "marionette/rig/Validation.h"
 
 #include <QByteArray>
 #include <QObject>
@@ -127,14 +128,22 @@ public:
 
     // ---- running extensions with the checks every caller needs (static: no host state involved)
 
-    /// Exports `rig` to context.targetPath: checks rig.validate() and that the runtime builds it (messages
-    /// start with context.sourcePath, or the target when there is no source), asks the exporter for the
-    /// bytes, then writes them atomically (QSaveFile: an existing file is untouched on any failure).
-    /// Returns false with *error one line: "out.json: json export: ...", "out.json: cannot write: ...".
+    /// Exports `rig` to context.targetPath: validates it once (rig::validated(); messages start with
+    /// context.sourcePath, or the target when there is no source: "hero.mproj: the rig is invalid: ..."),
+    /// then exports it as the overload taking the proof does. Returns false with *error one line:
+    /// "out.json: json export: ...", "out.json: cannot write: ...".
     static bool exportRig(const plugin::RigExporter& exporter, const rig::RigDescription& rig,
+                          const plugin::ExportContext& context, QString* error);
+    /// Exports a rig validated already (editor::rigVerdict(), rig::validated()) without validating it again:
+    /// builds it in the runtime (which cannot refuse a valid rig), asks the exporter for the bytes (the
+    /// built-in .mrig exporter writes the proof, rig::writeMrig(const rig::Validated&)), then writes them
+    /// atomically (QSaveFile: an existing file is untouched on any failure).
+    static bool exportRig(const plugin::RigExporter& exporter, const rig::Validated& rig,
                           const plugin::ExportContext& context, QString* error);
     /// The same checks and the exporter's bytes, without writing a file.
     static bool exportRigBytes(const plugin::RigExporter& exporter, const rig::RigDescription& rig,
+                               const plugin::ExportContext& context, QByteArray& out, QString* error);
+    static bool exportRigBytes(const plugin::RigExporter& exporter, const rig::Validated& rig,
                                const plugin::ExportContext& context, QByteArray& out, QString* error);
 
     /// Runs `tmpl` on `input` (input.requested is ignored: the template is the one given). Checks and
