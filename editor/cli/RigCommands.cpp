@@ -3,9 +3,9 @@
 #include "RigFiles.h"
 
 #include "marionette/editor/PluginHost.h"
+#include "marionette/editor/Validation.h"
 #include "marionette/project/ProjectFile.h"
 #include "marionette/rig/Mrig.h"
-#include "marionette/runtime/Rig.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -78,6 +78,12 @@ QString driverText(const rig::RigDescription& d, int binding)
     return QStringLiteral("stick '%1'").arg(str(d.sticks[std::size_t(b.index)].name));
 }
 
+/// "PATH: MESSAGE" of a verdict's first error: the line the editor's Validation list shows first.
+QString firstError(const QString& path, const editor::RigVerdict& verdict)
+{
+    return QStringLiteral("%1: %2").arg(path, verdict.issues.front().message);
+}
+
 QString formatVersion(const RigFile& f)
 {
     if (f.kind == RigFile::Kind::Mrig)
@@ -88,7 +94,8 @@ QString formatVersion(const RigFile& f)
 const char* kValidateHelp =
     "Usage: marionette validate [--json] FILE\n\n"
     "Checks a .mrig binary rig or a .mproj project (told apart by content): structure, checksums, every\n"
-    "index, number and limit, and that the runtime can build the rig. Prints one line per file.\n\n"
+    "index, number and limit, and the editor's checks of the rig (its Validation list: the same verdict as\n"
+    "the editor's and `export`'s). Prints one line per file: for an invalid rig, its first error.\n\n"
     "Options:\n"
     "  --json      print the result as a JSON object on stdout\n"
     "  -h, --help  show this help\n\n"
@@ -107,8 +114,8 @@ const char* kExportHelp =
     "Usage: marionette export PROJECT.mproj -o FILE [--format NAME]\n\n"
     "Writes the rig of a project in a file format: the .mrig binary rig a game loads (the default), or the\n"
     "format of an exporter plugin ('marionette plugins' lists them, e.g. json). The project must load and\n"
-    "its rig must be valid and build in the runtime. The file is replaced atomically: on any failure an\n"
-    "existing FILE is left as it was.\n\n"
+    "its rig must have no error in the editor's checks (as 'marionette validate' reports them). The file is\n"
+    "replaced atomically: on any failure an existing FILE is left as it was.\n\n"
     "Options:\n"
     "  -o, --output FILE  the file to write (required)\n"
     "  --format NAME      the exporter: mrig (default) or a plugin's short name\n"
@@ -139,12 +146,17 @@ int exportCommand(const QStringList& arguments, Io& io)
     const QString path = parser.positionalArguments().first();
     const QString target = parser.value(output);
     project::Project proj;
-    const project::LoadResult loaded = project::loadProject(path, proj);
+    project::LoadOptions options;
+    options.acceptInvalidRig = true; // judged below as the editor judges it
+    const project::LoadResult loaded = project::loadProject(path, proj, options);
     if (!loaded.ok())
         return fail(io, loaded.error);
+    const editor::RigVerdict verdict = editor::rigVerdict(proj.rig);
+    if (!verdict.ok())
+        return fail(io, firstError(path, verdict));
     QString error;
     const plugin::ExportContext context{target, path, QStringLiteral("marionette %1").arg(QCoreApplication::applicationVersion())};
-    if (!editor::PluginHost::exportRig(*exporter, proj.rig, context, &error))
+    if (!editor::PluginHost::exportRig(*exporter, *verdict.valid, context, &error))
         return fail(io, error);
     const rig::RigDescription& d = proj.rig;
     io.out << "wrote " << target << " (" << QFileInfo(target).size() << " bytes): " << d.particles.size()
@@ -162,11 +174,13 @@ int validateCommand(const QStringList& arguments, Io& io)
         return code;
     const QString path = parser.positionalArguments().first();
     RigFile file;
-    QString error = loadRigFile(path, file);
-    if (error.isEmpty()) {
-        std::string buildError;
-        if (!runtime::Rig::build(file.rig, &buildError))
-            error = QStringLiteral("%1: the runtime cannot build the rig: %2").arg(path, str(buildError));
+    QString error = loadRigFile(path, file, true);
+    const bool loaded = error.isEmpty();
+    editor::RigVerdict verdict;
+    if (loaded) {
+        verdict = editor::rigVerdict(file.rig); // the editor's verdict (without the mesh: not imported here)
+        if (!verdict.ok())
+            error = firstError(path, verdict);
     }
     if (parser.isSet(json)) {
         QJsonObject o{{QStringLiteral("file"), path}, {QStringLiteral("valid"), error.isEmpty()}};
@@ -175,6 +189,13 @@ int validateCommand(const QStringList& arguments, Io& io)
             o.insert(QStringLiteral("format"), formatVersion(file));
         } else {
             o.insert(QStringLiteral("error"), error);
+        }
+        if (loaded) {
+            QJsonArray errors, warnings;
+            for (const editor::ValidationIssue& issue : verdict.issues)
+                (issue.severity == editor::Severity::Error ? errors : warnings).append(issue.message);
+            o.insert(QStringLiteral("errors"), errors);
+            o.insert(QStringLiteral("warnings"), warnings);
         }
         io.out << QJsonDocument(o).toJson(QJsonDocument::Compact) << '\n';
     }

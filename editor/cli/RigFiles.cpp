@@ -18,7 +18,7 @@ namespace marionette::cli {
 
 const char* kindName(RigFile::Kind kind) { return kind == RigFile::Kind::Mrig ? "mrig" : "mproj"; }
 
-QString loadRigFile(const QString& path, RigFile& out)
+QString loadRigFile(const QString& path, RigFile& out, bool acceptInvalidRig)
 {
     const QFileInfo info(path);
     if (!info.exists())
@@ -46,7 +46,9 @@ QString loadRigFile(const QString& path, RigFile& out)
     } else if (json || suffix == QLatin1String("mproj")) {
         result.kind = RigFile::Kind::Project;
         project::Project proj;
-        const project::LoadResult r = project::loadProject(path, proj);
+        project::LoadOptions options;
+        options.acceptInvalidRig = acceptInvalidRig;
+        const project::LoadResult r = project::loadProject(path, proj, options);
         if (!r.ok())
             return r.error;
         result.rig = std::move(proj.rig);

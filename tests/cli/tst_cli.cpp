@@ -1,5 +1,6 @@
 // The `marionette` executable run as a user runs it (QProcess): usage and exit codes, `validate` on good and
 // bad rigs and projects, `info` in text and JSON checked against the rig that was written.
+#include "marionette/editor/Validation.h"
 #include "marionette/project/Migration.h"
 #include "marionette/project/ProjectFile.h"
 #include "marionette/rig/Mrig.h"
@@ -54,6 +55,8 @@ private slots:
     void validate_rejectsBadFiles();
     void validate_json();
     void validate_craftedCorpus();
+    void validate_sameVerdictAsTheEditor_data();
+    void validate_sameVerdictAsTheEditor();
     void info_text();
     void info_json_matchesRig();
     void info_solverSettings();
@@ -267,6 +270,72 @@ void TestCli::validate_craftedCorpus()
         }
     }
     QVERIFY2(good >= 4 && bad >= 50, qPrintable(QStringLiteral("%1 good and %2 bad files replayed").arg(good).arg(bad)));
+}
+
+void TestCli::validate_sameVerdictAsTheEditor_data()
+{
+    QTest::addColumn<int>("fault");
+    QTest::newRow("a validation finding: a stick's ends are one particle") << 0;
+    QTest::newRow("an editor check: a stick of zero length at bind") << 1;
+}
+
+// The same invalid project through the editor's validation (editor::validateRig, as the Validation list and
+// File ▸ Export judge it) and through `marionette validate` and `export` (run as a user runs them): the
+// same verdict, the CLI's error line is the editor's first error, --json lists every error.
+void TestCli::validate_sameVerdictAsTheEditor()
+{
+    QFETCH(int, fault);
+    project::Project proj;
+    proj.name = QStringLiteral("faulty");
+    proj.rig = mHumanoid;
+    if (fault == 0) {
+        proj.rig.sticks[3].b = proj.rig.sticks[3].a;
+    } else {
+        rig::Particle twin = proj.rig.particles[0];
+        twin.name = "twin";
+        twin.id = 0;
+        proj.rig.particles.push_back(twin);
+        rig::Stick link = proj.rig.sticks[0];
+        link.name = "to_twin";
+        link.id = 0;
+        link.b = std::int32_t(proj.rig.particles.size() - 1);
+        proj.rig.sticks.push_back(link);
+        project::assignMissingIds(proj.rig);
+    }
+    const QString file = path(fault == 0 ? "same-particle.mproj" : "zero-length.mproj");
+    const project::SaveResult saved = project::saveProject(file, proj);
+    QVERIFY2(saved.ok(), qPrintable(saved.error));
+
+    project::Project opened; // as the editor opens it
+    project::LoadOptions lenient;
+    lenient.acceptInvalidRig = true;
+    QVERIFY(project::loadProject(file, opened, lenient).ok());
+    const std::vector<editor::ValidationIssue> issues = editor::validateRig(opened.rig);
+    QVERIFY(editor::hasErrors(issues));
+    QVERIFY2(issues.front().message.contains(fault == 0 ? QStringLiteral("both ends are the same particle")
+                                                        : QStringLiteral("zero length")),
+             qPrintable(issues.front().message));
+    const QString line = QStringLiteral("error: %1: %2\n").arg(file, issues.front().message);
+
+    Run r = cli({QStringLiteral("validate"), file});
+    QVERIFY2(r.exitCode == 1 && r.out.isEmpty(), qPrintable(r.describe()));
+    QCOMPARE(r.err, line);
+
+    r = cli({QStringLiteral("validate"), QStringLiteral("--json"), file});
+    QVERIFY2(r.exitCode == 1, qPrintable(r.describe()));
+    const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QCOMPARE(o.value(QStringLiteral("valid")).toBool(true), false);
+    QStringList errors;
+    for (const editor::ValidationIssue& issue : issues)
+        if (issue.severity == editor::Severity::Error)
+            errors << issue.message;
+    QCOMPARE(o.value(QStringLiteral("errors")).toVariant().toStringList(), errors);
+
+    const QString out = path("faulty.mrig");
+    r = cli({QStringLiteral("export"), file, QStringLiteral("-o"), out});
+    QVERIFY2(r.exitCode == 1 && r.out.isEmpty(), qPrintable(r.describe()));
+    QCOMPARE(r.err, line);
+    QVERIFY(!QFileInfo::exists(out));
 }
 
 void TestCli::info_text()
