@@ -96,7 +96,12 @@ void MainWindow::loadProjectMesh()
             mLog->warning(tr("%1; the rig is shown without it").arg(why));
         return;
     }
-    editor::MeshImportResult result = importWithProgress(this, *mPlugins.importerFor(request.path), request);
+    plugin::MeshImporter* importer = mPlugins.importerFor(request.path);
+    if (!importer) {
+        mLog->warning(tr("%1: no importer reads this file; the rig is shown without it").arg(request.path));
+        return;
+    }
+    editor::MeshImportResult result = importWithProgress(this, *importer, request);
     for (const QString& w : warnings + result.warnings)
         mLog->warning(w);
     if (!result.ok()) {
@@ -118,6 +123,10 @@ bool MainWindow::importMesh(const QString& given, const QString& templateName, f
     }
     mPreview->stop();
     plugin::MeshImporter* importer = mPlugins.importerFor(path);
+    if (!importer) {
+        showError(tr("Import failed"), tr("%1: no importer reads this file").arg(path));
+        return false;
+    }
     mLog->info(tr("Importing %1 (%2)…").arg(path, importer->shortName()));
     editor::MeshImportRequest request;
     request.path = path;
