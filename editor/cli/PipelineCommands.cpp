@@ -50,20 +50,22 @@ int importAndRig(const QStringList& arguments, QCommandLineParser& parser, Pipel
     if (!parser.isSet(o.output) || parser.value(o.output).isEmpty())
         return usageError(io, command, QStringLiteral("missing -o %1").arg(command == QLatin1String("build") ? "RIG.mrig" : "PROJECT.mproj"));
 
-    import::ImportOptions options;
+    editor::MeshImportRequest request;
+    request.path = parser.positionalArguments().first();
+    request.strict = parser.isSet(o.strict);
     if (parser.isSet(o.scale)) {
         bool ok = false;
         const float s = parser.value(o.scale).toFloat(&ok);
         if (!ok || !std::isfinite(s) || !(s > 0.f) || s > 1e6f)
             return usageError(io, command, QStringLiteral("--scale must be a number in (0, 1e6], not '%1'").arg(parser.value(o.scale)));
-        options.scale = s;
+        request.scale = s;
     }
     if (parser.isSet(o.up)) {
         const QString u = parser.value(o.up).toLower();
         if (u == QLatin1String("y"))
-            options.upAxis = import::UpAxis::Y;
+            request.upAxis = import::UpAxis::Y;
         else if (u == QLatin1String("z"))
-            options.upAxis = import::UpAxis::Z;
+            request.upAxis = import::UpAxis::Z;
         else
             return usageError(io, command, QStringLiteral("--up must be y or z, not '%1'").arg(parser.value(o.up)));
     }
@@ -88,13 +90,8 @@ int importAndRig(const QStringList& arguments, QCommandLineParser& parser, Pipel
             return usageError(io, command, QStringLiteral("--mass must be a number in (0, 1e6], not '%1'").arg(parser.value(o.mass)));
     }
 
-    const QString mesh = parser.positionalArguments().first();
+    const QString& mesh = request.path;
     const bool progress = isatty(STDERR_FILENO) != 0;
-    editor::MeshImportRequest request;
-    request.path = mesh;
-    request.scale = options.scale;
-    request.upAxis = options.upAxis;
-    request.strict = parser.isSet(o.strict);
     if (progress)
         request.progress = [&io](float fraction, const QString& stage) {
             io.err << "\rimporting: " << stage.leftJustified(18) << ' ' << int(fraction * 100.f) << " %" << Qt::flush;

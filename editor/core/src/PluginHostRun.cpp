@@ -87,11 +87,18 @@ bool writeAtomically(const QByteArray& bytes, const plugin::ExportContext& conte
     return true;
 }
 
-bool noTarget(QString* error)
+/// exportRigBytes() for `rig` (a description or its proof of validation), written to context.targetPath.
+template <typename RigOrProof>
+bool exportToFile(const plugin::RigExporter& exporter, const RigOrProof& rig, const plugin::ExportContext& context,
+                  QString* error)
 {
-    if (error)
-        *error = QStringLiteral("no file to export to");
-    return false;
+    if (context.targetPath.isEmpty()) {
+        if (error)
+            *error = QStringLiteral("no file to export to");
+        return false;
+    }
+    QByteArray bytes;
+    return PluginHost::exportRigBytes(exporter, rig, context, bytes, error) && writeAtomically(bytes, context, error);
 }
 
 } // namespace
@@ -99,19 +106,13 @@ bool noTarget(QString* error)
 bool PluginHost::exportRig(const plugin::RigExporter& exporter, const rig::RigDescription& rig,
                            const plugin::ExportContext& context, QString* error)
 {
-    if (context.targetPath.isEmpty())
-        return noTarget(error);
-    QByteArray bytes;
-    return exportRigBytes(exporter, rig, context, bytes, error) && writeAtomically(bytes, context, error);
+    return exportToFile(exporter, rig, context, error);
 }
 
 bool PluginHost::exportRig(const plugin::RigExporter& exporter, const rig::Validated& rig,
                            const plugin::ExportContext& context, QString* error)
 {
-    if (context.targetPath.isEmpty())
-        return noTarget(error);
-    QByteArray bytes;
-    return exportRigBytes(exporter, rig, context, bytes, error) && writeAtomically(bytes, context, error);
+    return exportToFile(exporter, rig, context, error);
 }
 
 AutoRigResult PluginHost::buildRig(const plugin::RigTemplate& tmpl, const AutoRigInput& input)
