@@ -15,6 +15,10 @@ set(rules
   "formats/project|marionette/(runtime|import|plugin|editor)/|${widgets}|only formats/rig and QtCore"
   "plugins/api|marionette/(runtime|project|editor)/|${widgets}|the interfaces know only the formats"
   "editor/core|viewport/|${widgets}|the authoring model has no widgets"
+  "editor/core/autorig|marionette/editor/(preview|pluginhost|document)/|<Q[A-Za-z]|the auto-rig: no other wing and no Qt (template plugins link it alone)"
+  "editor/core/preview|marionette/editor/(autorig|pluginhost|document)/|the preview runs a rig: no other wing"
+  "editor/core/pluginhost|marionette/editor/(preview|document)/|the plugin host and import workflow: the auto-rig only"
+  "editor/core/document|marionette/editor/(autorig|preview|pluginhost)/|the document: no other wing"
   "editor/viewport|marionette/editor/|the viewport draws what it is given: no editor/core"
 )
 

@@ -2,14 +2,14 @@
 
 #include "viewport/Viewport.h"
 
-#include "marionette/editor/commands/AddAngularConstraintCommand.h"
-#include "marionette/editor/commands/AddParticleCommand.h"
-#include "marionette/editor/commands/AddStickCommand.h"
-#include "marionette/editor/commands/AddTriangleCommand.h"
-#include "marionette/editor/commands/ChangePropertyCommand.h"
-#include "marionette/editor/commands/MoveParticlesCommand.h"
+#include "marionette/editor/document/commands/AddAngularConstraintCommand.h"
+#include "marionette/editor/document/commands/AddParticleCommand.h"
+#include "marionette/editor/document/commands/AddStickCommand.h"
+#include "marionette/editor/document/commands/AddTriangleCommand.h"
+#include "marionette/editor/document/commands/ChangePropertyCommand.h"
+#include "marionette/editor/document/commands/MoveParticlesCommand.h"
 
-#include "marionette/editor/Properties.h"
+#include "marionette/editor/document/Properties.h"
 
 #include <algorithm>
 

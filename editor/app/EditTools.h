@@ -10,7 +10,7 @@
 //   Add Angular      two triangles, the same way
 #pragma once
 
-#include "marionette/editor/Document.h"
+#include "marionette/editor/document/Document.h"
 #include "marionette/Math.h"
 
 #include <QObject>

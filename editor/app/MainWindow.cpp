@@ -9,9 +9,9 @@
 #include "ValidationPanel.h"
 #include "viewport/Viewport.h"
 
-#include "marionette/editor/Validation.h"
-#include "marionette/editor/commands/RemoveElementsCommand.h"
-#include "marionette/editor/commands/SetElementViewCommand.h"
+#include "marionette/editor/document/Validation.h"
+#include "marionette/editor/document/commands/RemoveElementsCommand.h"
+#include "marionette/editor/document/commands/SetElementViewCommand.h"
 
 #include <QCloseEvent>
 #include <QDockWidget>

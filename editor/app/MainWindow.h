@@ -9,9 +9,9 @@
 #include "ActionRegistry.h"
 #include "EditTools.h"
 
-#include "marionette/editor/Document.h"
-#include "marionette/editor/PluginHost.h"
-#include "marionette/editor/Recovery.h"
+#include "marionette/editor/document/Document.h"
+#include "marionette/editor/pluginhost/PluginHost.h"
+#include "marionette/editor/document/Recovery.h"
 #include "viewport/DisplayOptions.h"
 
 #include <QMainWindow>

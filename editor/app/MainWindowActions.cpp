@@ -6,7 +6,7 @@
 #include "PreviewController.h"
 #include "viewport/Viewport.h"
 
-#include "marionette/editor/commands/SetElementViewCommand.h"
+#include "marionette/editor/document/commands/SetElementViewCommand.h"
 
 #include <QActionGroup>
 #include <QDockWidget>

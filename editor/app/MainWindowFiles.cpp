@@ -7,10 +7,10 @@
 #include "ValidationPanel.h"
 #include "viewport/Viewport.h"
 
-#include "marionette/editor/MeshImport.h"
-#include "marionette/editor/Validation.h"
-#include "marionette/editor/commands/ApplyAutoRigCommand.h"
-#include "marionette/editor/commands/ReplaceMeshCommand.h"
+#include "marionette/editor/pluginhost/MeshImport.h"
+#include "marionette/editor/document/Validation.h"
+#include "marionette/editor/document/commands/ApplyAutoRigCommand.h"
+#include "marionette/editor/document/commands/ReplaceMeshCommand.h"
 
 #include <QDockWidget>
 #include <QFileDialog>

@@ -7,8 +7,8 @@
 #include "PreviewToolBar.h"
 #include "PropertiesPanel.h"
 
-#include "marionette/editor/ScenarioRunner.h"
-#include "marionette/editor/commands/AddScenarioCommand.h"
+#include "marionette/editor/preview/ScenarioRunner.h"
+#include "marionette/editor/document/commands/AddScenarioCommand.h"
 
 #include <QDockWidget>
 #include <QMenu>

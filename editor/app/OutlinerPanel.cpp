@@ -1,6 +1,6 @@
 #include "OutlinerPanel.h"
 
-#include "marionette/editor/commands/SetElementViewCommand.h"
+#include "marionette/editor/document/commands/SetElementViewCommand.h"
 
 #include <QHeaderView>
 #include <QItemSelectionModel>

@@ -3,7 +3,7 @@
 // boxes push SetElementViewCommand (a group's box applies to all its elements).
 #pragma once
 
-#include "marionette/editor/Document.h"
+#include "marionette/editor/document/Document.h"
 
 #include <QStandardItemModel>
 #include <QTreeView>

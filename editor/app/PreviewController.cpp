@@ -2,8 +2,8 @@
 
 #include "viewport/Viewport.h"
 
-#include "marionette/editor/AnimationPose.h"
-#include "marionette/editor/TestScenes.h"
+#include "marionette/editor/preview/AnimationPose.h"
+#include "marionette/editor/preview/TestScenes.h"
 
 #include <QString>
 

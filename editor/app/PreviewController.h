@@ -6,8 +6,8 @@
 // feedback (strain, limits, contacts, numbers) to the viewport. Editing is locked while a session exists.
 #pragma once
 
-#include "marionette/editor/Document.h"
-#include "marionette/editor/PreviewSession.h"
+#include "marionette/editor/document/Document.h"
+#include "marionette/editor/preview/PreviewSession.h"
 
 #include <QElapsedTimer>
 #include <QObject>

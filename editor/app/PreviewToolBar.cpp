@@ -2,7 +2,7 @@
 
 #include "PreviewController.h"
 
-#include "marionette/editor/Document.h"
+#include "marionette/editor/document/Document.h"
 
 #include <QActionGroup>
 #include <QComboBox>

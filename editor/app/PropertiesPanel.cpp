@@ -1,6 +1,6 @@
 #include "PropertiesPanel.h"
 
-#include "marionette/editor/commands/ChangePropertyCommand.h"
+#include "marionette/editor/document/commands/ChangePropertyCommand.h"
 
 #include <QCheckBox>
 #include <QComboBox>

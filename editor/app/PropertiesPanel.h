@@ -4,8 +4,8 @@
 // that differs between them is marked "(mixed)".
 #pragma once
 
-#include "marionette/editor/Document.h"
-#include "marionette/editor/Properties.h"
+#include "marionette/editor/document/Document.h"
+#include "marionette/editor/document/Properties.h"
 
 #include <QScrollArea>
 

@@ -3,7 +3,7 @@
 // (a nested event loop under a modal dialog, the standard QProgressDialog pattern).
 #pragma once
 
-#include "marionette/editor/MeshImport.h"
+#include "marionette/editor/pluginhost/MeshImport.h"
 
 #include <QApplication>
 #include <QEventLoop>

@@ -2,7 +2,7 @@
 // refreshed shortly after each edit. Clicking an entry selects its culprits.
 #pragma once
 
-#include "marionette/editor/Validation.h"
+#include "marionette/editor/document/Validation.h"
 
 #include <QListWidget>
 

@@ -2,9 +2,10 @@
 // auto-rig, into a project or straight into a binary rig.
 #include "Cli.h"
 
-#include "marionette/editor/AutoRig.h"
-#include "marionette/editor/MeshImport.h"
-#include "marionette/editor/PluginHost.h"
+#include "marionette/editor/autorig/AutoRig.h"
+#include "marionette/editor/document/Validation.h"
+#include "marionette/editor/pluginhost/MeshImport.h"
+#include "marionette/editor/pluginhost/PluginHost.h"
 #include "marionette/project/ProjectFile.h"
 
 #include <QCommandLineParser>
@@ -163,8 +164,10 @@ const char* kBuildHelp =
     "  --json                 print {\"particles\", \"sticks\", \"triangles\", \"angular\", \"bones\", \"bound_bones\",\n"
     "                         \"template\", \"warnings\"} (warnings: the 'MESH: where: what' lines)\n"
     "  -h, --help             show this help\n\n"
-    "The import's warnings go to stderr as 'warning: MESH: where: what' lines.\n"
-    "Exit codes: 0 written; 1 unreadable mesh, no skeleton, a refused template or (--strict) a fault, with\n"
+    "The import's warnings, and the editor's validation warnings on the rig ('MESH: rig: what'), go to\n"
+    "stderr as 'warning: MESH: where: what' lines.\n"
+    "Exit codes: 0 written; 1 unreadable mesh, no skeleton, a refused template, a rig the editor's validation\n"
+    "refuses or (--strict) a fault, with\n"
     "'error: ...'; 2 usage.\n";
 
 } // namespace
@@ -207,9 +210,16 @@ int buildCommand(const QStringList& arguments, Io& io)
     const QString target = parser.value(o.output);
     const QString mesh = parser.positionalArguments().first();
     const rig::RigDescription& d = rigged.rig.rig;
+    // What is written is judged as the editor and `marionette export` judge it (with the mesh, which names
+    // skinned bones nothing drives); its warnings join the import's.
+    const editor::RigVerdict verdict = editor::rigVerdict(d, &rigged.scene);
+    if (!verdict.ok())
+        return fail(io, QStringLiteral("%1: %2").arg(mesh, verdict.issues.front().message));
+    for (const editor::ValidationIssue& issue : verdict.issues)
+        rigged.warnings << QStringLiteral("%1: rig: %2").arg(mesh, issue.message);
     QString error;
     const plugin::ExportContext context{target, mesh, {}};
-    if (!editor::PluginHost::exportRig(*pluginHost().exporter(QStringLiteral("mrig")), d, context, &error))
+    if (!editor::PluginHost::exportRig(*pluginHost().exporter(QStringLiteral("mrig")), *verdict.valid, context, &error))
         return fail(io, error);
     if (parser.isSet(o.json)) {
         const QJsonObject j{{QStringLiteral("particles"), qint64(d.particles.size())},

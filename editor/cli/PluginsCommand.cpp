@@ -2,7 +2,7 @@
 // and the one plugin host the commands share.
 #include "Cli.h"
 
-#include "marionette/editor/PluginHost.h"
+#include "marionette/editor/pluginhost/PluginHost.h"
 
 #include <QCommandLineParser>
 #include <QJsonArray>

@@ -3,8 +3,8 @@
 #include "Cli.h"
 #include "RigFiles.h"
 
-#include "marionette/editor/MeshImport.h"
-#include "marionette/editor/TestScenes.h"
+#include "marionette/editor/pluginhost/MeshImport.h"
+#include "marionette/editor/preview/TestScenes.h"
 #include "marionette/project/ProjectFile.h"
 #include "marionette/runtime/Ragdoll.h"
 #include "marionette/runtime/Rig.h"

@@ -2,8 +2,8 @@
 #include "Cli.h"
 #include "RigFiles.h"
 
-#include "marionette/editor/PluginHost.h"
-#include "marionette/editor/Validation.h"
+#include "marionette/editor/pluginhost/PluginHost.h"
+#include "marionette/editor/document/Validation.h"
 #include "marionette/project/ProjectFile.h"
 #include "marionette/rig/Mrig.h"
 
@@ -147,7 +147,8 @@ int exportCommand(const QStringList& arguments, Io& io)
     const QString target = parser.value(output);
     project::Project proj;
     project::LoadOptions options;
-    options.acceptInvalidRig = true; // judged below as the editor judges it
+    options.acceptInvalidRig = true; // judged below as the editor judges it, validating once
+    options.validateRig = false;
     const project::LoadResult loaded = project::loadProject(path, proj, options);
     if (!loaded.ok())
         return fail(io, loaded.error);

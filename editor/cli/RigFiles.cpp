@@ -48,6 +48,7 @@ QString loadRigFile(const QString& path, RigFile& out, bool acceptInvalidRig)
         project::Project proj;
         project::LoadOptions options;
         options.acceptInvalidRig = acceptInvalidRig;
+        options.validateRig = !acceptInvalidRig; // the caller judges it (editor::rigVerdict), once
         const project::LoadResult r = project::loadProject(path, proj, options);
         if (!r.ok())
             return r.error;

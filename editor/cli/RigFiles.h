@@ -20,8 +20,8 @@ struct RigFile {
 
 /// Loads `path`, telling the kinds apart by content: the .mrig signature, else a JSON document (or the
 /// .mproj extension). The rig must pass RigDescription::validate(), except in a project loaded with
-/// `acceptInvalidRig` (validate and export judge it with editor::rigVerdict(), as the editor does); a .mrig
-/// file is always refused when its rig is invalid. Returns an empty string, or one line starting with the
+/// `acceptInvalidRig`, whose rig is not validated here (the caller judges it once with editor::rigVerdict(),
+/// as the editor does); a .mrig file is always refused when its rig is invalid. Returns an empty string, or one line starting with the
 /// path: "hero.mrig: STCK[12].particleB: index 40 out of range (31 particles)".
 QString loadRigFile(const QString& path, RigFile& out, bool acceptInvalidRig = false);
 

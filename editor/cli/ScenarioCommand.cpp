@@ -3,8 +3,8 @@
 #include "Cli.h"
 #include "RigFiles.h"
 
-#include "marionette/editor/MeshImport.h"
-#include "marionette/editor/ScenarioRunner.h"
+#include "marionette/editor/pluginhost/MeshImport.h"
+#include "marionette/editor/preview/ScenarioRunner.h"
 #include "marionette/project/ProjectFile.h"
 
 #include <QJsonArray>

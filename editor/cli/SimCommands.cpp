@@ -2,8 +2,8 @@
 #include "Cli.h"
 #include "RigFiles.h"
 
-#include "marionette/editor/RunFigures.h"
-#include "marionette/editor/TestScenes.h"
+#include "marionette/editor/preview/RunFigures.h"
+#include "marionette/editor/preview/TestScenes.h"
 #include "marionette/runtime/Ragdoll.h"
 #include "marionette/runtime/Rig.h"
 #include "marionette/runtime/World.h"

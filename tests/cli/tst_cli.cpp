@@ -1,7 +1,7 @@
 // The `marionette` executable run as a user runs it (QProcess): usage and exit codes, `validate` on good and
 // bad rigs and projects, `info` in text and JSON checked against the rig that was written, `export`,
 // `import` and `build`. The simulation commands (simulate, bench, render) are in tst_clisimulate.cpp.
-#include "marionette/editor/Validation.h"
+#include "marionette/editor/document/Validation.h"
 #include "marionette/project/Migration.h"
 #include "marionette/project/ProjectFile.h"
 #include "marionette/rig/Mrig.h"

@@ -2,7 +2,7 @@
 // and running the `marionette` executable. Header-only; each suite is one translation unit.
 #pragma once
 
-#include "marionette/editor/PluginHost.h"
+#include "marionette/editor/pluginhost/PluginHost.h"
 #include "marionette/rig/RigDescription.h"
 #include "marionette/runtime/Procedural.h"
 

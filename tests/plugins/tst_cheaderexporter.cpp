@@ -4,7 +4,7 @@
 // value it sees, which must be the rig's, bit for bit.
 #include "PluginTestSupport.h"
 
-#include "marionette/editor/PluginHost.h"
+#include "marionette/editor/pluginhost/PluginHost.h"
 
 #include <QDir>
 #include <QFile>

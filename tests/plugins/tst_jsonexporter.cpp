@@ -3,7 +3,7 @@
 // deterministic and its numbers read back to the same floats.
 #include "PluginTestSupport.h"
 
-#include "marionette/editor/PluginHost.h"
+#include "marionette/editor/pluginhost/PluginHost.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -5,7 +5,7 @@
 #include "AutoRigTestSupport.h"
 #include "PluginTestSupport.h"
 
-#include "marionette/editor/PluginHost.h"
+#include "marionette/editor/pluginhost/PluginHost.h"
 
 #include <QDir>
 #include <QFile>

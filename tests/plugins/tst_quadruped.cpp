@@ -8,7 +8,7 @@
 #include "PluginTestSupport.h"
 #include "RagdollDropTestSupport.h"
 
-#include "marionette/editor/PluginHost.h"
+#include "marionette/editor/pluginhost/PluginHost.h"
 
 #include <QTest>
 

@@ -48,19 +48,22 @@ QString position(const QByteArray& bytes, int offset)
     return QStringLiteral("line %1, column %2 (offset %3)").arg(line).arg(end - lineStart + 1).arg(offset);
 }
 
-/// validate()'s "sticks[3] 'name': what" becomes "$.rig.sticks[3] 'name': what".
-QString rigProblemWithPath(const std::string& problem)
+/// A finding's message with the JSON path of its element: "sticks[3] 'name': what" (a finding's message
+/// begins with its element, named as its section spells it) becomes "$.rig.sticks[3] 'name': what", a
+/// problem of the settings "$.rig.settings...", one of the rig as a whole "$.rig: what".
+QString rigProblemWithPath(const rig::Finding& finding)
 {
-    const QString p = QString::fromStdString(problem);
-    for (int k = 0; k < kElementKindCount; ++k) {
-        const QLatin1StringView section(sectionName(ElementKind(k)));
-        if (p.startsWith(section) && p.size() > section.size() &&
-            (p[section.size()] == u'[' || p[section.size()] == u' ' || p[section.size()] == u':'))
-            return QStringLiteral("$.rig.") + p;
-    }
-    if (p.startsWith(QLatin1StringView("settings")))
-        return QStringLiteral("$.rig.") + p;
-    return QStringLiteral("$.rig: ") + p;
+    const QString message = QString::fromStdString(finding.message);
+    return finding.kind == rig::ElementKind::Rig ? QStringLiteral("$.rig: ") + message : QStringLiteral("$.rig.") + message;
+}
+
+/// The first error of `rig`, with its JSON path; empty when the rig is usable.
+QString firstRigError(const rig::RigDescription& rig)
+{
+    for (const rig::Finding& finding : rig.findings())
+        if (finding.severity == rig::Severity::Error)
+            return oneLine(rigProblemWithPath(finding));
+    return {};
 }
 
 /// The file's bytes from the current position to the end, at most `limit` + 1 of them (one more than the
@@ -143,13 +146,14 @@ LoadResult readProject(const QByteArray& json, const QString& fileName, Project&
         }
         Project p;
         detail::readDocument(object, p);
-        const std::string problem = p.rig.validate();
-        if (!problem.empty()) {
-            if (!options.acceptInvalidRig) {
-                result.error = prefixed(context, rigProblemWithPath(problem));
-                return result;
+        if (options.validateRig) {
+            if (QString problem = firstRigError(p.rig); !problem.isEmpty()) {
+                if (!options.acceptInvalidRig) {
+                    result.error = prefixed(context, problem);
+                    return result;
+                }
+                result.rigProblem = std::move(problem);
             }
-            result.rigProblem = oneLine(rigProblemWithPath(problem));
         }
         out = std::move(p);
     } catch (const detail::JsonError& e) {

@@ -9,9 +9,9 @@
 #include "ValidationPanel.h"
 #include "viewport/Viewport.h"
 
-#include "marionette/editor/MeshImport.h"
-#include "marionette/editor/Recovery.h"
-#include "marionette/editor/commands/AddParticleCommand.h"
+#include "marionette/editor/pluginhost/MeshImport.h"
+#include "marionette/editor/document/Recovery.h"
+#include "marionette/editor/document/commands/AddParticleCommand.h"
 #include "marionette/project/ProjectFile.h"
 #include "marionette/rig/Validation.h"
 #include "marionette/runtime/Rig.h"

@@ -6,8 +6,8 @@
 #include "PreviewController.h"
 #include "viewport/Viewport.h"
 
-#include "marionette/editor/PreviewSession.h"
-#include "marionette/editor/ScenarioRunner.h"
+#include "marionette/editor/preview/PreviewSession.h"
+#include "marionette/editor/preview/ScenarioRunner.h"
 #include "marionette/project/ProjectFile.h"
 #include "marionette/runtime/Ragdoll.h"
 

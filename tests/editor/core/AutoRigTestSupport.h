@@ -8,7 +8,7 @@
 #pragma once
 
 #include "marionette/Math.h"
-#include "marionette/editor/AutoRig.h"
+#include "marionette/editor/autorig/AutoRig.h"
 #include "marionette/rig/RigDescription.h"
 
 #include <QString>

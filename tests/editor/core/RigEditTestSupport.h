@@ -11,7 +11,7 @@
 //   bindings d0 b0 by triangle t0, d1 b1 by stick s1, d2 b3 by triangle t2
 #pragma once
 
-#include "marionette/editor/RigEdit.h"
+#include "marionette/editor/document/RigEdit.h"
 #include "marionette/rig/RigDescription.h"
 
 #include <QString>

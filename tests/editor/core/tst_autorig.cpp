@@ -2,7 +2,7 @@
 // template (quadruped, tail, merged joints) with drops onto a floor through the runtime, the fallback from
 // Auto to generic with the reason, recomputed inverse binds and refused input. Every assertion on a number
 // prints the measured value.
-#include "marionette/editor/AutoRig.h"
+#include "marionette/editor/autorig/AutoRig.h"
 #include "marionette/runtime/Procedural.h"
 
 #include <QtTest/QtTest>

@@ -3,7 +3,7 @@
 // vertices, bindings, the bind-pose palette, and drops onto a floor through the runtime (finite, on the
 // floor, at rest; knees and elbows never bending backwards, measured by the test from particle positions and
 // the character's known front). Every assertion on a number prints the measured value.
-#include "marionette/editor/AutoRig.h"
+#include "marionette/editor/autorig/AutoRig.h"
 #include "marionette/runtime/Procedural.h"
 
 #include <QtTest/QtTest>

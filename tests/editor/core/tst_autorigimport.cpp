@@ -4,8 +4,8 @@
 // a floor stays finite and on the floor, with the skinned mesh still on the body, and comes to rest. simple_skin.gltf (two
 // bones), two animals and three more skinned test files get the generic template; BCN_Epileptic.X (a "B_"-named human whose legs and spine hang from the root through separate
 // bones, with an unnamed head) gets the humanoid one.
-#include "marionette/editor/AutoRig.h"
-#include "marionette/editor/SceneInput.h"
+#include "marionette/editor/autorig/AutoRig.h"
+#include "marionette/editor/autorig/SceneInput.h"
 #include "marionette/import/Import.h"
 #include "marionette/rig/Mrig.h"
 #include "marionette/runtime/Ragdoll.h"

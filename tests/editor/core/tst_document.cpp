@@ -3,9 +3,9 @@
 #include "RigDump.h"
 #include "RigEditTestSupport.h"
 
-#include "marionette/editor/Document.h"
-#include "marionette/editor/commands/AddScenarioCommand.h"
-#include "marionette/editor/commands/ChangePropertyCommand.h"
+#include "marionette/editor/document/Document.h"
+#include "marionette/editor/document/commands/AddScenarioCommand.h"
+#include "marionette/editor/document/commands/ChangePropertyCommand.h"
 
 #include <QSignalSpy>
 #include <QTemporaryDir>

@@ -1,7 +1,7 @@
 // Tests of mapHumanoid(): every naming scheme of docs/autorig.md mapped part by part (names first, the
 // hierarchy where names are silent or ambiguous), and the skeletons it must not call human, each with the
 // reason it gives.
-#include "marionette/editor/HumanoidMapping.h"
+#include "marionette/editor/autorig/HumanoidMapping.h"
 
 #include <QtTest/QtTest>
 

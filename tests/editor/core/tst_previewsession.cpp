@@ -3,7 +3,7 @@
 #include "PreviewTestSupport.h"
 #include "TurningArm.h"
 
-#include "marionette/editor/PreviewSession.h"
+#include "marionette/editor/preview/PreviewSession.h"
 #include "marionette/project/Project.h"
 #include "marionette/project/ProjectFile.h"
 #include "marionette/runtime/Procedural.h"

@@ -4,7 +4,7 @@
 #include "RigDump.h"
 #include "RigEditTestSupport.h"
 
-#include "marionette/editor/Properties.h"
+#include "marionette/editor/document/Properties.h"
 
 #include <QtTest>
 

@@ -2,7 +2,7 @@
 // executable re-runs itself with --write-and-crash, autosaves and aborts); recovery gives back the same
 // project with its mesh path re-based for where the document lives; removal and clean exits leave nothing;
 // a damaged autosave is an error, not a crash.
-#include "marionette/editor/Recovery.h"
+#include "marionette/editor/document/Recovery.h"
 #include "marionette/project/ProjectFile.h"
 #include "marionette/runtime/Procedural.h"
 

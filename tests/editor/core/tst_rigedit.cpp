@@ -4,7 +4,7 @@
 #include "RigDump.h"
 #include "RigEditTestSupport.h"
 
-#include "marionette/editor/RigEdit.h"
+#include "marionette/editor/document/RigEdit.h"
 #include "marionette/runtime/Procedural.h"
 
 #include <QtTest>

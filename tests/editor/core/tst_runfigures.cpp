@@ -1,6 +1,6 @@
 // RunFigures: the run figures `marionette simulate` reports and the preview shows, checked on a bar dropped
 // flat onto the floor, whose fall and rest are known in closed form.
-#include "marionette/editor/RunFigures.h"
+#include "marionette/editor/preview/RunFigures.h"
 #include "marionette/runtime/Ragdoll.h"
 #include "marionette/runtime/Rig.h"
 #include "marionette/runtime/World.h"

@@ -4,8 +4,8 @@
 #include "PreviewTestSupport.h"
 #include "TurningArm.h"
 
-#include "marionette/editor/PreviewSession.h"
-#include "marionette/editor/ScenarioRunner.h"
+#include "marionette/editor/preview/PreviewSession.h"
+#include "marionette/editor/preview/ScenarioRunner.h"
 #include "marionette/project/Project.h"
 #include "marionette/project/ProjectFile.h"
 #include "marionette/runtime/Procedural.h"

@@ -1,5 +1,5 @@
 // runScenario (ScenarioRunner.h): a recorded scenario replayed headless against its expectations.
-#include "marionette/editor/ScenarioRunner.h"
+#include "marionette/editor/preview/ScenarioRunner.h"
 #include "marionette/project/Project.h"
 #include "marionette/runtime/Procedural.h"
 

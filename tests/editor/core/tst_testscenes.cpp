@@ -1,5 +1,5 @@
 // TestScenes (docs/preview.md): the preview's scenes, their top heights and the sphere penetration measure.
-#include "marionette/editor/TestScenes.h"
+#include "marionette/editor/preview/TestScenes.h"
 #include "marionette/runtime/Rig.h"
 #include "marionette/runtime/World.h"
 

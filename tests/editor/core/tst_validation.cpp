@@ -1,13 +1,15 @@
 // editor/core Validation: each check fires on a small hand-made rig, once, naming exactly the culprit; a clean
 // rig and the procedural humanoid give no errors; every finding of an invalid rig is listed with its culprit;
 // the editor, the .mrig writer, the reader and the runtime judge a triangle at the degeneracy threshold alike;
-// an export validates once.
+// an export validates once, and so does opening a project and exporting it.
 #include "MrigTestSupport.h"
 #include "RigEditTestSupport.h"
 
-#include "marionette/editor/PluginHost.h"
-#include "marionette/editor/Validation.h"
+#include "marionette/editor/document/Document.h"
+#include "marionette/editor/document/Validation.h"
+#include "marionette/editor/pluginhost/PluginHost.h"
 #include "marionette/import/ImportedScene.h"
+#include "marionette/project/ProjectFile.h"
 #include "marionette/rig/Mrig.h"
 #include "marionette/runtime/Procedural.h"
 #include "marionette/runtime/Rig.h"
@@ -386,6 +388,46 @@ class TestValidation : public QObject {
         std::string loadError;
         QVERIFY2(runtime::Rig::load(target.toStdString(), &loadError), loadError.c_str());
         QCOMPARE(rig::validationCount() - before, std::uint64_t(1));
+    }
+
+    // The editor's whole path from a file to a .mrig: open the project (the reader leaves the rig to the
+    // validation list), judge it, export it with the verdict's proof: one validation. An invalid rig still
+    // opens, and the verdict names its problem as the strict reader does.
+    void openAndExport_validatesOnce()
+    {
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        project::Project saved;
+        saved.name = QStringLiteral("clean");
+        saved.rig = cleanRig();
+        project::assignMissingIds(saved);
+        const QString path = dir.filePath(QStringLiteral("clean.mproj"));
+        QVERIFY(project::saveProject(path, saved).ok());
+        editor::PluginHost host;
+        const plugin::RigExporter& mrig = *host.exporter(QStringLiteral("mrig"));
+
+        const std::uint64_t before = rig::validationCount();
+        editor::Document document;
+        QString error;
+        QVERIFY2(document.load(path, error), qPrintable(error));
+        const editor::RigVerdict verdict = editor::rigVerdict(document.project().rig);
+        QVERIFY(verdict.ok());
+        QVERIFY2(editor::PluginHost::exportRig(mrig, *verdict.valid, {dir.filePath(QStringLiteral("clean.mrig")), path, {}},
+                                               &error),
+                 qPrintable(error));
+        QCOMPARE(rig::validationCount() - before, std::uint64_t(1));
+
+        project::Project broken = saved;
+        broken.rig.sticks[1].b = broken.rig.sticks[1].a; // both ends on one particle
+        const QString brokenPath = dir.filePath(QStringLiteral("broken.mproj"));
+        QVERIFY(project::saveProject(brokenPath, broken).ok());
+        QVERIFY2(document.load(brokenPath, error), qPrintable(error));
+        const editor::RigVerdict refused = editor::rigVerdict(document.project().rig);
+        QVERIFY(!refused.ok());
+        project::Project strict;
+        const project::LoadResult strictLoad = project::loadProject(brokenPath, strict);
+        QVERIFY(!strictLoad.ok());
+        QVERIFY2(strictLoad.error.endsWith(refused.issues.front().message), qPrintable(strictLoad.error));
     }
 
     void humanoid_hasNoProblems()

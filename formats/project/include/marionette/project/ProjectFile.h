@@ -30,12 +30,16 @@ struct LoadOptions {
     /// true: such a project loads and LoadResult::rigProblem carries the message. The editor opens files
     /// this way, because saving does not require a valid rig (an artist may save half-way through an edit).
     bool acceptInvalidRig = false;
+    /// false: the rig is not validated here at all (an invalid one loads, rigProblem stays empty), for a
+    /// caller that judges the rig itself right after (the editor's document and the command line's validate
+    /// and export, through editor::rigVerdict), so a load and its verdict validate once.
+    bool validateRig = true;
 };
 
 struct LoadResult {
     QString error;        ///< empty on success, else the one-line message
     int fileVersion = -1; ///< version the file was written in (older ones were migrated); -1 if unknown
-    QString rigProblem;   ///< with acceptInvalidRig: validate()'s message with its JSON path, else empty
+    QString rigProblem;   ///< with acceptInvalidRig: the first error's message with its JSON path, else empty
     bool ok() const { return error.isEmpty(); }
 };
 

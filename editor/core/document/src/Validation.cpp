@@ -1,0 +1,202 @@
+#include "marionette/editor/document/Validation.h"
+
+#include <algorithm>
+#include <cmath>
+#include <optional>
+#include <set>
+
+namespace marionette::editor {
+
+namespace {
+
+QString label(const rig::RigDescription& rig, ElementKind kind, std::size_t index)
+{
+    const std::string& name = nameAt(rig, kind, index);
+    const QString what = QString::fromUtf8(project::describe(kind));
+    return name.empty() ? QStringLiteral("%1 #%2").arg(what).arg(index)
+                        : QStringLiteral("%1 '%2'").arg(what, QString::fromStdString(name));
+}
+
+ElementRef refAt(const rig::RigDescription& rig, ElementKind kind, std::size_t index)
+{
+    return {kind, idAt(rig, kind, index)};
+}
+
+/// The editor's kind for a kind of rig element; none for the settings and the rig as a whole.
+std::optional<ElementKind> editorKind(rig::ElementKind kind)
+{
+    switch (kind) {
+    case rig::ElementKind::Particle: return ElementKind::Particle;
+    case rig::ElementKind::Stick: return ElementKind::Stick;
+    case rig::ElementKind::Angle: return ElementKind::Angle;
+    case rig::ElementKind::Triangle: return ElementKind::Triangle;
+    case rig::ElementKind::Angular: return ElementKind::Angular;
+    case rig::ElementKind::Pin: return ElementKind::Pin;
+    case rig::ElementKind::Shape: return ElementKind::Shape;
+    case rig::ElementKind::Bone: return ElementKind::Bone;
+    case rig::ElementKind::Binding: return ElementKind::Binding;
+    case rig::ElementKind::Settings:
+    case rig::ElementKind::Rig: return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+/// The element a finding of rig validation names, by its id (none for the settings or the whole rig).
+std::vector<ElementRef> culpritOf(const rig::RigDescription& rig, const rig::Finding& finding)
+{
+    const std::optional<ElementKind> kind = editorKind(finding.kind);
+    if (!kind || finding.index < 0 || std::size_t(finding.index) >= countOf(rig, *kind))
+        return {};
+    return {refAt(rig, *kind, std::size_t(finding.index))};
+}
+
+float bindDistance(const rig::RigDescription& rig, std::int32_t a, std::int32_t b)
+{
+    return length(rig.particles[std::size_t(a)].position - rig.particles[std::size_t(b)].position);
+}
+
+QString metres(float v) { return QString::number(double(v), 'g', 3) + QStringLiteral(" m"); }
+QString degrees(float radiansValue) { return QString::number(double(radiansValue) * 180.0 / kPi, 'f', 1) + QStringLiteral("°"); }
+
+void checkLinks(const rig::RigDescription& rig, std::vector<ValidationIssue>& out)
+{
+    std::set<std::tuple<std::int32_t, std::int32_t, int>> seen;
+    for (std::size_t i = 0; i < rig.sticks.size(); ++i) {
+        const rig::Stick& s = rig.sticks[i];
+        const float d = bindDistance(rig, s.a, s.b);
+        const ElementRef ref = refAt(rig, ElementKind::Stick, i);
+        if (d < 1e-5f)
+            out.push_back({Severity::Error, label(rig, ElementKind::Stick, i) + QStringLiteral(": its particles coincide at bind (zero length)"), {ref}});
+        const auto key = std::make_tuple(std::min(s.a, s.b), std::max(s.a, s.b), int(s.kind));
+        if (!seen.insert(key).second)
+            out.push_back({Severity::Warning, label(rig, ElementKind::Stick, i) + QStringLiteral(": duplicates another link of the same kind between the same particles"), {ref}});
+        const float tolerance = 1e-4f + 1e-3f * d;
+        const bool tooShort = (s.kind == rig::StickKind::Range || s.kind == rig::StickKind::MinOnly) && d < s.minLength - tolerance;
+        const bool tooLong = (s.kind == rig::StickKind::Range || s.kind == rig::StickKind::MaxOnly) && d > s.maxLength + tolerance;
+        // (A range whose max is below its min is a validation error, reported before these checks run.)
+        if (tooShort || tooLong)
+            out.push_back({Severity::Warning, label(rig, ElementKind::Stick, i) + QStringLiteral(": the bind distance %1 is %2 the limit %3: the rig jumps on its first step").arg(metres(d), tooShort ? QStringLiteral("below") : QStringLiteral("above"), metres(tooShort ? s.minLength : s.maxLength)), {ref}});
+    }
+    for (std::size_t i = 0; i < rig.angles.size(); ++i) {
+        const rig::AngleConstraint& c = rig.angles[i];
+        const Vec3 p = rig.particles[std::size_t(c.center)].position;
+        const Vec3 u = rig.particles[std::size_t(c.a)].position - p, v = rig.particles[std::size_t(c.b)].position - p;
+        const float lu = length(u), lv = length(v);
+        if (lu < 1e-6f || lv < 1e-6f)
+            continue;
+        const float angle = std::acos(std::clamp(dot(u, v) / (lu * lv), -1.f, 1.f));
+        if (angle < c.minAngle - 1e-3f || angle > c.maxAngle + 1e-3f)
+            out.push_back({Severity::Warning, label(rig, ElementKind::Angle, i) + QStringLiteral(": the bind angle %1 is outside [%2, %3]: the rig jumps on its first step").arg(degrees(angle), degrees(c.minAngle), degrees(c.maxAngle)), {refAt(rig, ElementKind::Angle, i)}});
+    }
+}
+
+void checkParticles(const rig::RigDescription& rig, std::vector<ValidationIssue>& out)
+{
+    std::vector<bool> used(rig.particles.size());
+    auto mark = [&](std::int32_t p) {
+        if (p >= 0 && std::size_t(p) < used.size())
+            used[std::size_t(p)] = true;
+    };
+    for (const auto& s : rig.sticks) { mark(s.a); mark(s.b); }
+    for (const auto& c : rig.angles) { mark(c.center); mark(c.a); mark(c.b); }
+    for (const auto& t : rig.triangles) for (auto p : t.p) mark(p);
+    for (const auto& p : rig.pins) mark(p.particle);
+    if (rig.particles.size() < 2)
+        return;
+    for (std::size_t i = 0; i < rig.particles.size(); ++i)
+        if (!used[i])
+            out.push_back({Severity::Warning, label(rig, ElementKind::Particle, i) + QStringLiteral(": isolated (no stick, triangle or pin holds it to the rig)"), {refAt(rig, ElementKind::Particle, i)}});
+}
+
+// (Degenerate triangles and twist limits with max below min are validation errors: rig::isDegenerateTriangle
+// and the findings, reported before these checks run.)
+void checkJoints(const rig::RigDescription& rig, std::vector<ValidationIssue>& out)
+{
+    for (std::size_t i = 0; i < rig.angular.size(); ++i) {
+        const auto& c = rig.angular[i];
+        const auto& a = rig.triangles[std::size_t(c.triangleA)].p;
+        const auto& b = rig.triangles[std::size_t(c.triangleB)].p;
+        auto inA = [&a](std::int32_t p) { return std::find(std::begin(a), std::end(a), p) != std::end(a); };
+        auto inB = [&b](std::int32_t p) { return std::find(std::begin(b), std::end(b), p) != std::end(b); };
+        bool shared = std::any_of(std::begin(a), std::end(a), inB);
+        // Without a shared particle, a rigid stick from one triangle to the other still pins them together.
+        for (const rig::Stick& s : rig.sticks)
+            shared = shared || (s.kind == rig::StickKind::Rigid && ((inA(s.a) && inB(s.b)) || (inA(s.b) && inB(s.a))));
+        const ElementRef ref = refAt(rig, ElementKind::Angular, i);
+        if (!shared)
+            out.push_back({Severity::Warning, label(rig, ElementKind::Angular, i) + QStringLiteral(": its triangles share no particle and no rigid stick joins them, so the joint has no pivot"), {ref, refAt(rig, ElementKind::Triangle, std::size_t(c.triangleA)), refAt(rig, ElementKind::Triangle, std::size_t(c.triangleB))}});
+        if (c.limit == rig::AngularLimit::SwingTwist && (c.twistMin > 1e-3f || c.twistMax < -1e-3f))
+            out.push_back({Severity::Warning, label(rig, ElementKind::Angular, i) + QStringLiteral(": the twist range [%1, %2] excludes the rest orientation: the rig jumps on its first step").arg(degrees(c.twistMin), degrees(c.twistMax)), {ref}});
+    }
+}
+
+void checkBones(const rig::RigDescription& rig, const import::ImportedScene* mesh, std::vector<ValidationIssue>& out)
+{
+    // (A bone bound twice is a validation error, reported before these checks run.)
+    std::vector<int> bindings(rig.bones.size());
+    for (const rig::BoneBinding& b : rig.bindings)
+        ++bindings[std::size_t(b.bone)];
+    if (!mesh || mesh->skeleton.size() != rig.bones.size())
+        return;
+    std::vector<double> weight(rig.bones.size());
+    for (const auto& m : mesh->meshes) {
+        for (const auto& v : m.influences)
+            for (int k = 0; k < import::kMaxInfluences; ++k)
+                if (v.bone[std::size_t(k)] >= 0 && std::size_t(v.bone[std::size_t(k)]) < weight.size())
+                    weight[std::size_t(v.bone[std::size_t(k)])] += double(v.weight[std::size_t(k)]);
+        if (m.rigidBone >= 0 && std::size_t(m.rigidBone) < weight.size())
+            weight[std::size_t(m.rigidBone)] += double(m.positions.size());
+    }
+    // A bone moves when it or an ancestor is bound (it follows), or when it is an unbound root with a bound
+    // descendant (the runtime makes it copy that descendant).
+    std::vector<bool> moves(rig.bones.size()), boundBelow(rig.bones.size());
+    for (std::size_t i = 0; i < rig.bones.size(); ++i) {
+        const std::int32_t parent = rig.bones[i].parent;
+        moves[i] = bindings[i] > 0 || (parent >= 0 && moves[std::size_t(parent)]);
+    }
+    for (std::size_t i = rig.bones.size(); i-- > 0;) {
+        boundBelow[i] = boundBelow[i] || bindings[i] > 0;
+        if (const std::int32_t parent = rig.bones[i].parent; parent >= 0 && boundBelow[i])
+            boundBelow[std::size_t(parent)] = true;
+    }
+    for (std::size_t i = 0; i < rig.bones.size(); ++i)
+        if (weight[i] > 0.0 && !moves[i] && !boundBelow[i])
+            out.push_back({Severity::Warning, label(rig, ElementKind::Bone, i) + QStringLiteral(": carries skin weight but nothing drives it or its parents: its vertices stay at the bind pose"), {refAt(rig, ElementKind::Bone, i)}});
+}
+
+} // namespace
+
+RigVerdict rigVerdict(const rig::RigDescription& rig, const import::ImportedScene* mesh)
+{
+    RigVerdict verdict;
+    std::vector<ValidationIssue>& out = verdict.issues;
+    std::vector<rig::Finding> findings;
+    verdict.valid = rig::validated(rig, findings);
+    for (const rig::Finding& f : findings)
+        out.push_back({f.severity, QString::fromStdString(f.message), culpritOf(rig, f)});
+    if (!verdict.valid) {
+        // The detailed checks index freely; an invalid rig gets the validation's findings only.
+        checkParticles(rig, out);
+        return verdict;
+    }
+    checkLinks(rig, out);
+    checkParticles(rig, out);
+    checkJoints(rig, out);
+    checkBones(rig, mesh, out);
+    std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.severity < b.severity; });
+    if (hasErrors(out))
+        verdict.valid.reset();
+    return verdict;
+}
+
+std::vector<ValidationIssue> validateRig(const rig::RigDescription& rig, const import::ImportedScene* mesh)
+{
+    return rigVerdict(rig, mesh).issues;
+}
+
+bool hasErrors(const std::vector<ValidationIssue>& issues)
+{
+    return std::any_of(issues.begin(), issues.end(), [](const auto& i) { return i.severity == Severity::Error; });
+}
+
+} // namespace marionette::editor
