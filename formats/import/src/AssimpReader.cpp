@@ -175,6 +175,8 @@ bool decomposeRootConversion(const Affine& root, double& scale, UpAxis& axis)
     return false;
 }
 
+constexpr double kInchMetres = 0.0254;
+
 RawFrame detectFrame(const aiScene& scene, const std::string& path, const Assimp::Importer& importer,
                      const Affine& rootLocal)
 {
@@ -221,6 +223,14 @@ RawFrame detectFrame(const aiScene& scene, const std::string& path, const Assimp
             f.unitMetres = s;
             f.unitKnown = contains(fmt, "Collada"); // Collada's unit defaults to one metre
         }
+    }
+    // The id Software family and Half-Life (Quake MDL, HL1 MDL, MD2, MD3, MDC, MD5) declare no unit; their
+    // engines' unit is the inch (a player is 56-74 units tall), so that is the unit of these files.
+    if (!f.unitKnown && (contains(fmt, "Quake") || contains(fmt, "Doom 3") || contains(fmt, "Wolfenstein") ||
+                         contains(fmt, "Half-Life") || contains(fmt, "MD5"))) {
+        f.unitMetres *= kInchMetres;
+        f.unitKnown = true;
+        f.unitByConvention = true;
     }
     return f;
 }

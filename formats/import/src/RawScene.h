@@ -73,6 +73,7 @@ struct RawFrame {
     std::string format;            ///< Assimp importer name
     double unitMetres = 1.;        ///< metres per file unit
     bool unitKnown = false;        ///< the format declares its unit (glTF: metres by definition)
+    bool unitByConvention = false; ///< the unit is the format's convention, not written in the file (inches)
     UpAxis up = UpAxis::Y;
     /// The unit scale and axis rotation Assimp already multiplied into the root node (Collada, MD5, 3DS,
     /// ...); identity when the loader leaves the file's frame alone.

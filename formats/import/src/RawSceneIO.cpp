@@ -164,6 +164,7 @@ void writeRawScene(const RawScene& s, std::string& out)
     w.text(s.frame.format);
     w.pod(s.frame.unitMetres);
     w.pod(s.frame.unitKnown);
+    w.pod(s.frame.unitByConvention);
     w.pod(s.frame.up);
     w.pod(s.frame.appliedByAssimp);
     w.pod(std::uint64_t(s.frame.notes.size()));
@@ -234,6 +235,7 @@ std::string readRawScene(const char* data, std::size_t size, RawScene& s)
     r.text(s.frame.format);
     r.pod(s.frame.unitMetres);
     r.pod(s.frame.unitKnown);
+    r.pod(s.frame.unitByConvention);
     r.pod(s.frame.up);
     r.pod(s.frame.appliedByAssimp);
     s.frame.notes.resize(r.count(8));

@@ -93,6 +93,7 @@ std::string setUpFrame(BuildContext& ctx, ImportConversion& conversion)
     double unit = f.unitMetres;
     conversion.sourceUnit = f.unitKnown ? unitName(unit) : "unknown";
     conversion.sourceUnitMetres = unit;
+    conversion.unitByConvention = f.unitByConvention;
     double scale = unit;
     if (ctx.options.scale) {
         if (!std::isfinite(*ctx.options.scale) || !(*ctx.options.scale > 0.f))

@@ -234,13 +234,45 @@ class TestValidation : public QObject {
         QVERIFY2(issues.empty(), qPrintable(describe(issues)));
     }
 
-    void meshOfAnotherSkeleton_isNotChecked()
+    // A rig kept on a mesh of another skeleton (an import that kept the old rig): the palette's bones are
+    // not the mesh's, so the mesh cannot follow. One error says where the skeletons part; each binding to a
+    // bone the mesh lacks is one more error naming the binding and the bone.
+    void meshOfAnotherSkeleton_isAnError()
     {
-        rig::RigDescription r = broken(WeightedBoneUnbound);
+        const rig::RigDescription r = cleanRig(); // bones b0, b1, bound by d0, d1
         import::ImportedScene mesh = meshOver(r, {0, 1, 1});
+        mesh.sourcePath = "/assets/walk.fbx";
         mesh.skeleton.push_back(B(2, kNone)); // three bones against the rig's two
         mesh.boneInfo.resize(3);
-        QVERIFY(editor::validateRig(r, &mesh).empty());
+        auto issues = editor::validateRig(r, &mesh);
+        QCOMPARE(issues.size(), std::size_t(1));
+        QCOMPARE(issues[0].severity, Severity::Error);
+        QCOMPARE(issues[0].message, QStringLiteral("the rig's skeleton (2 bones) is not the skeleton of the mesh 'walk.fbx' (3 bones; the first 2 bones agree): the mesh cannot follow the rig; run Auto-Rig on this mesh, or import the mesh the rig was built on"));
+
+        mesh.skeleton = {B(0, kNone), B(7, kNone)}; // b1 renamed b7: d1 drives a bone the mesh lacks
+        issues = editor::validateRig(r, &mesh);
+        QCOMPARE(issues.size(), std::size_t(2));
+        QCOMPARE(issues[0].message, QStringLiteral("bone binding 'd1': drives bone 'b1', which the mesh 'walk.fbx' does not have"));
+        QCOMPARE(namesOf(r, issues[0].elements), (QStringList{QStringLiteral("b1"), QStringLiteral("d1")}));
+        QVERIFY2(issues[1].message.contains(QStringLiteral("bone 1 is 'b1' in the rig and 'b7' in the mesh")), qPrintable(issues[1].message));
+        QVERIFY(editor::hasErrors(issues));
+        QVERIFY(!editor::rigVerdict(r, &mesh).ok()); // an export refuses it
+
+        mesh.skeleton = {B(1, kNone), B(0, kNone)}; // the same bones in another order: still not the palette
+        QCOMPARE(editor::validateRig(r, &mesh).size(), std::size_t(1));
+    }
+
+    // Particles placed by hand on a skinned mesh, no bone bound yet: the mesh stays in its bind pose.
+    void rigWithoutBonesOnASkinnedMesh_isAWarning()
+    {
+        rig::RigDescription r = cleanRig();
+        const import::ImportedScene mesh = meshOver(r, {0, 1, 1});
+        r.bindings.clear();
+        r.bones.clear();
+        const auto issues = editor::validateRig(r, &mesh);
+        QCOMPARE(issues.size(), std::size_t(1));
+        QCOMPARE(issues[0].severity, Severity::Warning);
+        QCOMPARE(issues[0].message, QStringLiteral("the rig drives none of the 2 bones of the mesh: the mesh stays in its bind pose (Auto-Rig binds them)"));
     }
 
     void errors_comeFirst()

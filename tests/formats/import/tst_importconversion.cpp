@@ -53,6 +53,7 @@ private slots:
     void fbx_zUpFileIsRotated();
     void blend_isZup();
     void smd_isZupLikeTheSameModelInB3d();
+    void idFormats_areInchesByConvention();
     void overrides_scaleAndUpAxisAreAppliedAndRecorded();
     void overrides_badScaleIsRefused_data();
     void overrides_badScaleIsRefused();
@@ -272,6 +273,40 @@ void TestImportConversion::smd_isZupLikeTheSameModelInB3d()
     QVERIFY2(length(boxA[0] - boxB[0]) < 1e-3f && length(boxA[1] - boxB[1]) < 1e-3f,
              qPrintable(QTest::toString(boxA[0]) + QStringLiteral(" / ") + QTest::toString(boxA[1])));
     QVERIFY(std::fabs(boxA[1].y - 1.52f) < 0.01f);
+}
+
+// MD5 (Doom 3) and the Half-Life MDL write no unit; their engines measure in inches. SimpleCube.md5mesh is
+// a cube 64 units wide: 64 × 0.0254 = 1.6256 m. An explicit scale still replaces the convention.
+void TestImportConversion::idFormats_areInchesByConvention()
+{
+    const QString md5 = assimpModel("MD5/SimpleCube.md5mesh");
+    MARIONETTE_REQUIRE_FILE(md5);
+    const ImportResult r = importFile(md5);
+    QVERIFY2(r.ok(), r.error.c_str());
+    QCOMPARE(r.scene.conversion.sourceUnit, std::string("inch"));
+    QVERIFY(r.scene.conversion.unitByConvention);
+    QCOMPARE(r.scene.conversion.scale, 0.0254f);
+    const auto box = r.scene.bounds();
+    QVERIFY2(std::fabs(box[1].x - box[0].x - 64.f * 0.0254f) < 1e-4f, qPrintable(QTest::toString(box[1] - box[0])));
+    ImportOptions o;
+    o.scale = 1.f;
+    const ImportResult native = importFile(md5, o);
+    QVERIFY2(native.ok(), native.error.c_str());
+    QVERIFY(native.scene.conversion.scaleOverridden);
+    QCOMPARE(native.scene.conversion.sourceUnit, std::string("inch")); // the file's unit stays on record
+    const auto nativeBox = native.scene.bounds();
+    QVERIFY(std::fabs(nativeBox[1].x - nativeBox[0].x - 64.f) < 1e-3f);
+
+    const QString man = assimpModel("MDL/MDL (HL1)/man.mdl");
+    MARIONETTE_REQUIRE_FILE(man);
+    const ImportResult hl = importFile(man);
+    QVERIFY2(hl.ok(), hl.error.c_str());
+    QCOMPARE(hl.scene.conversion.sourceUnit, std::string("inch"));
+    QVERIFY(hl.scene.conversion.unitByConvention);
+    // A format that declares its unit (glTF, Collada) is never marked as a convention.
+    const ImportResult dae = importFile(importData("arm_metre_yup.dae"));
+    QVERIFY2(dae.ok(), dae.error.c_str());
+    QVERIFY(!dae.scene.conversion.unitByConvention);
 }
 
 void TestImportConversion::overrides_scaleAndUpAxisAreAppliedAndRecorded()

@@ -1,5 +1,7 @@
 #include "marionette/editor/document/Validation.h"
 
+#include <QFileInfo>
+
 #include <algorithm>
 #include <cmath>
 #include <optional>
@@ -130,13 +132,55 @@ void checkJoints(const rig::RigDescription& rig, std::vector<ValidationIssue>& o
     }
 }
 
+/// "the mesh" or "the mesh 'walk.fbx'".
+QString meshLabel(const import::ImportedScene& mesh)
+{
+    if (mesh.sourcePath.empty())
+        return QStringLiteral("the mesh");
+    return QStringLiteral("the mesh '%1'").arg(QFileInfo(QString::fromStdString(mesh.sourcePath)).fileName());
+}
+
+/// The rig's skeleton against the mesh's. The bone palette has one matrix per rig bone and the mesh is
+/// skinned by its own bone indices, so they must be the same bones in the same order; a rig built on
+/// another mesh (an import that kept the old rig) is not. True when they match.
+bool checkSkeleton(const rig::RigDescription& rig, const import::ImportedScene& mesh, std::vector<ValidationIssue>& out)
+{
+    const std::vector<rig::Bone>& ours = rig.bones;
+    const std::vector<rig::Bone>& theirs = mesh.skeleton;
+    if (theirs.empty())
+        return ours.empty(); // a static mesh: nothing to skin
+    if (ours.empty()) {
+        if (!rig.particles.empty())
+            out.push_back({Severity::Warning, QStringLiteral("the rig drives none of the %1 bones of %2: the mesh stays in its bind pose (Auto-Rig binds them)").arg(theirs.size()).arg(meshLabel(mesh)), {}});
+        return false;
+    }
+    std::size_t first = 0;
+    while (first < ours.size() && first < theirs.size() && ours[first].name == theirs[first].name && ours[first].parent == theirs[first].parent)
+        ++first;
+    if (first == ours.size() && first == theirs.size())
+        return true;
+    std::set<std::string> names;
+    for (const rig::Bone& b : theirs)
+        names.insert(b.name);
+    for (std::size_t i = 0; i < rig.bindings.size(); ++i) {
+        const std::size_t b = std::size_t(rig.bindings[i].bone);
+        if (!names.count(ours[b].name))
+            out.push_back({Severity::Error, label(rig, ElementKind::Binding, i) + QStringLiteral(": drives bone '%1', which %2 does not have").arg(QString::fromStdString(ours[b].name), meshLabel(mesh)), {refAt(rig, ElementKind::Binding, i), refAt(rig, ElementKind::Bone, b)}});
+    }
+    const QString where = first < ours.size() && first < theirs.size()
+                              ? QStringLiteral("bone %1 is '%2' in the rig and '%3' in the mesh").arg(first).arg(QString::fromStdString(ours[first].name), QString::fromStdString(theirs[first].name))
+                              : QStringLiteral("the first %1 bones agree").arg(first);
+    out.push_back({Severity::Error, QStringLiteral("the rig's skeleton (%1 bones) is not the skeleton of %2 (%3 bones; %4): the mesh cannot follow the rig; run Auto-Rig on this mesh, or import the mesh the rig was built on").arg(ours.size()).arg(meshLabel(mesh)).arg(theirs.size()).arg(where), {}});
+    return false;
+}
+
 void checkBones(const rig::RigDescription& rig, const import::ImportedScene* mesh, std::vector<ValidationIssue>& out)
 {
     // (A bone bound twice is a validation error, reported before these checks run.)
     std::vector<int> bindings(rig.bones.size());
     for (const rig::BoneBinding& b : rig.bindings)
         ++bindings[std::size_t(b.bone)];
-    if (!mesh || mesh->skeleton.size() != rig.bones.size())
+    if (!mesh || !checkSkeleton(rig, *mesh, out))
         return;
     std::vector<double> weight(rig.bones.size());
     for (const auto& m : mesh->meshes) {

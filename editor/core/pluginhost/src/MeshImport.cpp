@@ -7,6 +7,10 @@
 
 #include <QFileInfo>
 
+#include <algorithm>
+#include <array>
+#include <cmath>
+
 namespace marionette::editor {
 
 MeshImportRequest requestFor(const QString& meshPath, const project::ImportSettings& settings)
@@ -40,6 +44,89 @@ bool projectMeshRequest(const project::Project& project, const QString& projectP
     return true;
 }
 
+namespace {
+
+QString metres(float v) { return QString::number(double(v), 'g', 3) + QStringLiteral(" m"); }
+
+/// "a, b, c and 4 more"
+QString nameList(const QStringList& names)
+{
+    constexpr qsizetype kShown = 6;
+    QString out = names.mid(0, kShown).join(QStringLiteral(", "));
+    if (names.size() > kShown)
+        out += QStringLiteral(" and %1 more").arg(names.size() - kShown);
+    return out;
+}
+
+/// The scale that makes `extent` (metres at `scale`) a person's height: a common unit's when one lands
+/// between 1.2 and 2.2 m, else exactly kPersonHeight (three significant digits).
+float proposeScale(float extent, float scale)
+{
+    static constexpr double kUnits[] = {1., 0.01, 0.001, 0.0254, 0.3048, 0.1, 100., 1000., 1. / 0.0254};
+    const double perMetre = double(extent) / double(scale); // file units the extent spans
+    for (double unit : kUnits)
+        if (const double h = perMetre * unit; h >= 1.2 && h <= 2.2 && std::fabs(unit - double(scale)) > 1e-9 * unit)
+            return float(unit);
+    const double exact = double(kPersonHeight) / perMetre;
+    const double digits = std::pow(10., std::floor(std::log10(exact)) - 2.);
+    return float(std::round(exact / digits) * digits);
+}
+
+} // namespace
+
+SizeCheck checkImportedSize(const import::ImportedScene& scene, float scale)
+{
+    SizeCheck out;
+    const std::array<Vec3, 2> box = scene.bounds();
+    const Vec3 size = box[1] - box[0];
+    const float largest = std::max({size.x, size.y, size.z});
+    if (std::isfinite(largest) && largest > 0.f && std::isfinite(scale) && scale > 0.f) {
+        const QString unit = scene.conversion.sourceUnit == "unknown"
+                                 ? QStringLiteral("the file declares no unit")
+                                 : QStringLiteral("the file's unit is the %1%2")
+                                       .arg(QString::fromStdString(scene.conversion.sourceUnit),
+                                            QLatin1String(scene.conversion.unitByConvention ? ", by its format's convention" : ""));
+        if (size.y > kTallest || largest < kShortest) {
+            const float extent = size.y > kTallest ? size.y : largest;
+            out.proposedScale = proposeScale(extent, scale);
+            const float at = extent / scale * *out.proposedScale;
+            out.warnings << QStringLiteral("size: %1 %2 (%3, scale %4): too %5 for a character; import with scale %6 to make it %7")
+                                .arg(size.y > kTallest ? QStringLiteral("%1 tall,").arg(metres(size.y))
+                                                       : QStringLiteral("%1 at its largest,").arg(metres(largest)),
+                                     size.y > kTallest ? QStringLiteral("over %1").arg(metres(kTallest))
+                                                       : QStringLiteral("under %1").arg(metres(kShortest)),
+                                     unit, QString::number(double(scale), 'g', 4),
+                                     size.y > kTallest ? QStringLiteral("large") : QStringLiteral("small"),
+                                     QString::number(double(*out.proposedScale), 'g', 4), metres(at));
+        }
+    }
+    // Bones inside the skeleton (not a root, which is often a container such as "Armature") whose children
+    // all start at the bone's own origin: a limb of zero length.
+    const std::size_t n = scene.skeleton.size();
+    std::vector<int> children(n), atOrigin(n);
+    const float tolerance = 1e-4f * std::max(largest, 1e-3f);
+    for (std::size_t i = 0; i < n; ++i) {
+        const std::int32_t parent = scene.skeleton[i].parent;
+        if (parent < 0 || std::size_t(parent) >= n)
+            continue;
+        ++children[std::size_t(parent)];
+        const Vec3 a = scene.skeleton[std::size_t(parent)].bindWorld.transformPoint({});
+        const Vec3 b = scene.skeleton[i].bindWorld.transformPoint({});
+        if (length(b - a) <= tolerance)
+            ++atOrigin[std::size_t(parent)];
+    }
+    QStringList zero;
+    for (std::size_t i = 0; i < n; ++i)
+        if (scene.skeleton[i].parent >= 0 && children[i] > 0 && atOrigin[i] == children[i])
+            zero << QString::fromStdString(scene.skeleton[i].name);
+    if (!zero.isEmpty())
+        out.warnings << QStringLiteral("bones: %1 %2 zero length (every child starts where %3 does): a limb through %4 cannot bend there")
+                            .arg(nameList(zero), zero.size() == 1 ? QStringLiteral("has") : QStringLiteral("have"),
+                                 zero.size() == 1 ? QStringLiteral("it") : QStringLiteral("each"),
+                                 zero.size() == 1 ? QStringLiteral("it") : QStringLiteral("them"));
+    return out;
+}
+
 MeshImportResult importMesh(plugin::MeshImporter& importer, const MeshImportRequest& request, std::stop_token stop)
 {
     MeshImportResult result;
@@ -62,6 +149,12 @@ MeshImportResult importMesh(plugin::MeshImporter& importer, const MeshImportRequ
         }
     for (const std::string& w : result.scene.warnings)
         result.warnings << QStringLiteral("%1: %2").arg(request.path, QString::fromStdString(w));
+    if (!request.scale) {
+        SizeCheck size = checkImportedSize(result.scene, result.scene.conversion.scale);
+        for (const QString& w : size.warnings)
+            result.warnings << QStringLiteral("%1: %2").arg(request.path, w);
+        result.proposedScale = size.proposedScale;
+    }
     result.status = import::ImportStatus::Success;
     return result;
 }

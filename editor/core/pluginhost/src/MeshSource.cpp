@@ -10,7 +10,9 @@ project::ImportSettings importSettingsFrom(const import::ImportConversion& c)
     s.unitConversionApplied = c.scale != 1.f;
     s.axisConversionApplied = c.sourceUpAxis != import::UpAxis::Y;
     s.conversionNote = QStringLiteral("%1; source unit %2 (scale %3%4); up axis %5%6")
-                           .arg(QString::fromStdString(c.format), QString::fromStdString(c.sourceUnit))
+                           .arg(QString::fromStdString(c.format),
+                                QString::fromStdString(c.sourceUnit) +
+                                    QLatin1String(c.unitByConvention ? " by the format's convention" : ""))
                            .arg(double(c.scale))
                            .arg(QLatin1String(c.scaleOverridden ? ", overridden" : ""),
                                QLatin1String(import::toString(c.sourceUpAxis)),

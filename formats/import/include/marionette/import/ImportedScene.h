@@ -137,6 +137,9 @@ struct ImportConversion {
     std::string format;          ///< the Assimp importer that read the file, e.g. "glTF2 Importer"
     std::string sourceUnit;      ///< "metre", "centimetre", "inch", ..., or "unknown" when the format does not say
     double sourceUnitMetres = 1.;///< length of the file's unit in metres (1 when unknown)
+    /// The file does not write its unit; sourceUnit is its format's convention (the inch of the Quake,
+    /// Doom 3 and Half-Life formats: MDL, MD2, MD3, MDC, MD5).
+    bool unitByConvention = false;
     float scale = 1.f;           ///< factor applied to the file's lengths (sourceUnitMetres unless overridden)
     UpAxis sourceUpAxis = UpAxis::Y; ///< the file's up axis that was rotated to +Y
     bool scaleOverridden = false;    ///< ImportOptions::scale was given

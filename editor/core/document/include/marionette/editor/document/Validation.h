@@ -38,8 +38,10 @@ struct RigVerdict {
 /// element, the message as validate() words it), and when there is none, the editor's own checks:
 /// zero-length sticks (errors), isolated particles, angular constraints whose triangles share no particle,
 /// limits the bind pose already breaks (unreachable rest state), duplicate sticks, and — given the mesh —
-/// bones that carry skin weight but are driven by nothing (their vertices would stay behind). Errors come
-/// first. Validates the rig once (counted by rig::validationCount()).
+/// a rig skeleton that is not the mesh's (an error, with one more per binding to a bone the mesh does not
+/// have: the mesh cannot follow such a rig), a rig with particles that drives none of a skinned mesh's bones,
+/// and bones that carry skin weight but are driven by nothing (their vertices would stay behind). Errors
+/// come first. Validates the rig once (counted by rig::validationCount()).
 RigVerdict rigVerdict(const rig::RigDescription& rig, const import::ImportedScene* mesh = nullptr);
 /// rigVerdict().issues.
 std::vector<ValidationIssue> validateRig(const rig::RigDescription& rig, const import::ImportedScene* mesh = nullptr);

@@ -50,10 +50,30 @@ struct MeshImportResult {
     QString error;              ///< one line starting with the path; empty on success
     import::ImportedScene scene;
     QString importer;           ///< short name of the importer that read it ("assimp", a plugin's)
-    QStringList warnings;       ///< "FILE: where: what", one per repair of a lenient import
+    /// "FILE: where: what": one per repair of a lenient import, then the size check's (checkImportedSize()).
+    QStringList warnings;
+    /// Set when the size check found the model implausibly large or small at the scale the file declares:
+    /// the scale (metres per file unit) that brings it to a person's size. Never set when the request gave
+    /// a scale.
+    std::optional<float> proposedScale;
 
     bool ok() const { return status == import::ImportStatus::Success; }
 };
+
+/// What an imported character's size says after conversion to metres (docs/import.md, "Size check").
+struct SizeCheck {
+    QStringList warnings;               ///< "size: ..." and "bones: ..." lines (without the file name)
+    std::optional<float> proposedScale; ///< metres per unit that make it kPersonHeight tall (or a unit near it)
+};
+/// Outside these a character's size is most likely a unit mistake: taller than kTallest metres, or no
+/// extent reaching kShortest metres.
+constexpr float kTallest = 3.f, kShortest = 0.3f, kPersonHeight = 1.75f;
+/// Checks `scene`'s bind-pose size (its height along +Y, its largest extent) and its bones: a height above
+/// kTallest or a largest extent below kShortest is a warning proposing a scale, snapped to a common unit
+/// (centimetre, millimetre, inch, foot, decimetre, or their inverses) when one puts the height between 1.2
+/// and 2.2 m; bones (other than roots) with children that all start where the bone does (zero length, so
+/// a limb cannot bend there) are a warning naming them. `scale` is the scale the import applied (metres per unit).
+SizeCheck checkImportedSize(const import::ImportedScene& scene, float scale);
 
 /// The request that imports a project's mesh as the project recorded it (scale and up axis given
 /// explicitly, so a file whose declarations changed still comes in as the rig was built on).
@@ -65,7 +85,8 @@ MeshImportRequest requestFor(const QString& meshPath, const project::ImportSetti
 bool projectMeshRequest(const project::Project& project, const QString& projectPath, MeshImportRequest& out,
                         QStringList* warnings, QString* error);
 
-/// Imports request.path with `importer` on the calling thread. `stop` cancels: the built-in Assimp importer
+/// Imports request.path with `importer` on the calling thread, then checks its size (checkImportedSize(),
+/// only when the request gives no scale: a chosen scale is the user's). `stop` cancels: the built-in Assimp importer
 /// stops at once (its reader is a child process); a plugin importer, whose interface cannot be interrupted,
 /// runs to its end and the result is then reported cancelled.
 MeshImportResult importMesh(plugin::MeshImporter& importer, const MeshImportRequest& request,
