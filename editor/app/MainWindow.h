@@ -8,6 +8,7 @@
 
 #include "ActionRegistry.h"
 #include "EditTools.h"
+#include "ImportDialogs.h"
 
 #include "marionette/editor/document/Document.h"
 #include "marionette/editor/pluginhost/PluginHost.h"
@@ -68,9 +69,12 @@ class MainWindow : public QMainWindow {
     /// Opens a project (after asking to save unsaved changes). On failure a dialog shows the one-line
     /// message and the current document stays as it was.
     bool openProject(const QString& path);
-    /// Imports a mesh off the UI thread with a progress dialog, then auto-rigs it with `templateName` (empty:
-    /// ask with the template dialog; "none": keep the current rig). One undo step.
-    bool importMesh(const QString& path, const QString& templateName = {}, float totalMass = 75.f);
+    /// Imports a mesh off the UI thread with a progress dialog, then auto-rigs it with `templateName`, all
+    /// one undo step. An empty `templateName` asks: the options dialog (scale, up axis, strict) before the
+    /// file is read, the result dialog (warnings, a proposed scale, the rig: a template or keep the current
+    /// one) after; "none" or "keep" keeps the current rig. `options` apply when nothing is asked.
+    bool importMesh(const QString& path, const QString& templateName = {}, float totalMass = 75.f,
+                    const ImportOptions& options = {});
     /// Replaces the rig with the template's (one undo step). Needs a mesh with a skeleton.
     bool autoRig(const QString& templateName, float totalMass);
     bool saveTo(const QString& path);

@@ -113,11 +113,54 @@ void MainWindow::loadProjectMesh()
         frameSelection();
 }
 
-bool MainWindow::importMesh(const QString& given, const QString& templateName, float totalMass)
+namespace {
+
+constexpr const char* kStrictKey = "import/strict";
+
+/// "walk.fbx (assimp): 2 meshes, 65 bones, 3 clips; 1.78 m tall (source unit centimetre, scale 0.01, up axis z)"
+QString importSummary(const QString& path, const editor::MeshImportResult& r)
+{
+    const import::ImportedScene& s = r.scene;
+    const auto box = s.bounds();
+    const import::ImportConversion& c = s.conversion;
+    return QObject::tr("%1 (%2): %3 mesh(es), %4 bones, %5 clip(s); %6 m tall (source unit %7%8, scale %9, up axis %10)")
+        .arg(QFileInfo(path).fileName(), r.importer)
+        .arg(s.meshes.size()).arg(s.skeleton.size()).arg(s.animations.size())
+        .arg(double(box[1].y - box[0].y), 0, 'g', 3)
+        .arg(QString::fromStdString(c.sourceUnit), c.unitByConvention ? QObject::tr(" by the format's convention") : QString())
+        .arg(double(c.scale), 0, 'g', 4)
+        .arg(QLatin1String(import::toString(c.sourceUpAxis)));
+}
+
+/// What keeping `rig` on `mesh` means: its skeleton is the mesh's, or how many of its bound bones the mesh
+/// lacks. `matches` says whether the skeletons are the same.
+QString keepDescription(const rig::RigDescription& rig, const import::ImportedScene& mesh, bool& matches)
+{
+    matches = rig.bones.size() == mesh.skeleton.size();
+    for (std::size_t i = 0; matches && i < rig.bones.size(); ++i)
+        matches = rig.bones[i].name == mesh.skeleton[i].name && rig.bones[i].parent == mesh.skeleton[i].parent;
+    const QString what = QObject::tr("Keep the rig of %1 particles and %2 bones on the new mesh.").arg(rig.particles.size()).arg(rig.bones.size());
+    if (matches)
+        return what + QObject::tr(" Its skeleton is this mesh's, so the mesh follows it.");
+    std::size_t missing = 0;
+    for (const rig::BoneBinding& b : rig.bindings) {
+        const std::string& name = rig.bones[std::size_t(b.bone)].name;
+        missing += std::none_of(mesh.skeleton.begin(), mesh.skeleton.end(), [&](const rig::Bone& m) { return m.name == name; });
+    }
+    return what + QObject::tr(" Its skeleton is not this mesh's (%1 of its %2 bound bones are missing): the mesh will not "
+                              "follow it until the rig is rebuilt; the Validation list names each problem.")
+                      .arg(missing).arg(rig.bindings.size());
+}
+
+} // namespace
+
+bool MainWindow::importMesh(const QString& given, const QString& templateName, float totalMass,
+                            const ImportOptions& scripted)
 {
     QString path = given;
     if (path.isEmpty()) {
-        path = QFileDialog::getOpenFileName(this, tr("Import Mesh"), QString(), editor::meshFileFilter(mPlugins));
+        path = QFileDialog::getOpenFileName(this, tr("Import Mesh"), QFileInfo(mDocument.filePath()).absolutePath(),
+                                            editor::meshFileFilter(mPlugins));
         if (path.isEmpty())
             return false;
     }
@@ -127,17 +170,67 @@ bool MainWindow::importMesh(const QString& given, const QString& templateName, f
         showError(tr("Import failed"), tr("%1: no importer reads this file").arg(path));
         return false;
     }
-    mLog->info(tr("Importing %1 (%2)…").arg(path, importer->shortName()));
-    editor::MeshImportRequest request;
-    request.path = path;
-    editor::MeshImportResult result = importWithProgress(this, *importer, request);
-    if (result.status == import::ImportStatus::Cancelled) {
-        mLog->info(tr("Import cancelled"));
-        return false;
+    const bool ask = templateName.isEmpty();
+    ImportOptions options = scripted;
+    if (ask) {
+        options.strict = QSettings().value(QLatin1String(kStrictKey), false).toBool();
+        ImportOptionsDialog dialog(path, options, this);
+        if (dialog.exec() != QDialog::Accepted)
+            return false;
+        options = dialog.options();
+        QSettings().setValue(QLatin1String(kStrictKey), options.strict);
     }
-    if (!result.ok()) {
-        showError(tr("Import failed"), result.error);
-        return false;
+
+    QString chosen = templateName;
+    float mass = totalMass;
+    editor::MeshImportResult result;
+    for (;;) {
+        mLog->info(tr("Importing %1 (%2)…").arg(path, importer->shortName()));
+        editor::MeshImportRequest request;
+        request.path = path;
+        request.scale = options.scale;
+        request.upAxis = options.upAxis;
+        request.strict = options.strict;
+        result = importWithProgress(this, *importer, request);
+        if (result.status == import::ImportStatus::Cancelled) {
+            mLog->info(tr("Import cancelled"));
+            return false;
+        }
+        if (!result.ok()) {
+            showError(tr("Import failed"), result.error);
+            return false;
+        }
+        if (!ask)
+            break;
+        // What came in, before anything changes: the warnings, a proposed scale, what to do with the rig.
+        std::vector<ImportResultDialog::Choice> choices;
+        const rig::RigDescription& current = mDocument.rig();
+        bool matches = false;
+        if (!current.particles.empty())
+            choices.push_back({QLatin1String(ImportResultDialog::kKeepRig), tr("Keep the current rig"), keepDescription(current, result.scene, matches)});
+        else
+            choices.push_back({QLatin1String(ImportResultDialog::kNoRig), tr("No rig yet"), tr("Import the mesh only; place particles by hand or run Auto-Rig later.")});
+        if (!result.scene.skeleton.empty())
+            for (const auto& [name, description] : templateChoices())
+                choices.push_back({name, tr("Auto-rig: %1").arg(name), description});
+        QStringList shown;
+        for (const QString& w : result.warnings)
+            shown << (w.startsWith(path + QStringLiteral(": ")) ? w.mid(path.size() + 2) : w);
+        const QString preferred = matches || result.scene.skeleton.empty() || choices.size() == 1 ? choices.front().name
+                                                                                                  : choices[1].name;
+        ImportResultDialog dialog(importSummary(path, result), shown, result.proposedScale, choices, preferred, this);
+        const int answer = dialog.exec();
+        if (answer == ImportResultDialog::kReimport && dialog.proposedScale()) {
+            options.scale = dialog.proposedScale();
+            continue;
+        }
+        if (answer != QDialog::Accepted) {
+            mLog->info(tr("Import of %1 cancelled; nothing changed").arg(QFileInfo(path).fileName()));
+            return false;
+        }
+        chosen = dialog.choice();
+        mass = dialog.totalMass();
+        break;
     }
     for (const QString& w : result.warnings)
         mLog->warning(w);
@@ -149,21 +242,6 @@ bool MainWindow::importMesh(const QString& given, const QString& templateName, f
     }
     auto scene = std::make_shared<const import::ImportedScene>(std::move(result.scene));
 
-    QString chosen = templateName;
-    float mass = totalMass;
-    if (chosen.isEmpty() && !scene->skeleton.empty()) {
-        std::vector<AutoRigDialog::Choice> choices;
-        for (const auto& [name, description] : templateChoices())
-            choices.push_back({name, description});
-        choices.push_back({QStringLiteral("none"), tr("Keep the current rig; only show the new mesh.")});
-        AutoRigDialog dialog(choices, this);
-        if (dialog.exec() != QDialog::Accepted)
-            chosen = QStringLiteral("none");
-        else {
-            chosen = dialog.templateName();
-            mass = dialog.totalMass();
-        }
-    }
     // The project as the import records it (the same record the command line's import writes).
     project::Project recorded;
     recorded.name = mDocument.project().name;
@@ -173,7 +251,8 @@ bool MainWindow::importMesh(const QString& given, const QString& templateName, f
     stack->beginMacro(tr("Import %1").arg(QFileInfo(path).fileName()));
     stack->push(new editor::ReplaceMeshCommand(&mDocument, recorded.sourceMesh, recorded.import, scene, recorded.name));
     bool rigged = true;
-    if (!scene->skeleton.empty() && chosen != QLatin1String("none"))
+    const bool keep = chosen == QLatin1String(ImportResultDialog::kKeepRig) || chosen == QLatin1String(ImportResultDialog::kNoRig);
+    if (!scene->skeleton.empty() && !keep)
         rigged = autoRig(chosen, mass);
     stack->endMacro();
     mLog->info(tr("Imported %1: %2 mesh(es), %3 bones").arg(QFileInfo(path).fileName()).arg(scene->meshes.size()).arg(scene->skeleton.size()));

@@ -9,6 +9,7 @@
 #include "ValidationPanel.h"
 #include "viewport/Viewport.h"
 
+#include "marionette/editor/document/Validation.h"
 #include "marionette/editor/pluginhost/MeshImport.h"
 #include "marionette/editor/document/Recovery.h"
 #include "marionette/editor/document/commands/AddParticleCommand.h"
@@ -18,7 +19,10 @@
 #include "marionette/runtime/World.h"
 
 #include <QElapsedTimer>
+#include <QCheckBox>
+#include <QComboBox>
 #include <QDoubleSpinBox>
+#include <QListWidget>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -26,6 +30,7 @@
 #include <QProgressDialog>
 #include <QPushButton>
 #include <QProcess>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -120,6 +125,7 @@ class TestMainWindow : public QObject {
     void exportAs_pluginFormat();
     void import_cancelledFromTheProgressDialog();
     void import_throughAnImporterPlugin();
+    void import_dialogsProposeAScaleAndKeepTheRig();
     void noOpenGl_windowOpensWithMessage();
     void viewportShadersFail_windowShowsMessage();
 
@@ -718,3 +724,69 @@ int main(int argc, char** argv)
 }
 
 #include "tst_mainwindow.moc"
+
+// File ▸ Import Mesh as a user meets it, on a project that has a rig: the options dialog, then the result
+// dialog listing the warnings. Half-Life's man.mdl comes in at 0.25 m (inches); the size warning's proposed
+// scale is one click, and the second read is a person's height. Keeping the mannequin's rig on it leaves
+// the rig as it was, and validation (given the new mesh) says the mesh cannot follow it. One undo step.
+void TestMainWindow::import_dialogsProposeAScaleAndKeepTheRig()
+{
+    const QString man = QStringLiteral(MARIONETTE_ASSIMP_MODELS "/MDL/MDL (HL1)/man.mdl");
+    if (!QFile::exists(man))
+        QSKIP("Assimp's test models are not installed (assimp-testmodels)");
+    QSettings().remove(QStringLiteral("import/strict"));
+    app::MainWindow w;
+    w.show();
+    editor::Document& doc = w.document();
+    QVERIFY(w.importMesh(kHuman, QStringLiteral("humanoid"), 70.f));
+    const QByteArray mannequinRig = rigBytes(doc.rig());
+    const int steps = doc.undoStack()->count();
+
+    QStringList firstWarnings, secondSummary;
+    bool proposed = false, strictOffered = false;
+    auto chooseKeep = [&](QDialog* d) {
+        secondSummary << d->findChild<QLabel*>(QStringLiteral("summary"))->text();
+        auto* choice = d->findChild<QComboBox*>(QStringLiteral("rigChoice"));
+        choice->setCurrentIndex(choice->findData(QStringLiteral("keep")));
+        d->accept();
+    };
+    auto reimport = [&](QDialog* d) {
+        auto* list = d->findChild<QListWidget*>(QStringLiteral("warnings"));
+        for (int i = 0; list && i < list->count(); ++i)
+            firstWarnings << list->item(i)->text();
+        auto* again = d->findChild<QPushButton*>(QStringLiteral("useProposedScale"));
+        proposed = again != nullptr;
+        answerNextDialog(chooseKeep);
+        if (again)
+            again->click();
+        else
+            d->reject();
+    };
+    const auto options = answerNextDialog([&](QDialog* d) {
+        strictOffered = d->findChild<QCheckBox*>(QStringLiteral("strict")) != nullptr;
+        answerNextDialog(reimport);
+        d->accept();
+    });
+    QVERIFY(w.importMesh(man));
+    QCOMPARE(options->objectName, QStringLiteral("importOptionsDialog"));
+    QVERIFY(strictOffered);
+    QVERIFY(proposed);
+    QVERIFY2(firstWarnings.filter(QStringLiteral("size: 0.248 m at its largest")).size() == 1, qPrintable(firstWarnings.join(u'\n')));
+    QCOMPARE(secondSummary.size(), 1);
+    QVERIFY2(secondSummary.front().contains(QStringLiteral("man.mdl (assimp)")), qPrintable(secondSummary.front()));
+
+    QVERIFY(doc.mesh());
+    const auto box = doc.mesh()->bounds();
+    QVERIFY2(box[1].y - box[0].y >= 1.5f && box[1].y - box[0].y <= 2.f, qPrintable(QString::number(double(box[1].y - box[0].y))));
+    QCOMPARE(rigBytes(doc.rig()), mannequinRig); // kept as it was
+    const editor::RigVerdict verdict = editor::rigVerdict(doc.rig(), doc.mesh().get());
+    QVERIFY(!verdict.ok());
+    QStringList messages;
+    for (const editor::ValidationIssue& issue : verdict.issues)
+        messages << issue.message;
+    QVERIFY2(messages.filter(QStringLiteral("is not the skeleton of the mesh 'man.mdl'")).size() == 1, qPrintable(messages.join(u'\n')));
+    QVERIFY2(messages.filter(QStringLiteral("which the mesh 'man.mdl' does not have")).size() >= 10, qPrintable(messages.join(u'\n')));
+    QCOMPARE(doc.undoStack()->count(), steps + 1);
+    w.action(QStringLiteral("editUndo"))->trigger();
+    QCOMPARE(doc.mesh()->skeleton.size(), doc.rig().bones.size()); // the mannequin again
+}
