@@ -201,6 +201,15 @@ std::string buildInstance(BuildContext& ctx, std::int32_t node, std::uint32_t me
     }
 
     if (skinned) {
+        // Bones the skin names without weighting any vertex: harmless (they stay bones of the skeleton, and
+        // move with whatever drives them), but often a sign of a skin bound to the wrong bones.
+        std::vector<std::string> unused;
+        for (const RawBone& bone : raw.bones)
+            if (std::none_of(bone.weights.begin(), bone.weights.end(), [](const auto& w) { return w.second > 0.f; }))
+                unused.push_back(bone.name);
+        if (!unused.empty())
+            ctx.warn(cat("mesh ", named(mesh.name), ": the skin names ", unused.size(), " bone(s) that weight no vertex (",
+                         nameList(unused), "); kept as bones of the skeleton"));
         mesh.influences.resize(nv);
         std::vector<std::pair<std::int32_t, float>> list;
         size_t offSum = 0, firstOff = 0;

@@ -32,18 +32,6 @@ Mat3 linearOf(const Affine& a, double divide)
                              (a.column(2) * (1. / divide)).toFloat());
 }
 
-/// "a, b, c and 4 more"
-std::string nameList(const std::vector<std::string>& names)
-{
-    std::string out;
-    const size_t shown = std::min<size_t>(names.size(), 5);
-    for (size_t i = 0; i < shown; ++i)
-        out.append(i ? ", " : "").append(names[i]);
-    if (names.size() > shown)
-        out.append(cat(" and ", names.size() - shown, " more"));
-    return out;
-}
-
 } // namespace
 
 const Affine& upAxisRotation(UpAxis axis)

@@ -1,5 +1,6 @@
 #include "Text.h"
 
+#include <algorithm>
 #include <array>
 #include <cctype>
 #include <charconv>
@@ -73,6 +74,17 @@ std::string lowerExtension(const std::string& path)
 std::string named(const std::string& name)
 {
     return name.empty() ? std::string("(unnamed)") : cat('\'', oneLine(name), '\'');
+}
+
+std::string nameList(const std::vector<std::string>& names)
+{
+    std::string out;
+    const size_t shown = std::min<size_t>(names.size(), 5);
+    for (size_t i = 0; i < shown; ++i)
+        out.append(i ? ", " : "").append(names[i]);
+    if (names.size() > shown)
+        out.append(cat(" and ", names.size() - shown, " more"));
+    return out;
 }
 
 } // namespace marionette::import::detail

@@ -8,6 +8,7 @@
 #include <string>
 #include <string_view>
 #include <type_traits>
+#include <vector>
 
 namespace marionette::import::detail {
 
@@ -32,6 +33,8 @@ std::string cat(const Parts&... parts)
     return out;
 }
 
+/// "a, b, c, d, e and 4 more": at most five names.
+std::string nameList(const std::vector<std::string>& names);
 /// Control characters become spaces, runs of spaces collapse, ends are trimmed, at most 400 characters.
 std::string oneLine(std::string_view text);
 std::string toLower(std::string_view text);

@@ -23,6 +23,7 @@ private slots:
     void everySkinnedFile_isValidAndBindPoseReproducesPositions_data();
     void everySkinnedFile_isValidAndBindPoseReproducesPositions();
     void skinnedPosition_blendsRigidAndUnbound();
+    void skinBonesWeightingNothing_areKeptWithAWarning();
 };
 
 void TestImportSkinned::simpleSkin_skeletonWeightsAndClip()
@@ -319,6 +320,22 @@ void TestImportSkinned::skinnedPosition_blendsRigidAndUnbound()
     rigid.rigidBone = 5; // not in the palette
     QVERIFY(!skinnedPosition(rigid, 0, palette, out));
     QCOMPARE(out, rigid.positions[0]);
+}
+
+// huesitos.fbx's skin names Bone.005 without weighting a vertex with it: it stays a bone of the skeleton,
+// with one warning naming it, and it is not a fault (a strict import does not refuse it for that).
+void TestImportSkinned::skinBonesWeightingNothing_areKeptWithAWarning()
+{
+    const QString path = assimpModel("FBX/huesitos.fbx");
+    MARIONETTE_REQUIRE_FILE(path);
+    const ImportResult r = importFile(path);
+    QVERIFY2(r.ok(), r.error.c_str());
+    const auto& w = r.scene.warnings;
+    const std::string expected = "mesh 'Cylinder': the skin names 1 bone(s) that weight no vertex (Bone.005); kept as bones of the skeleton";
+    QCOMPARE(std::count(w.begin(), w.end(), expected), std::ptrdiff_t(1));
+    QVERIFY(std::any_of(r.scene.skeleton.begin(), r.scene.skeleton.end(), [](const rig::Bone& b) { return b.name == "Bone.005"; }));
+    for (const std::string& fault : r.scene.faults)
+        QVERIFY2(fault.find("weight no vertex") == std::string::npos, fault.c_str());
 }
 
 QTEST_APPLESS_MAIN(TestImportSkinned)
