@@ -3,6 +3,7 @@
 #include "Cli.h"
 
 #include "marionette/editor/autorig/AutoRig.h"
+#include "marionette/editor/autorig/HumanoidMapping.h"
 #include "marionette/editor/document/Validation.h"
 #include "marionette/editor/pluginhost/MeshImport.h"
 #include "marionette/editor/pluginhost/PluginHost.h"
@@ -120,6 +121,34 @@ void printWarnings(Io& io, const QStringList& warnings)
 /// Bones a binding drives: one binding per bound bone (validate() refuses a bone bound twice).
 std::size_t boundBones(const rig::RigDescription& d) { return d.bindings.size(); }
 
+/// The bones no binding drives (they follow their parent), by name.
+QStringList unboundBones(const rig::RigDescription& d)
+{
+    std::vector<bool> bound(d.bones.size());
+    for (const rig::BoneBinding& b : d.bindings)
+        bound[std::size_t(b.bone)] = true;
+    QStringList out;
+    for (std::size_t i = 0; i < d.bones.size(); ++i)
+        if (!bound[i])
+            out << QString::fromStdString(d.bones[i].name);
+    return out;
+}
+
+/// What the auto-rig decided, for build --json: the humanoid parts the skeleton's bones were matched to
+/// (null where none was found) and, when the skeleton is not a humanoid, why.
+QJsonObject humanoidReport(const rig::RigDescription& d)
+{
+    const editor::HumanoidMapping m = editor::mapHumanoid(d.bones);
+    QJsonObject parts;
+    for (std::size_t p = 0; p < editor::kHumanoidPartCount; ++p) {
+        const std::int32_t bone = m.bones[p];
+        parts.insert(QLatin1String(editor::toString(editor::HumanoidPart(p))),
+                     bone == rig::kNone ? QJsonValue() : QJsonValue(QString::fromStdString(d.bones[std::size_t(bone)].name)));
+    }
+    return {{QStringLiteral("complete"), m.complete()}, {QStringLiteral("parts"), parts},
+            {QStringLiteral("problem"), QString::fromStdString(m.problem)}};
+}
+
 QString summary(const rig::RigDescription& d, const std::string& templateUsed)
 {
     return QStringLiteral("%1 template: %2 particles, %3 sticks, %4 triangles, %5 angular constraints, %6 bones (%7 bound)")
@@ -162,7 +191,8 @@ const char* kBuildHelp =
     "                         unsorted or non-finite keys, weights not summing to 1, a file failing Assimp's\n"
     "                         validation); by default they are repaired, each with a warning\n"
     "  --json                 print {\"particles\", \"sticks\", \"triangles\", \"angular\", \"bones\", \"bound_bones\",\n"
-    "                         \"template\", \"warnings\"} (warnings: the 'MESH: where: what' lines)\n"
+    "                         \"template\", \"notes\", \"unbound_bones\", \"humanoid\": {\"complete\", \"parts\",\n"
+    "                         \"problem\"}, \"warnings\"} (warnings: the 'MESH: where: what' lines)\n"
     "  -h, --help             show this help\n\n"
     "The import's warnings, and the editor's validation warnings on the rig ('MESH: rig: what'), go to\n"
     "stderr as 'warning: MESH: where: what' lines.\n"
@@ -221,6 +251,11 @@ int buildCommand(const QStringList& arguments, Io& io)
     const plugin::ExportContext context{target, mesh, {}};
     if (!editor::PluginHost::exportRig(*pluginHost().exporter(QStringLiteral("mrig")), *verdict.valid, context, &error))
         return fail(io, error);
+    // The report of what the auto-rig decided: the template and why (its notes), the bones it left unbound.
+    QStringList notes;
+    for (const std::string& note : rigged.rig.notes)
+        notes << QString::fromStdString(note);
+    const QStringList unbound = unboundBones(d);
     if (parser.isSet(o.json)) {
         const QJsonObject j{{QStringLiteral("particles"), qint64(d.particles.size())},
                             {QStringLiteral("sticks"), qint64(d.sticks.size())},
@@ -229,12 +264,17 @@ int buildCommand(const QStringList& arguments, Io& io)
                             {QStringLiteral("bones"), qint64(d.bones.size())},
                             {QStringLiteral("bound_bones"), qint64(boundBones(d))},
                             {QStringLiteral("template"), QString::fromStdString(rigged.rig.templateUsed)},
+                            {QStringLiteral("notes"), QJsonArray::fromStringList(notes)},
+                            {QStringLiteral("unbound_bones"), QJsonArray::fromStringList(unbound)},
+                            {QStringLiteral("humanoid"), humanoidReport(d)},
                             {QStringLiteral("warnings"), QJsonArray::fromStringList(rigged.warnings)}};
         io.out << QJsonDocument(j).toJson(QJsonDocument::Compact) << '\n';
     } else {
         io.out << "wrote " << target << ": " << summary(d, rigged.rig.templateUsed) << '\n';
-        for (const std::string& note : rigged.rig.notes)
-            io.out << "  note: " << QString::fromStdString(note) << '\n';
+        if (!unbound.isEmpty())
+            io.out << "  unbound bones (they follow their parent): " << unbound.join(QStringLiteral(", ")) << '\n';
+        for (const QString& note : notes)
+            io.out << "  note: " << note << '\n';
     }
     printWarnings(io, rigged.warnings);
     return kOk;

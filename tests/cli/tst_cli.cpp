@@ -514,8 +514,9 @@ void TestCli::build_meshToRig()
     const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
     QStringList keys = o.keys();
     keys.sort();
-    QCOMPARE(keys, (QStringList{QStringLiteral("angular"), QStringLiteral("bones"), QStringLiteral("bound_bones"), QStringLiteral("particles"),
-                                QStringLiteral("sticks"), QStringLiteral("template"), QStringLiteral("triangles"), QStringLiteral("warnings")}));
+    QCOMPARE(keys, (QStringList{QStringLiteral("angular"), QStringLiteral("bones"), QStringLiteral("bound_bones"), QStringLiteral("humanoid"),
+                                QStringLiteral("notes"), QStringLiteral("particles"), QStringLiteral("sticks"), QStringLiteral("template"),
+                                QStringLiteral("triangles"), QStringLiteral("unbound_bones"), QStringLiteral("warnings")}));
     // The import's warnings (both models have some, e.g. a skin bound in another pose than the nodes): in the
     // JSON as "FILE: where: what", on stderr as "warning: FILE: where: what", nothing else on stderr.
     QString printed;
@@ -531,6 +532,23 @@ void TestCli::build_meshToRig()
         QCOMPARE(o.value(QStringLiteral("triangles")).toInteger(), 11);
         QCOMPARE(o.value(QStringLiteral("angular")).toInteger(), 10);
     }
+    // The report of what the auto-rig decided: the template and why first among the notes, every bone no
+    // binding drives by name, and the humanoid parts the skeleton matched (all of them exactly when the
+    // humanoid template was used; otherwise what is missing).
+    const QJsonArray notes = o.value(QStringLiteral("notes")).toArray();
+    QVERIFY2(!notes.isEmpty() && notes.first().toString().startsWith(templateUsed + QStringLiteral(" template: ")), qPrintable(r.out));
+    QCOMPARE(o.value(QStringLiteral("unbound_bones")).toArray().size(), bones - o.value(QStringLiteral("bound_bones")).toInteger());
+    const QJsonObject humanoid = o.value(QStringLiteral("humanoid")).toObject();
+    const bool isHumanoid = templateUsed == QLatin1String("humanoid");
+    QCOMPARE(humanoid.value(QStringLiteral("complete")).toBool(), isHumanoid);
+    QCOMPARE(humanoid.value(QStringLiteral("problem")).toString().isEmpty(), isHumanoid);
+    const QJsonObject parts = humanoid.value(QStringLiteral("parts")).toObject();
+    QCOMPARE(parts.size(), 17);
+    if (isHumanoid)
+        for (const char* part : {"pelvis", "chest", "head", "hand_l", "hand_r", "foot_l", "foot_r"})
+            QVERIFY2(parts.value(QLatin1String(part)).isString(), part);
+    else
+        QVERIFY2(notes.first().toString().contains(humanoid.value(QStringLiteral("problem")).toString()), qPrintable(r.out));
     // The written file is the rig build described, and it survives a drop.
     r = cli({QStringLiteral("info"), QStringLiteral("--json"), out});
     const QJsonObject info = QJsonDocument::fromJson(r.out.toUtf8()).object();
