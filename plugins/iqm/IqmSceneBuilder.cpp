@@ -1,0 +1,536 @@
+#include "IqmSceneBuilder.h"
+
+#include <algorithm>
+#include <bit>
+#include <cctype>
+#include <cmath>
+#include <filesystem>
+#include <map>
+#include <sstream>
+#include <unordered_set>
+
+namespace marionette::plugins::iqm {
+namespace {
+
+template <class... Args>
+std::string cat(const Args&... args)
+{
+    std::ostringstream s;
+    s.precision(7);
+    (s << ... << args);
+    return s.str();
+}
+std::string inQuotes(const std::string& name) { return cat('\'', name, '\''); }
+
+/// An affine map in double precision, p' = l·p + t (l row-major): bind poses chain dozens of joints.
+struct Affine {
+    double l[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
+    double t[3] = {0, 0, 0};
+
+    /// T(translate) · R(rotate) · S(scale), IQM's joint transform.
+    static Affine trs(Vec3 translate, Quat rotate, Vec3 scale)
+    {
+        const Mat3 r = toMat3(rotate);
+        const double s[3] = {scale.x, scale.y, scale.z};
+        Affine a;
+        for (int row = 0; row < 3; ++row) {
+            for (int col = 0; col < 3; ++col)
+                a.l[row][col] = double(r.c[col][row]) * s[col];
+        }
+        a.t[0] = translate.x;
+        a.t[1] = translate.y;
+        a.t[2] = translate.z;
+        return a;
+    }
+    Affine operator*(const Affine& o) const
+    {
+        Affine r;
+        for (int i = 0; i < 3; ++i) {
+            for (int j = 0; j < 3; ++j)
+                r.l[i][j] = l[i][0] * o.l[0][j] + l[i][1] * o.l[1][j] + l[i][2] * o.l[2][j];
+            r.t[i] = l[i][0] * o.t[0] + l[i][1] * o.t[1] + l[i][2] * o.t[2] + t[i];
+        }
+        return r;
+    }
+    double det() const
+    {
+        return l[0][0] * (l[1][1] * l[2][2] - l[1][2] * l[2][1]) - l[0][1] * (l[1][0] * l[2][2] - l[1][2] * l[2][0]) +
+               l[0][2] * (l[1][0] * l[2][1] - l[1][1] * l[2][0]);
+    }
+    bool inverse(Affine& out) const
+    {
+        const double d = det();
+        if (!std::isfinite(d) || std::fabs(d) < 1e-300)
+            return false;
+        Affine r;
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) {
+                const int a = (j + 1) % 3, b = (j + 2) % 3, c = (i + 1) % 3, e = (i + 2) % 3;
+                r.l[i][j] = (l[a][c] * l[b][e] - l[a][e] * l[b][c]) / d;
+            }
+        for (int i = 0; i < 3; ++i)
+            r.t[i] = -(r.l[i][0] * t[0] + r.l[i][1] * t[1] + r.l[i][2] * t[2]);
+        out = r;
+        return true;
+    }
+    Vec3 point(Vec3 p) const
+    {
+        return {float(l[0][0] * p.x + l[0][1] * p.y + l[0][2] * p.z + t[0]),
+                float(l[1][0] * p.x + l[1][1] * p.y + l[1][2] * p.z + t[1]),
+                float(l[2][0] * p.x + l[2][1] * p.y + l[2][2] * p.z + t[2])};
+    }
+    Vec3 vector(Vec3 p) const
+    {
+        return {float(l[0][0] * p.x + l[0][1] * p.y + l[0][2] * p.z), float(l[1][0] * p.x + l[1][1] * p.y + l[1][2] * p.z),
+                float(l[2][0] * p.x + l[2][1] * p.y + l[2][2] * p.z)};
+    }
+    Mat4 toMat4() const
+    {
+        Mat4 m;
+        for (int c = 0; c < 3; ++c)
+            for (int r = 0; r < 3; ++r)
+                m.at(r, c) = float(l[r][c]);
+        for (int r = 0; r < 3; ++r)
+            m.at(r, 3) = float(t[r]);
+        return m;
+    }
+};
+
+/// The rotation that takes the file's up axis to +Y (ImportedScene.h's UpAxis).
+Affine upRotation(import::UpAxis axis)
+{
+    Affine r;
+    if (axis == import::UpAxis::Z)
+        r.l[0][0] = 1, r.l[0][1] = 0, r.l[0][2] = 0, r.l[1][0] = 0, r.l[1][1] = 0, r.l[1][2] = 1, r.l[2][0] = 0,
+        r.l[2][1] = -1, r.l[2][2] = 0; // (x, y, z) -> (x, z, -y)
+    else if (axis == import::UpAxis::X)
+        r.l[0][0] = 0, r.l[0][1] = -1, r.l[0][2] = 0, r.l[1][0] = 1, r.l[1][1] = 0, r.l[1][2] = 0, r.l[2][0] = 0,
+        r.l[2][1] = 0, r.l[2][2] = 1; // (x, y, z) -> (-y, x, z)
+    return r;
+}
+
+/// The file's frame to Marionette's: C = scale · R. Bone frames conjugate by it (C·W·C⁻¹: rotations turn,
+/// translations turn and scale); points and normals map by it.
+struct Conversion {
+    Affine rotation;      ///< R
+    Quat rotationQ;       ///< R as a quaternion
+    double scale = 1.;    ///< metres per file unit
+
+    Vec3 point(Vec3 p) const { return rotation.vector(p) * float(scale); }
+    Vec3 direction(Vec3 d) const { return rotation.vector(d); }
+    Quat rotate(Quat q) const { return normalize(rotationQ * q * rotationQ.conjugate()); }
+    /// R·diag(s)·Rᵀ of a signed permutation R: the scales permute.
+    Vec3 scaleAxes(Vec3 s) const
+    {
+        const float in[3] = {s.x, s.y, s.z};
+        float out[3] = {1.f, 1.f, 1.f};
+        for (int r = 0; r < 3; ++r)
+            for (int c = 0; c < 3; ++c)
+                if (std::fabs(rotation.l[r][c]) > 0.5)
+                    out[r] = in[c];
+        return {out[0], out[1], out[2]};
+    }
+    Affine frame(const Affine& w) const
+    {
+        Affine g;
+        for (int i = 0; i < 3; ++i)
+            for (int j = 0; j < 3; ++j) {
+                double v = 0.;
+                for (int a = 0; a < 3; ++a)
+                    for (int b = 0; b < 3; ++b)
+                        v += rotation.l[i][a] * w.l[a][b] * rotation.l[j][b];
+                g.l[i][j] = v;
+            }
+        for (int i = 0; i < 3; ++i)
+            g.t[i] = scale * (rotation.l[i][0] * w.t[0] + rotation.l[i][1] * w.t[1] + rotation.l[i][2] * w.t[2]);
+        return g;
+    }
+};
+
+bool usableMesh(const Mesh& m) { return m.vertexCount > 0 && m.triangleCount > 0; }
+
+/// Chooses the scale and up axis and records them in out.conversion.
+bool setUpFrame(const File& file, const SceneOptions& options, import::ImportedScene& out, Conversion& cv, std::string& error)
+{
+    const import::UpAxis up = options.upAxis.value_or(import::UpAxis::Z);
+    cv.rotation = upRotation(up);
+    Mat3 r;
+    for (int c = 0; c < 3; ++c)
+        r.c[c] = {float(cv.rotation.l[0][c]), float(cv.rotation.l[1][c]), float(cv.rotation.l[2][c])};
+    cv.rotationQ = toQuat(r);
+    import::ImportConversion& c = out.conversion;
+    c.format = "Inter-Quake Model (IQM 2)";
+    c.sourceUnit = "unknown";
+    c.sourceUnitMetres = 1.;
+    c.sourceUpAxis = up;
+    c.upAxisOverridden = options.upAxis.has_value();
+    if (options.scale) {
+        if (!std::isfinite(*options.scale) || !(*options.scale > 0.f)) {
+            error = cat("the scale must be a finite number > 0 (got ", *options.scale, ')');
+            return false;
+        }
+        cv.scale = *options.scale;
+        c.scaleOverridden = true;
+    } else {
+        double lo = HUGE_VAL, hi = -HUGE_VAL;
+        for (const Mesh& m : file.meshes)
+            if (usableMesh(m))
+                for (std::uint32_t v = m.firstVertex; v < m.firstVertex + m.vertexCount; ++v) {
+                    const double y = double(cv.rotation.vector(file.positions[v]).y);
+                    lo = std::min(lo, y);
+                    hi = std::max(hi, y);
+                }
+        const double height = hi - lo;
+        if (std::isfinite(height) && height > 1e-9 && std::isfinite(float(kDefaultHeight / height))) {
+            cv.scale = double(kDefaultHeight) / height;
+            out.warnings.push_back(cat("the file carries no unit: scaled by ", cv.scale, " so the bind pose is ",
+                                       kDefaultHeight, " m tall (it is ", height, " units); give a scale to choose another"));
+        } else {
+            out.warnings.push_back("the file carries no unit and its bind pose has no height along the up axis; left unscaled");
+        }
+    }
+    c.scale = float(cv.scale);
+    Affine m = cv.rotation;
+    for (auto& row : m.l)
+        for (double& v : row)
+            v *= cv.scale;
+    c.matrix = m.toMat4();
+    return true;
+}
+
+/// "a", "b#2", ...: unique, non-empty bone names; renamed ones listed in a warning.
+std::vector<std::string> boneNames(const File& file, std::vector<std::string>& warnings)
+{
+    std::vector<std::string> names;
+    std::unordered_set<std::string> used;
+    std::vector<std::string> renamed;
+    for (std::size_t i = 0; i < file.joints.size(); ++i) {
+        const std::string base = file.joints[i].name.empty() ? cat("joint", i) : file.joints[i].name;
+        std::string name = base;
+        for (int k = 2; !used.insert(name).second; ++k)
+            name = cat(base, '#', k);
+        if (name != base)
+            renamed.push_back(cat(inQuotes(base), " -> ", inQuotes(name)));
+        names.push_back(name);
+    }
+    if (!renamed.empty())
+        warnings.push_back(cat("bone names must be unique; renamed ", renamed.front(),
+                               renamed.size() > 1 ? cat(" and ", renamed.size() - 1, " more") : std::string()));
+    return names;
+}
+
+bool buildSkeleton(const File& file, const Conversion& cv, import::ImportedScene& out, std::vector<double>& sigma,
+                   std::string& error)
+{
+    const std::vector<std::string> names = boneNames(file, out.warnings);
+    std::vector<Affine> world(file.joints.size()), bind(file.joints.size()), inverse(file.joints.size());
+    sigma.assign(file.joints.size(), 1.);
+    std::size_t scaled = 0, sheared = 0;
+    for (std::size_t i = 0; i < file.joints.size(); ++i) {
+        const Joint& j = file.joints[i];
+        const auto p = std::size_t(j.parent);
+        const Affine local = Affine::trs(j.translate, j.rotate, j.scale);
+        world[i] = j.parent >= 0 ? world[p] * local : local;
+        const Affine g = cv.frame(world[i]);
+        const double s = std::cbrt(std::fabs(g.det()));
+        if (!(s > 1e-12) || !std::isfinite(s)) {
+            error = cat("joint ", i, ' ', inQuotes(j.name), ": bind pose is singular (scale ", j.scale.x, ", ",
+                        j.scale.y, ", ", j.scale.z, ')');
+            return false;
+        }
+        sigma[i] = s;
+        bind[i] = g;
+        for (auto& row : bind[i].l)
+            for (double& v : row)
+                v /= s;
+        if (!bind[i].inverse(inverse[i])) {
+            error = cat("joint ", i, ' ', inQuotes(j.name), ": bind pose cannot be inverted");
+            return false;
+        }
+        scaled += std::fabs(s - 1.) > 1e-3 ? 1 : 0;
+        sheared += std::fabs(j.scale.x - j.scale.y) > 1e-3f * std::fabs(j.scale.x) ||
+                           std::fabs(j.scale.x - j.scale.z) > 1e-3f * std::fabs(j.scale.x) || world[i].det() < 0.
+                       ? 1
+                       : 0;
+        rig::Bone bone;
+        bone.name = names[i];
+        bone.parent = j.parent >= 0 ? j.parent : rig::kNone;
+        bone.bindWorld = bind[i].toMat4();
+        bone.inverseBind = inverse[i].toMat4();
+        bone.bindLocal = (j.parent >= 0 ? inverse[p] * bind[i] : bind[i]).toMat4();
+        import::ImportedBoneInfo info;
+        info.sourceName = j.name;
+        info.restLocal = bone.bindLocal;
+        out.skeleton.push_back(std::move(bone));
+        out.boneInfo.push_back(std::move(info));
+    }
+    if (scaled > 0)
+        out.warnings.push_back(cat(scaled, " joint frame(s) carry a scale, moved into their inverse binds and keys"));
+    if (sheared > 0)
+        out.warnings.push_back(cat(sheared, " joint(s) carry a non-uniform or mirroring scale, which their bind matrices keep"));
+    return true;
+}
+
+bool isImageName(const std::string& name)
+{
+    const auto dot = name.find_last_of('.');
+    if (dot == std::string::npos)
+        return false;
+    std::string ext = name.substr(dot + 1);
+    for (char& ch : ext)
+        ch = char(std::tolower(static_cast<unsigned char>(ch)));
+    for (const char* known : {"png", "jpg", "jpeg", "tga", "bmp", "dds", "webp", "gif", "tif", "tiff", "ktx", "pcx"})
+        if (ext == known)
+            return true;
+    return false;
+}
+
+/// A material named like Cube 2's skins: the name, and its texture when the name is an image file name.
+import::ImportedMaterial material(const std::string& name, const std::string& folder)
+{
+    namespace fs = std::filesystem;
+    import::ImportedMaterial m;
+    m.name = name;
+    if (!isImageName(name))
+        return m;
+    m.baseColorTexture = name;
+    std::string relative = name;
+    std::replace(relative.begin(), relative.end(), '\\', '/');
+    const fs::path base = folder.empty() ? fs::path(".") : fs::path(folder);
+    std::error_code ec;
+    auto resolve = [&](const fs::path& p) { return fs::absolute(p, ec).lexically_normal().generic_string(); };
+    const fs::path direct = fs::path(relative).is_absolute() ? fs::path(relative) : base / relative;
+    const fs::path beside = base / fs::path(relative).filename();
+    if (fs::is_regular_file(direct, ec)) {
+        m.baseColorTexturePath = resolve(direct);
+        m.textureFound = true;
+    } else if (fs::is_regular_file(beside, ec)) {
+        m.baseColorTexturePath = resolve(beside);
+        m.textureFound = true;
+    } else {
+        m.baseColorTexturePath = resolve(direct);
+    }
+    return m;
+}
+
+/// The skin of one vertex: bones joined, sorted by decreasing weight, renormalised; `sum` is the file's,
+/// `used` the slots filled (0 for a vertex without weight).
+import::VertexInfluences influences(const Blend& blend, float& sum, int& used)
+{
+    import::VertexInfluences in;
+    used = 0;
+    for (std::size_t k = 0; k < 4; ++k) {
+        if (!(blend.weight[k] > 0.f))
+            continue;
+        const auto joint = std::int32_t(blend.joint[k]);
+        int slot = 0;
+        while (slot < used && in.bone[std::size_t(slot)] != joint)
+            ++slot;
+        if (slot == used)
+            in.bone[std::size_t(used++)] = joint;
+        in.weight[std::size_t(slot)] += blend.weight[k];
+    }
+    sum = 0.f;
+    for (int k = 0; k < used; ++k)
+        sum += in.weight[std::size_t(k)];
+    if (!(sum > 0.f)) {
+        used = 0;
+        return {};
+    }
+    for (int a = 1; a < used; ++a) // insertion sort: by weight, then bone, both descending/ascending
+        for (int b = a; b > 0; --b) {
+            auto& w = in.weight;
+            auto& j = in.bone;
+            const auto x = std::size_t(b), y = std::size_t(b - 1);
+            if (w[x] > w[y] || (w[x] == w[y] && j[x] < j[y])) {
+                std::swap(w[x], w[y]);
+                std::swap(j[x], j[y]);
+            }
+        }
+    for (int k = 0; k < used; ++k)
+        in.weight[std::size_t(k)] /= sum;
+    return in;
+}
+
+void buildMeshes(const File& file, const Conversion& cv, const std::string& folder, import::ImportedScene& out)
+{
+    std::map<std::string, std::int32_t> materials;
+    std::size_t repairedNormals = 0, normalsExpected = 0;
+    for (std::size_t index = 0; index < file.meshes.size(); ++index) {
+        const Mesh& m = file.meshes[index];
+        import::ImportedMesh mesh;
+        mesh.name = m.name.empty() ? cat("mesh", index) : m.name;
+        if (!usableMesh(m)) {
+            out.warnings.push_back(cat("mesh ", inQuotes(mesh.name), " has no triangles; skipped"));
+            continue;
+        }
+        mesh.nodeName = mesh.name;
+        if (!m.material.empty()) {
+            const auto [it, added] = materials.emplace(m.material, std::int32_t(out.materials.size()));
+            if (added)
+                out.materials.push_back(material(m.material, folder));
+            mesh.material = it->second;
+        }
+        const std::uint32_t first = m.firstVertex, n = m.vertexCount;
+        for (std::uint32_t v = 0; v < n; ++v) {
+            mesh.positions.push_back(cv.point(file.positions[first + v]));
+            if (!file.texcoords.empty())
+                mesh.uvs.push_back({file.texcoords[first + v][0], 1.f - file.texcoords[first + v][1]});
+        }
+        // Clockwise in IQM, counter-clockwise here: the last two vertices swap.
+        for (std::uint32_t t = 0; t < m.triangleCount; ++t) {
+            const auto& tri = file.triangles[m.firstTriangle + t];
+            mesh.indices.insert(mesh.indices.end(), {tri[0] - first, tri[2] - first, tri[1] - first});
+        }
+        std::vector<Vec3> faceNormals(n);
+        for (std::size_t i = 0; i < mesh.indices.size(); i += 3) {
+            const std::uint32_t a = mesh.indices[i], b = mesh.indices[i + 1], c = mesh.indices[i + 2];
+            const Vec3 area = cross(mesh.positions[b] - mesh.positions[a], mesh.positions[c] - mesh.positions[a]);
+            for (std::uint32_t v : {a, b, c})
+                faceNormals[v] += area;
+        }
+        for (std::uint32_t v = 0; v < n; ++v) {
+            const Vec3 fromFaces = normalizeOr(faceNormals[v], {0.f, 1.f, 0.f});
+            if (file.normals.empty()) {
+                mesh.normals.push_back(fromFaces);
+                continue;
+            }
+            ++normalsExpected;
+            const Vec3 given = cv.direction(file.normals[first + v]);
+            const bool usable = isFinite(given) && length(given) > 1e-6f;
+            repairedNormals += usable ? 0 : 1;
+            mesh.normals.push_back(usable ? normalizeOr(given, fromFaces) : fromFaces);
+        }
+        if (!file.blends.empty() && !file.joints.empty()) {
+            std::size_t offSum = 0, example = 0;
+            float exampleSum = 0.f;
+            for (std::uint32_t v = 0; v < n; ++v) {
+                float sum = 0.f;
+                int used = 0;
+                const import::VertexInfluences in = influences(file.blends[first + v], sum, used);
+                if (used == 0)
+                    ++mesh.unweightedVertices;
+                else if (std::fabs(sum - 1.f) > 0.01f && offSum++ == 0) {
+                    example = v;
+                    exampleSum = sum;
+                }
+                for (int k = 0; k < used; ++k)
+                    out.boneInfo[std::size_t(in.bone[std::size_t(k)])].skinned = true;
+                mesh.influences.push_back(in);
+            }
+            if (offSum > 0)
+                out.warnings.push_back(cat("mesh ", inQuotes(mesh.name), ": the blend weights of ", offSum, " of ", n,
+                                           " vertices do not sum to 1 (vertex ", example, ": ", exampleSum, "); renormalised"));
+            if (mesh.unweightedVertices > 0)
+                out.warnings.push_back(cat("mesh ", inQuotes(mesh.name), ": ", mesh.unweightedVertices,
+                                           " vertices have no blend weight; they stay where they are"));
+        }
+        out.meshes.push_back(std::move(mesh));
+    }
+    if (normalsExpected == 0 && !out.meshes.empty())
+        out.warnings.push_back("the file has no normals; computed from the faces");
+    else if (repairedNormals > 0)
+        out.warnings.push_back(cat(repairedNormals, " normals were zero or not finite; computed from the faces"));
+}
+
+bool buildAnimations(const File& file, const Conversion& cv, const std::vector<double>& sigma, import::ImportedScene& out,
+                     std::string& error)
+{
+    std::vector<std::uint32_t> start(file.poses.size());
+    std::uint32_t next = 0;
+    for (std::size_t i = 0; i < file.poses.size(); ++i) {
+        start[i] = next;
+        next += std::uint32_t(std::popcount(file.poses[i].mask));
+    }
+    for (std::size_t a = 0; a < file.anims.size(); ++a) {
+        const Anim& anim = file.anims[a];
+        import::AnimationClip clip;
+        clip.name = anim.name.empty() ? cat("animation", a) : anim.name;
+        if (anim.frameCount == 0) {
+            out.warnings.push_back(cat("animation ", inQuotes(clip.name), " has no frames; dropped"));
+            continue;
+        }
+        double fps = anim.framerate;
+        if (!(fps > 0.) || !std::isfinite(fps) || !std::isfinite(float(double(anim.frameCount) / fps))) {
+            out.warnings.push_back(cat("animation ", inQuotes(clip.name), ": frame rate ", anim.framerate, " is unusable; ",
+                                       kDefaultFramerate, " frames per second assumed"));
+            fps = kDefaultFramerate;
+        }
+        clip.ticksPerSecond = fps;
+        clip.duration = float(double(anim.frameCount - 1) / fps);
+        for (std::size_t i = 0; i < file.joints.size(); ++i) {
+            const Pose& pose = file.poses[i];
+            const std::int32_t parent = file.joints[i].parent;
+            const double parentSigma = parent >= 0 ? sigma[std::size_t(parent)] : 1.;
+            import::BoneChannel channel;
+            channel.bone = std::int32_t(i);
+            const std::uint32_t frames = pose.mask != 0 ? anim.frameCount : 1;
+            for (std::uint32_t k = 0; k < frames; ++k) {
+                const std::uint64_t frame = std::uint64_t(anim.firstFrame) + k;
+                const std::uint16_t* data = file.frames.data() + frame * file.frameChannels + start[i];
+                float v[kChannels];
+                for (int c = 0; c < kChannels; ++c) {
+                    const auto u = std::size_t(c);
+                    double value = double(pose.offset[u]);
+                    if (pose.mask & (1u << c))
+                        value += double(*data++) * double(pose.scale[u]);
+                    v[c] = float(value);
+                    if (!std::isfinite(v[c])) {
+                        error = cat("animation ", inQuotes(clip.name), " frame ", k, " joint ", i, ' ',
+                                    inQuotes(file.joints[i].name), ": channel ", c, " is not finite");
+                        return false;
+                    }
+                }
+                const Quat q{v[3], v[4], v[5], v[6]};
+                if (!(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w > 1e-12f)) {
+                    error = cat("animation ", inQuotes(clip.name), " frame ", k, " joint ", i, ' ', inQuotes(file.joints[i].name),
+                                ": rotation is zero");
+                    return false;
+                }
+                const auto time = float(double(k) / fps);
+                if (k == 0 || (pose.mask & 0x7u))
+                    channel.positions.push_back({time, cv.point(Vec3{v[0], v[1], v[2]}) * float(parentSigma)});
+                if (k == 0 || (pose.mask & 0x78u))
+                    channel.rotations.push_back({time, cv.rotate(normalize(q))});
+                if (k == 0 || (pose.mask & 0x380u))
+                    channel.scales.push_back({time, cv.scaleAxes({v[7], v[8], v[9]}) * float(parentSigma / sigma[i])});
+            }
+            clip.channels.push_back(std::move(channel));
+        }
+        out.animations.push_back(std::move(clip));
+    }
+    return true;
+}
+
+} // namespace
+
+bool buildScene(const File& file, const SceneOptions& options, import::ImportedScene& out, std::string& error)
+{
+    auto progress = [&](float f, const char* stage) {
+        if (options.progress)
+            options.progress(f, stage);
+    };
+    if (std::none_of(file.meshes.begin(), file.meshes.end(), usableMesh)) {
+        error = "the file contains no mesh with triangles";
+        return false;
+    }
+    out.warnings = file.warnings;
+    Conversion cv;
+    if (!setUpFrame(file, options, out, cv, error))
+        return false;
+    progress(0.f, "skeleton");
+    std::vector<double> sigma;
+    if (!buildSkeleton(file, cv, out, sigma, error))
+        return false;
+    progress(0.2f, "converting meshes");
+    buildMeshes(file, cv, options.folder, out);
+    if (options.animations && !file.anims.empty()) {
+        progress(0.6f, "animations");
+        if (!buildAnimations(file, cv, sigma, out, error))
+            return false;
+    }
+    progress(1.f, "done");
+    return true;
+}
+
+} // namespace marionette::plugins::iqm
