@@ -149,6 +149,58 @@ struct Conversion {
 
 bool usableMesh(const Mesh& m) { return m.vertexCount > 0 && m.triangleCount > 0; }
 
+/// Unit vector along v computed in double (a float |v|² overflows for |v| > 1e19), or `fallback`.
+Vec3 unitOr(Vec3 v, Vec3 fallback)
+{
+    const double x = v.x, y = v.y, z = v.z, l = std::sqrt(x * x + y * y + z * z);
+    if (!std::isfinite(l) || !(l > 1e-30))
+        return fallback;
+    return {float(x / l), float(y / l), float(z / l)};
+}
+
+/// Joints this many mesh sizes away from the mesh, or scaled more unevenly than this, are refused: a float
+/// bind matrix cannot hold them precisely (and no character has them).
+constexpr double kMaxJointDistance = 1000.;
+constexpr double kMaxScaleRatio = 1e4;
+
+/// The file-unit bounds of the vertices of the meshes that are imported.
+struct Bounds {
+    double lo[3] = {HUGE_VAL, HUGE_VAL, HUGE_VAL}, hi[3] = {-HUGE_VAL, -HUGE_VAL, -HUGE_VAL};
+    double diagonal() const
+    {
+        double d = 0.;
+        for (int i = 0; i < 3; ++i)
+            d += (hi[i] - lo[i]) * (hi[i] - lo[i]);
+        return std::sqrt(d);
+    }
+    /// Distance from p to the box (0 inside).
+    double distance(const double p[3]) const
+    {
+        double d = 0.;
+        for (int i = 0; i < 3; ++i) {
+            const double out = std::max({lo[i] - p[i], p[i] - hi[i], 0.});
+            d += out * out;
+        }
+        return std::sqrt(d);
+    }
+};
+
+Bounds meshBounds(const File& file)
+{
+    Bounds b;
+    for (const Mesh& m : file.meshes)
+        if (usableMesh(m))
+            for (std::uint32_t v = m.firstVertex; v < m.firstVertex + m.vertexCount; ++v) {
+                const Vec3 p = file.positions[v];
+                const double c[3] = {p.x, p.y, p.z};
+                for (int i = 0; i < 3; ++i) {
+                    b.lo[i] = std::min(b.lo[i], c[i]);
+                    b.hi[i] = std::max(b.hi[i], c[i]);
+                }
+            }
+    return b;
+}
+
 /// Chooses the scale and up axis and records them in out.conversion.
 bool setUpFrame(const File& file, const SceneOptions& options, import::ImportedScene& out, Conversion& cv, std::string& error)
 {
@@ -226,11 +278,26 @@ bool buildSkeleton(const File& file, const Conversion& cv, import::ImportedScene
     std::vector<Affine> world(file.joints.size()), bind(file.joints.size()), inverse(file.joints.size());
     sigma.assign(file.joints.size(), 1.);
     std::size_t scaled = 0, sheared = 0;
+    const Bounds box = meshBounds(file);
+    const double size = std::max(box.diagonal(), 1e-30);
     for (std::size_t i = 0; i < file.joints.size(); ++i) {
         const Joint& j = file.joints[i];
         const auto p = std::size_t(j.parent);
+        const double smallest = std::min({std::fabs(j.scale.x), std::fabs(j.scale.y), std::fabs(j.scale.z)}),
+                     largest = std::max({std::fabs(j.scale.x), std::fabs(j.scale.y), std::fabs(j.scale.z)});
+        const bool outside = !(smallest >= 1. / kMaxScaleRatio) || !(largest <= kMaxScaleRatio);
+        if (outside || !(smallest * kMaxScaleRatio >= largest)) {
+            error = cat("joint ", i, ' ', inQuotes(j.name), ": scale (", j.scale.x, ", ", j.scale.y, ", ", j.scale.z, ") is ",
+                        outside ? cat("outside ", 1. / kMaxScaleRatio, "..", kMaxScaleRatio) : cat("uneven beyond ", kMaxScaleRatio, ":1"));
+            return false;
+        }
         const Affine local = Affine::trs(j.translate, j.rotate, j.scale);
         world[i] = j.parent >= 0 ? world[p] * local : local;
+        if (!(box.distance(world[i].t) <= kMaxJointDistance * size)) {
+            error = cat("joint ", i, ' ', inQuotes(j.name), ": bind position (", world[i].t[0], ", ", world[i].t[1], ", ",
+                        world[i].t[2], ") lies more than ", kMaxJointDistance, " times the mesh's size from the mesh");
+            return false;
+        }
         const Affine g = cv.frame(world[i]);
         const double s = std::cbrt(std::fabs(g.det()));
         if (!(s > 1e-12) || !std::isfinite(s)) {
@@ -352,7 +419,8 @@ import::VertexInfluences influences(const Blend& blend, float& sum, int& used)
     return in;
 }
 
-void buildMeshes(const File& file, const Conversion& cv, const std::string& folder, import::ImportedScene& out)
+bool buildMeshes(const File& file, const Conversion& cv, const std::string& folder, import::ImportedScene& out,
+                 std::string& error)
 {
     std::map<std::string, std::int32_t> materials;
     std::size_t repairedNormals = 0, normalsExpected = 0;
@@ -374,6 +442,10 @@ void buildMeshes(const File& file, const Conversion& cv, const std::string& fold
         const std::uint32_t first = m.firstVertex, n = m.vertexCount;
         for (std::uint32_t v = 0; v < n; ++v) {
             mesh.positions.push_back(cv.point(file.positions[first + v]));
+            if (!isFinite(mesh.positions.back())) {
+                error = cat("mesh ", inQuotes(mesh.name), " vertex ", v, ": position is not finite at scale ", cv.scale);
+                return false;
+            }
             if (!file.texcoords.empty())
                 mesh.uvs.push_back({file.texcoords[first + v][0], 1.f - file.texcoords[first + v][1]});
         }
@@ -382,24 +454,32 @@ void buildMeshes(const File& file, const Conversion& cv, const std::string& fold
             const auto& tri = file.triangles[m.firstTriangle + t];
             mesh.indices.insert(mesh.indices.end(), {tri[0] - first, tri[2] - first, tri[1] - first});
         }
-        std::vector<Vec3> faceNormals(n);
+        // Area-weighted face normals, summed in double (float products overflow for huge coordinates).
+        std::vector<std::array<double, 3>> faceNormals(n, {0., 0., 0.});
         for (std::size_t i = 0; i < mesh.indices.size(); i += 3) {
             const std::uint32_t a = mesh.indices[i], b = mesh.indices[i + 1], c = mesh.indices[i + 2];
-            const Vec3 area = cross(mesh.positions[b] - mesh.positions[a], mesh.positions[c] - mesh.positions[a]);
+            const Vec3 pa = mesh.positions[a], pb = mesh.positions[b], pc = mesh.positions[c];
+            const double u[3] = {double(pb.x) - pa.x, double(pb.y) - pa.y, double(pb.z) - pa.z},
+                         w[3] = {double(pc.x) - pa.x, double(pc.y) - pa.y, double(pc.z) - pa.z};
+            const double area[3] = {u[1] * w[2] - u[2] * w[1], u[2] * w[0] - u[0] * w[2], u[0] * w[1] - u[1] * w[0]};
             for (std::uint32_t v : {a, b, c})
-                faceNormals[v] += area;
+                for (int k = 0; k < 3; ++k)
+                    faceNormals[v][std::size_t(k)] += area[k];
         }
         for (std::uint32_t v = 0; v < n; ++v) {
-            const Vec3 fromFaces = normalizeOr(faceNormals[v], {0.f, 1.f, 0.f});
+            const auto& f = faceNormals[v];
+            const double l = std::sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
+            const Vec3 fromFaces = std::isfinite(l) && l > 1e-300 ? Vec3{float(f[0] / l), float(f[1] / l), float(f[2] / l)}
+                                                                  : Vec3{0.f, 1.f, 0.f};
             if (file.normals.empty()) {
                 mesh.normals.push_back(fromFaces);
                 continue;
             }
             ++normalsExpected;
-            const Vec3 given = cv.direction(file.normals[first + v]);
-            const bool usable = isFinite(given) && length(given) > 1e-6f;
+            const Vec3 given = unitOr(cv.direction(file.normals[first + v]), {});
+            const bool usable = given != Vec3{};
             repairedNormals += usable ? 0 : 1;
-            mesh.normals.push_back(usable ? normalizeOr(given, fromFaces) : fromFaces);
+            mesh.normals.push_back(usable ? given : fromFaces);
         }
         if (!file.blends.empty() && !file.joints.empty()) {
             std::size_t offSum = 0, example = 0;
@@ -431,6 +511,7 @@ void buildMeshes(const File& file, const Conversion& cv, const std::string& fold
         out.warnings.push_back("the file has no normals; computed from the faces");
     else if (repairedNormals > 0)
         out.warnings.push_back(cat(repairedNormals, " normals were zero or not finite; computed from the faces"));
+    return true;
 }
 
 bool buildAnimations(const File& file, const Conversion& cv, const std::vector<double>& sigma, import::ImportedScene& out,
@@ -488,8 +569,14 @@ bool buildAnimations(const File& file, const Conversion& cv, const std::vector<d
                     return false;
                 }
                 const auto time = float(double(k) / fps);
+                const Vec3 position = cv.point(Vec3{v[0], v[1], v[2]}) * float(parentSigma);
+                if (!isFinite(position)) {
+                    error = cat("animation ", inQuotes(clip.name), " frame ", k, " joint ", i, ' ', inQuotes(file.joints[i].name),
+                                ": translation is not finite at scale ", cv.scale);
+                    return false;
+                }
                 if (k == 0 || (pose.mask & 0x7u))
-                    channel.positions.push_back({time, cv.point(Vec3{v[0], v[1], v[2]}) * float(parentSigma)});
+                    channel.positions.push_back({time, position});
                 if (k == 0 || (pose.mask & 0x78u))
                     channel.rotations.push_back({time, cv.rotate(normalize(q))});
                 if (k == 0 || (pose.mask & 0x380u))
@@ -523,7 +610,8 @@ bool buildScene(const File& file, const SceneOptions& options, import::ImportedS
     if (!buildSkeleton(file, cv, out, sigma, error))
         return false;
     progress(0.2f, "converting meshes");
-    buildMeshes(file, cv, options.folder, out);
+    if (!buildMeshes(file, cv, options.folder, out, error))
+        return false;
     if (options.animations && !file.anims.empty()) {
         progress(0.6f, "animations");
         if (!buildAnimations(file, cv, sigma, out, error))
