@@ -94,7 +94,9 @@ void TestPluginHost::shippedPlugins_loadFromTheirFolder()
     QVERIFY(host.folders()[0].exists);
     QCOMPARE(host.names(PluginKind::Exporter), (QStringList{QStringLiteral("mrig"), QStringLiteral("c-header"), QStringLiteral("json")}));
     QCOMPARE(host.names(PluginKind::Template).last(), QStringLiteral("quadruped"));
-    for (const char* base : {"marionette_json_exporter", "marionette_cheader_exporter", "marionette_quadruped"}) {
+    QCOMPARE(host.names(PluginKind::Importer), (QStringList{QStringLiteral("assimp"), QStringLiteral("iqm")}));
+    for (const char* base : {"marionette_json_exporter", "marionette_cheader_exporter", "marionette_quadruped",
+                             "marionette_iqm_importer"}) {
         const PluginRecord* r = findFile(host, libName(base));
         QVERIFY2(r, base);
         QVERIFY2(r->status == PluginStatus::Loaded, qPrintable(r->message));
@@ -214,7 +216,7 @@ void TestPluginHost::folders_missingAndRepeated()
     host.loadFolders({QStringLiteral("/nonexistent/plugins"), test::pluginDir(), test::pluginDir() + QStringLiteral("/../plugins")});
     QCOMPARE(host.folders().size(), std::size_t(2));
     QVERIFY(!host.folders()[0].exists);
-    QCOMPARE(host.records().size(), std::size_t(5 + 3));
+    QCOMPARE(host.records().size(), std::size_t(5 + 4)); // the built-ins and the four shipped plugins, once
     QTemporaryDir copy;
     QVERIFY(QFile::copy(test::pluginDir() + QStringLiteral("/libmarionette_json_exporter.so"), copy.filePath(QStringLiteral("libjson_copy.so"))));
     host.loadFolder(copy.path());
