@@ -10,7 +10,15 @@ namespace {
 
 constexpr char kMagic[16] = {'I', 'N', 'T', 'E', 'R', 'Q', 'U', 'A', 'K', 'E', 'M', 'O', 'D', 'E', 'L', '\0'};
 
-enum ArrayType : std::uint32_t { Position = 0, TexCoord = 1, Normal = 2, Tangent = 3, BlendIndexes = 4, BlendWeights = 5, Color = 6 };
+enum ArrayType : std::uint32_t {
+    Position = 0,
+    TexCoord = 1,
+    Normal = 2,
+    Tangent = 3,
+    BlendIndexes = 4,
+    BlendWeights = 5,
+    Color = 6
+};
 enum Format : std::uint32_t { Byte = 0, UByte, Short, UShort, Int, UInt, Half, Float, Double, FormatCount };
 
 constexpr std::size_t kMeshBytes = 24, kArrayBytes = 20, kTriangleBytes = 12, kJointBytes = 48, kPoseBytes = 88,
@@ -18,7 +26,8 @@ constexpr std::size_t kMeshBytes = 24, kArrayBytes = 20, kTriangleBytes = 12, kJ
 
 const char* arrayName(std::uint32_t type)
 {
-    static const char* names[] = {"position", "texture coordinate", "normal", "tangent", "blend indexes", "blend weights", "colour"};
+    static const char* names[] = {"position",      "texture coordinate", "normal", "tangent",
+                                  "blend indexes", "blend weights",      "colour"};
     return type <= Color ? names[type] : "custom";
 }
 const char* formatName(std::uint32_t f)
@@ -31,19 +40,27 @@ std::size_t formatBytes(std::uint32_t f)
     static const std::size_t bytes[] = {1, 1, 2, 2, 4, 4, 2, 4, 8};
     return f < FormatCount ? bytes[f] : 0;
 }
-bool isIntegerFormat(std::uint32_t f) { return f <= UInt; }
+bool isIntegerFormat(std::uint32_t f)
+{
+    return f <= UInt;
+}
 
 /// Concatenates its arguments as text (numbers with up to 9 significant digits).
-template <class... Args>
-std::string cat(const Args&... args)
+template <class... Args> std::string cat(const Args&... args)
 {
     std::ostringstream s;
     s.precision(9);
     (s << ... << args);
     return s.str();
 }
-std::string text(Vec3 v) { return cat('(', v.x, ", ", v.y, ", ", v.z, ')'); }
-std::string inQuotes(const std::string& name) { return cat('\'', name, '\''); }
+std::string text(Vec3 v)
+{
+    return cat('(', v.x, ", ", v.y, ", ", v.z, ')');
+}
+std::string inQuotes(const std::string& name)
+{
+    return cat('\'', name, '\'');
+}
 
 /// count elements of `size` bytes from `offset` lie within `limit` bytes; no product can overflow.
 bool fits(std::uint64_t offset, std::uint64_t count, std::uint64_t size, std::uint64_t limit)
@@ -55,7 +72,7 @@ bool fits(std::uint64_t offset, std::uint64_t count, std::uint64_t size, std::ui
 
 /// Little-endian loads from a checked range.
 class Bytes {
-public:
+  public:
     explicit Bytes(std::span<const std::byte> data) : mData(data) {}
     std::uint64_t size() const { return mData.size(); }
     const std::byte* at(std::uint64_t offset) const { return mData.data() + offset; }
@@ -76,20 +93,30 @@ public:
     double component(std::uint64_t o, std::uint32_t format, bool normalised) const
     {
         switch (format) {
-        case Byte: return double(std::int8_t(u8(o))) / (normalised ? 127. : 1.);
-        case UByte: return double(u8(o)) / (normalised ? 255. : 1.);
-        case Short: return double(std::int16_t(u16(o))) / (normalised ? 32767. : 1.);
-        case UShort: return double(u16(o)) / (normalised ? 65535. : 1.);
-        case Int: return double(i32(o)) / (normalised ? 2147483647. : 1.);
-        case UInt: return double(u32(o)) / (normalised ? 4294967295. : 1.);
-        case Half: return half(u16(o));
-        case Float: return double(f32(o));
-        case Double: return std::bit_cast<double>(u64(o));
-        default: return 0.;
+        case Byte:
+            return double(std::int8_t(u8(o))) / (normalised ? 127. : 1.);
+        case UByte:
+            return double(u8(o)) / (normalised ? 255. : 1.);
+        case Short:
+            return double(std::int16_t(u16(o))) / (normalised ? 32767. : 1.);
+        case UShort:
+            return double(u16(o)) / (normalised ? 65535. : 1.);
+        case Int:
+            return double(i32(o)) / (normalised ? 2147483647. : 1.);
+        case UInt:
+            return double(u32(o)) / (normalised ? 4294967295. : 1.);
+        case Half:
+            return half(u16(o));
+        case Float:
+            return double(f32(o));
+        case Double:
+            return std::bit_cast<double>(u64(o));
+        default:
+            return 0.;
         }
     }
 
-private:
+  private:
     static double half(std::uint16_t h)
     {
         const int exponent = (h >> 10) & 0x1f, mantissa = h & 0x3ff;
@@ -108,7 +135,8 @@ private:
 struct Header {
     std::uint32_t version, fileSize, flags, numText, ofsText, numMeshes, ofsMeshes, numVertexArrays, numVertexes,
         ofsVertexArrays, numTriangles, ofsTriangles, ofsAdjacency, numJoints, ofsJoints, numPoses, ofsPoses, numAnims,
-        ofsAnims, numFrames, numFrameChannels, ofsFrames, ofsBounds, numComment, ofsComment, numExtensions, ofsExtensions;
+        ofsAnims, numFrames, numFrameChannels, ofsFrames, ofsBounds, numComment, ofsComment, numExtensions,
+        ofsExtensions;
 };
 static_assert(sizeof(Header) == 27 * sizeof(std::uint32_t));
 
@@ -118,7 +146,7 @@ struct VertexArray {
 };
 
 class Reader {
-public:
+  public:
     Reader(const Bytes& bytes, const Header& header, File& file, std::string& message)
         : b(bytes), h(header), out(file), error(message)
     {
@@ -129,7 +157,7 @@ public:
         return sections() && meshes() && joints() && vertexArrays() && vertices() && triangles() && animations();
     }
 
-private:
+  private:
     bool fail(std::string message)
     {
         error = std::move(message);
@@ -144,8 +172,8 @@ private:
         if (offset < kHeaderSize)
             return fail(cat(what, ": offset ", offset, " lies inside the header"));
         if (!fits(offset, count, size, b.size()))
-            return fail(cat(what, ": ", count, " x ", size, " bytes at offset ", offset, " run past the end of the file (",
-                            b.size(), " bytes)"));
+            return fail(cat(what, ": ", count, " x ", size, " bytes at offset ", offset,
+                            " run past the end of the file (", b.size(), " bytes)"));
         return true;
     }
 
@@ -177,8 +205,10 @@ private:
         const std::byte* first = b.at(std::uint64_t(h.ofsText) + offset);
         const void* nul = std::memchr(first, 0, room);
         if (!nul)
-            return fail(room > kMaxNameBytes ? cat(where, ": the string at text offset ", offset, " is longer than ", kMaxNameBytes, " bytes")
-                                             : cat(where, ": the string at text offset ", offset, " has no NUL before the text ends"));
+            return fail(
+                room > kMaxNameBytes
+                    ? cat(where, ": the string at text offset ", offset, " is longer than ", kMaxNameBytes, " bytes")
+                    : cat(where, ": the string at text offset ", offset, " has no NUL before the text ends"));
         s.assign(reinterpret_cast<const char*>(first), std::size_t(static_cast<const std::byte*>(nul) - first));
         return true;
     }
@@ -199,16 +229,18 @@ private:
             m.triangleCount = b.u32(o + 20);
             const std::string named = cat("mesh ", inQuotes(m.name));
             if (std::uint64_t(m.firstVertex) + m.vertexCount > h.numVertexes)
-                return fail(cat(named, ": vertices ", m.firstVertex, " + ", m.vertexCount, " run past the file's ", h.numVertexes));
+                return fail(cat(named, ": vertices ", m.firstVertex, " + ", m.vertexCount, " run past the file's ",
+                                h.numVertexes));
             if (std::uint64_t(m.firstTriangle) + m.triangleCount > h.numTriangles)
-                return fail(cat(named, ": triangles ", m.firstTriangle, " + ", m.triangleCount, " run past the file's ", h.numTriangles));
+                return fail(cat(named, ": triangles ", m.firstTriangle, " + ", m.triangleCount, " run past the file's ",
+                                h.numTriangles));
             vertices += m.vertexCount;
             tris += m.triangleCount;
         }
         // Meshes own disjoint ranges; overlapping ones would multiply what the import copies.
         if (vertices > h.numVertexes || tris > h.numTriangles)
-            return fail(cat("the meshes claim ", vertices, " vertices and ", tris, " triangles of the file's ", h.numVertexes,
-                            " and ", h.numTriangles, ": their ranges overlap"));
+            return fail(cat("the meshes claim ", vertices, " vertices and ", tris, " triangles of the file's ",
+                            h.numVertexes, " and ", h.numTriangles, ": their ranges overlap"));
         return true;
     }
 
@@ -252,9 +284,11 @@ private:
                 return false;
             if (a.type > BlendWeights || a.type == Tangent)
                 continue; // tangents, colours and custom arrays are not imported
-            const std::uint32_t needed = a.type == TexCoord ? 2 : (a.type == BlendIndexes || a.type == BlendWeights ? 1 : 3);
+            const std::uint32_t needed =
+                a.type == TexCoord ? 2 : (a.type == BlendIndexes || a.type == BlendWeights ? 1 : 3);
             if (a.size < needed || ((a.type == BlendIndexes || a.type == BlendWeights) && a.size > 4))
-                return fail(cat(where, ": ", a.size, " components per vertex (", a.type >= BlendIndexes ? "1 to 4" : cat(needed, " or more"), ')'));
+                return fail(cat(where, ": ", a.size, " components per vertex (",
+                                a.type >= BlendIndexes ? "1 to 4" : cat(needed, " or more"), ')'));
             if (a.type == BlendIndexes && !isIntegerFormat(a.format))
                 return fail(cat(where, ": format ", formatName(a.format), " is not an integer format"));
             if (arrays[a.type].present) {
@@ -266,9 +300,11 @@ private:
         if (h.numVertexes > 0 && !arrays[Position].present)
             return fail("the file has vertices but no position array");
         if (arrays[BlendIndexes].present != arrays[BlendWeights].present)
-            return fail(arrays[BlendIndexes].present ? "blend indexes without blend weights" : "blend weights without blend indexes");
+            return fail(arrays[BlendIndexes].present ? "blend indexes without blend weights"
+                                                     : "blend weights without blend indexes");
         if (arrays[BlendIndexes].present && arrays[BlendIndexes].size != arrays[BlendWeights].size)
-            return fail(cat(arrays[BlendIndexes].size, " blend indexes per vertex but ", arrays[BlendWeights].size, " blend weights"));
+            return fail(cat(arrays[BlendIndexes].size, " blend indexes per vertex but ", arrays[BlendWeights].size,
+                            " blend weights"));
         return true;
     }
 
@@ -288,7 +324,8 @@ private:
     }
     Vec3 vector(const VertexArray& a, std::uint32_t v, bool normalised) const
     {
-        return {float(component(a, v, 0, normalised)), float(component(a, v, 1, normalised)), float(component(a, v, 2, normalised))};
+        return {float(component(a, v, 0, normalised)), float(component(a, v, 1, normalised)),
+                float(component(a, v, 2, normalised))};
     }
 
     bool vertices()
@@ -348,8 +385,9 @@ private:
             for (std::uint32_t t = 0; t < m.triangleCount; ++t)
                 for (std::uint32_t v : out.triangles[m.firstTriangle + t])
                     if (v < m.firstVertex || v - m.firstVertex >= m.vertexCount)
-                        return fail(cat("mesh ", inQuotes(m.name), " triangle ", t, ": vertex ", v, " is not one of the mesh's ",
-                                        m.vertexCount, " vertices (from ", m.firstVertex, ')'));
+                        return fail(cat("mesh ", inQuotes(m.name), " triangle ", t, ": vertex ", v,
+                                        " is not one of the mesh's ", m.vertexCount, " vertices (from ", m.firstVertex,
+                                        ')'));
         return true;
     }
 
@@ -371,9 +409,11 @@ private:
             p.parent = parent < 0 ? -1 : parent;
             p.mask = b.u32(o + 4);
             if (p.parent != out.joints[i].parent)
-                return fail(cat("pose ", i, " names parent ", parent, " but joint ", i, "'s parent is ", out.joints[i].parent));
+                return fail(
+                    cat("pose ", i, " names parent ", parent, " but joint ", i, "'s parent is ", out.joints[i].parent));
             if (p.mask >> kChannels)
-                return fail(cat("pose ", i, ": channel mask 0x", std::hex, p.mask, " has bits beyond the ", std::dec, kChannels, " channels"));
+                return fail(cat("pose ", i, ": channel mask 0x", std::hex, p.mask, " has bits beyond the ", std::dec,
+                                kChannels, " channels"));
             for (int c = 0; c < kChannels; ++c) {
                 p.offset[std::size_t(c)] = b.f32(o + 8 + 4 * std::uint64_t(c));
                 p.scale[std::size_t(c)] = b.f32(o + 48 + 4 * std::uint64_t(c));
@@ -402,7 +442,8 @@ private:
         }
         // Animations own disjoint frame ranges; overlapping ones would multiply the keys a small file makes.
         if (claimed > h.numFrames)
-            return fail(cat("the animations claim ", claimed, " frames of the file's ", h.numFrames, ": their ranges overlap"));
+            return fail(
+                cat("the animations claim ", claimed, " frames of the file's ", h.numFrames, ": their ranges overlap"));
         out.frameChannels = h.numFrameChannels;
         const std::uint64_t values = std::uint64_t(h.numFrames) * h.numFrameChannels;
         out.frames.resize(std::size_t(values));
@@ -450,14 +491,14 @@ bool readFile(std::span<const std::byte> bytes, File& out, std::string& error)
         return false;
     }
     if (h.fileSize < kHeaderSize || h.fileSize > bytes.size()) {
-        error = h.fileSize < kHeaderSize ? cat("the header gives a file size of ", h.fileSize, " bytes, less than the header")
-                                         : cat("the file is truncated: ", bytes.size(), " of the ", h.fileSize,
-                                               " bytes its header gives");
+        error = h.fileSize < kHeaderSize
+                    ? cat("the header gives a file size of ", h.fileSize, " bytes, less than the header")
+                    : cat("the file is truncated: ", bytes.size(), " of the ", h.fileSize, " bytes its header gives");
         return false;
     }
     if (h.fileSize < bytes.size())
-        out.warnings.push_back(cat(bytes.size() - h.fileSize, " bytes after the end the header gives (", h.fileSize,
-                                   " bytes); ignored"));
+        out.warnings.push_back(
+            cat(bytes.size() - h.fileSize, " bytes after the end the header gives (", h.fileSize, " bytes); ignored"));
     const Bytes limited(bytes.first(h.fileSize));
     return Reader(limited, h, out, error).read();
 }

@@ -43,7 +43,7 @@ bool hasMagic(std::span<const std::byte> bytes);
 /// One mesh: a range of the file's vertices and a range of its triangles, with a material name.
 struct Mesh {
     std::string name;
-    std::string material;          ///< Cube 2 uses it as the skin's texture file name, e.g. "Body.jpg"
+    std::string material; ///< Cube 2 uses it as the skin's texture file name, e.g. "Body.jpg"
     std::uint32_t firstVertex = 0, vertexCount = 0;
     std::uint32_t firstTriangle = 0, triangleCount = 0;
 };
@@ -53,7 +53,7 @@ struct Joint {
     std::string name;
     std::int32_t parent = -1; ///< an earlier joint, or -1 for a root (the file's negative values)
     Vec3 translate;
-    Quat rotate;              ///< normalised
+    Quat rotate; ///< normalised
     Vec3 scale{1.f, 1.f, 1.f};
 };
 
@@ -90,10 +90,10 @@ struct File {
     std::vector<Blend> blends;                           ///< one per vertex, or empty when the file has no skin
     std::vector<std::array<std::uint32_t, 3>> triangles; ///< vertex indices, each inside its mesh's range
     std::vector<Joint> joints;
-    std::vector<Pose> poses;                             ///< one per joint when the file has animations
+    std::vector<Pose> poses; ///< one per joint when the file has animations
     std::vector<Anim> anims;
-    std::uint32_t frameChannels = 0;                     ///< 16-bit values per frame
-    std::vector<std::uint16_t> frames;                   ///< frame count × frameChannels values
+    std::uint32_t frameChannels = 0;   ///< 16-bit values per frame
+    std::vector<std::uint16_t> frames; ///< frame count × frameChannels values
     /// What was ignored or tolerated (bytes after the file's stated end, repeated vertex arrays, ...).
     std::vector<std::string> warnings;
 };

@@ -38,7 +38,9 @@ bool IqmImporter::read(const QString& path, const plugin::ImportSettings& settin
     if (!file.open(QIODevice::ReadOnly))
         return fail(file.errorString());
     if (quint64(file.size()) > iqm::kMaxFileBytes)
-        return fail(QStringLiteral("the file has %1 bytes, more than the %2 this importer reads").arg(file.size()).arg(iqm::kMaxFileBytes));
+        return fail(QStringLiteral("the file has %1 bytes, more than the %2 this importer reads")
+                        .arg(file.size())
+                        .arg(iqm::kMaxFileBytes));
     if (settings.progress)
         settings.progress(0.f, QStringLiteral("reading"));
     const QByteArray bytes = file.readAll();
@@ -55,7 +57,9 @@ bool IqmImporter::read(const QString& path, const plugin::ImportSettings& settin
     options.animations = settings.animations;
     options.folder = info.absolutePath().toStdString();
     if (settings.progress)
-        options.progress = [&](float f, const char* stage) { settings.progress(0.4f + 0.6f * f, QString::fromLatin1(stage)); };
+        options.progress = [&](float f, const char* stage) {
+            settings.progress(0.4f + 0.6f * f, QString::fromLatin1(stage));
+        };
     if (!iqm::buildScene(parsed, options, out, why))
         return fail(QString::fromStdString(why));
     out.sourcePath = path.toStdString();

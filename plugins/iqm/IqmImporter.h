@@ -14,7 +14,7 @@ class IqmImporter : public QObject, public plugin::MeshImporter {
     Q_PLUGIN_METADATA(IID MARIONETTE_MESH_IMPORTER_IID FILE "iqm_importer.json")
     Q_INTERFACES(marionette::plugin::MeshImporter)
 
-public:
+  public:
     QString shortName() const override { return QStringLiteral("iqm"); }
     QString displayName() const override { return QStringLiteral("Inter-Quake Model (skeleton, skin, animations)"); }
     QString nameFilter() const override { return QStringLiteral("Inter-Quake models (*.iqm)"); }

@@ -1,5 +1,7 @@
 #include "IqmSceneBuilder.h"
 
+#include "IqmConversion.h"
+
 #include <algorithm>
 #include <bit>
 #include <cctype>
@@ -12,150 +14,21 @@
 namespace marionette::plugins::iqm {
 namespace {
 
-template <class... Args>
-std::string cat(const Args&... args)
+template <class... Args> std::string cat(const Args&... args)
 {
     std::ostringstream s;
     s.precision(7);
     (s << ... << args);
     return s.str();
 }
-std::string inQuotes(const std::string& name) { return cat('\'', name, '\''); }
-
-/// An affine map in double precision, p' = l·p + t (l row-major): bind poses chain dozens of joints.
-struct Affine {
-    double l[3][3] = {{1, 0, 0}, {0, 1, 0}, {0, 0, 1}};
-    double t[3] = {0, 0, 0};
-
-    /// T(translate) · R(rotate) · S(scale), IQM's joint transform.
-    static Affine trs(Vec3 translate, Quat rotate, Vec3 scale)
-    {
-        const Mat3 r = toMat3(rotate);
-        const double s[3] = {scale.x, scale.y, scale.z};
-        Affine a;
-        for (int row = 0; row < 3; ++row) {
-            for (int col = 0; col < 3; ++col)
-                a.l[row][col] = double(r.c[col][row]) * s[col];
-        }
-        a.t[0] = translate.x;
-        a.t[1] = translate.y;
-        a.t[2] = translate.z;
-        return a;
-    }
-    Affine operator*(const Affine& o) const
-    {
-        Affine r;
-        for (int i = 0; i < 3; ++i) {
-            for (int j = 0; j < 3; ++j)
-                r.l[i][j] = l[i][0] * o.l[0][j] + l[i][1] * o.l[1][j] + l[i][2] * o.l[2][j];
-            r.t[i] = l[i][0] * o.t[0] + l[i][1] * o.t[1] + l[i][2] * o.t[2] + t[i];
-        }
-        return r;
-    }
-    double det() const
-    {
-        return l[0][0] * (l[1][1] * l[2][2] - l[1][2] * l[2][1]) - l[0][1] * (l[1][0] * l[2][2] - l[1][2] * l[2][0]) +
-               l[0][2] * (l[1][0] * l[2][1] - l[1][1] * l[2][0]);
-    }
-    bool inverse(Affine& out) const
-    {
-        const double d = det();
-        if (!std::isfinite(d) || std::fabs(d) < 1e-300)
-            return false;
-        Affine r;
-        for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 3; ++j) {
-                const int a = (j + 1) % 3, b = (j + 2) % 3, c = (i + 1) % 3, e = (i + 2) % 3;
-                r.l[i][j] = (l[a][c] * l[b][e] - l[a][e] * l[b][c]) / d;
-            }
-        for (int i = 0; i < 3; ++i)
-            r.t[i] = -(r.l[i][0] * t[0] + r.l[i][1] * t[1] + r.l[i][2] * t[2]);
-        out = r;
-        return true;
-    }
-    Vec3 point(Vec3 p) const
-    {
-        return {float(l[0][0] * p.x + l[0][1] * p.y + l[0][2] * p.z + t[0]),
-                float(l[1][0] * p.x + l[1][1] * p.y + l[1][2] * p.z + t[1]),
-                float(l[2][0] * p.x + l[2][1] * p.y + l[2][2] * p.z + t[2])};
-    }
-    Vec3 vector(Vec3 p) const
-    {
-        return {float(l[0][0] * p.x + l[0][1] * p.y + l[0][2] * p.z), float(l[1][0] * p.x + l[1][1] * p.y + l[1][2] * p.z),
-                float(l[2][0] * p.x + l[2][1] * p.y + l[2][2] * p.z)};
-    }
-    Mat4 toMat4() const
-    {
-        Mat4 m;
-        for (int c = 0; c < 3; ++c)
-            for (int r = 0; r < 3; ++r)
-                m.at(r, c) = float(l[r][c]);
-        for (int r = 0; r < 3; ++r)
-            m.at(r, 3) = float(t[r]);
-        return m;
-    }
-};
-
-/// The rotation that takes the file's up axis to +Y (ImportedScene.h's UpAxis).
-Affine upRotation(import::UpAxis axis)
+std::string inQuotes(const std::string& name)
 {
-    Affine r;
-    if (axis == import::UpAxis::Z)
-        r.l[0][0] = 1, r.l[0][1] = 0, r.l[0][2] = 0, r.l[1][0] = 0, r.l[1][1] = 0, r.l[1][2] = 1, r.l[2][0] = 0,
-        r.l[2][1] = -1, r.l[2][2] = 0; // (x, y, z) -> (x, z, -y)
-    else if (axis == import::UpAxis::X)
-        r.l[0][0] = 0, r.l[0][1] = -1, r.l[0][2] = 0, r.l[1][0] = 1, r.l[1][1] = 0, r.l[1][2] = 0, r.l[2][0] = 0,
-        r.l[2][1] = 0, r.l[2][2] = 1; // (x, y, z) -> (-y, x, z)
-    return r;
+    return cat('\'', name, '\'');
 }
 
-/// The file's frame to Marionette's: C = scale · R. Bone frames conjugate by it (C·W·C⁻¹: rotations turn,
-/// translations turn and scale); points and normals map by it.
-struct Conversion {
-    Affine rotation;      ///< R
-    Quat rotationQ;       ///< R as a quaternion
-    double scale = 1.;    ///< metres per file unit
-
-    Vec3 point(Vec3 p) const { return rotation.vector(p) * float(scale); }
-    Vec3 direction(Vec3 d) const { return rotation.vector(d); }
-    Quat rotate(Quat q) const { return normalize(rotationQ * q * rotationQ.conjugate()); }
-    /// R·diag(s)·Rᵀ of a signed permutation R: the scales permute.
-    Vec3 scaleAxes(Vec3 s) const
-    {
-        const float in[3] = {s.x, s.y, s.z};
-        float out[3] = {1.f, 1.f, 1.f};
-        for (int r = 0; r < 3; ++r)
-            for (int c = 0; c < 3; ++c)
-                if (std::fabs(rotation.l[r][c]) > 0.5)
-                    out[r] = in[c];
-        return {out[0], out[1], out[2]};
-    }
-    Affine frame(const Affine& w) const
-    {
-        Affine g;
-        for (int i = 0; i < 3; ++i)
-            for (int j = 0; j < 3; ++j) {
-                double v = 0.;
-                for (int a = 0; a < 3; ++a)
-                    for (int b = 0; b < 3; ++b)
-                        v += rotation.l[i][a] * w.l[a][b] * rotation.l[j][b];
-                g.l[i][j] = v;
-            }
-        for (int i = 0; i < 3; ++i)
-            g.t[i] = scale * (rotation.l[i][0] * w.t[0] + rotation.l[i][1] * w.t[1] + rotation.l[i][2] * w.t[2]);
-        return g;
-    }
-};
-
-bool usableMesh(const Mesh& m) { return m.vertexCount > 0 && m.triangleCount > 0; }
-
-/// Unit vector along v computed in double (a float |v|² overflows for |v| > 1e19), or `fallback`.
-Vec3 unitOr(Vec3 v, Vec3 fallback)
+bool usableMesh(const Mesh& m)
 {
-    const double x = v.x, y = v.y, z = v.z, l = std::sqrt(x * x + y * y + z * z);
-    if (!std::isfinite(l) || !(l > 1e-30))
-        return fallback;
-    return {float(x / l), float(y / l), float(z / l)};
+    return m.vertexCount > 0 && m.triangleCount > 0;
 }
 
 /// Joints this many mesh sizes away from the mesh, or scaled more unevenly than this, are refused: a float
@@ -202,7 +75,8 @@ Bounds meshBounds(const File& file)
 }
 
 /// Chooses the scale and up axis and records them in out.conversion.
-bool setUpFrame(const File& file, const SceneOptions& options, import::ImportedScene& out, Conversion& cv, std::string& error)
+bool setUpFrame(const File& file, const SceneOptions& options, import::ImportedScene& out, Conversion& cv,
+                std::string& error)
 {
     const import::UpAxis up = options.upAxis.value_or(import::UpAxis::Z);
     cv.rotation = upRotation(up);
@@ -236,9 +110,11 @@ bool setUpFrame(const File& file, const SceneOptions& options, import::ImportedS
         if (std::isfinite(height) && height > 1e-9 && std::isfinite(float(kDefaultHeight / height))) {
             cv.scale = double(kDefaultHeight) / height;
             out.warnings.push_back(cat("the file carries no unit: scaled by ", cv.scale, " so the bind pose is ",
-                                       kDefaultHeight, " m tall (it is ", height, " units); give a scale to choose another"));
+                                       kDefaultHeight, " m tall (it is ", height,
+                                       " units); give a scale to choose another"));
         } else {
-            out.warnings.push_back("the file carries no unit and its bind pose has no height along the up axis; left unscaled");
+            out.warnings.push_back(
+                "the file carries no unit and its bind pose has no height along the up axis; left unscaled");
         }
     }
     c.scale = float(cv.scale);
@@ -287,15 +163,18 @@ bool buildSkeleton(const File& file, const Conversion& cv, import::ImportedScene
                      largest = std::max({std::fabs(j.scale.x), std::fabs(j.scale.y), std::fabs(j.scale.z)});
         const bool outside = !(smallest >= 1. / kMaxScaleRatio) || !(largest <= kMaxScaleRatio);
         if (outside || !(smallest * kMaxScaleRatio >= largest)) {
-            error = cat("joint ", i, ' ', inQuotes(j.name), ": scale (", j.scale.x, ", ", j.scale.y, ", ", j.scale.z, ") is ",
-                        outside ? cat("outside ", 1. / kMaxScaleRatio, "..", kMaxScaleRatio) : cat("uneven beyond ", kMaxScaleRatio, ":1"));
+            error = cat("joint ", i, ' ', inQuotes(j.name), ": scale (", j.scale.x, ", ", j.scale.y, ", ", j.scale.z,
+                        ") is ",
+                        outside ? cat("outside ", 1. / kMaxScaleRatio, "..", kMaxScaleRatio)
+                                : cat("uneven beyond ", kMaxScaleRatio, ":1"));
             return false;
         }
         const Affine local = Affine::trs(j.translate, j.rotate, j.scale);
         world[i] = j.parent >= 0 ? world[p] * local : local;
         if (!(box.distance(world[i].t) <= kMaxJointDistance * size)) {
-            error = cat("joint ", i, ' ', inQuotes(j.name), ": bind position (", world[i].t[0], ", ", world[i].t[1], ", ",
-                        world[i].t[2], ") lies more than ", kMaxJointDistance, " times the mesh's size from the mesh");
+            error =
+                cat("joint ", i, ' ', inQuotes(j.name), ": bind position (", world[i].t[0], ", ", world[i].t[1], ", ",
+                    world[i].t[2], ") lies more than ", kMaxJointDistance, " times the mesh's size from the mesh");
             return false;
         }
         const Affine g = cv.frame(world[i]);
@@ -334,7 +213,8 @@ bool buildSkeleton(const File& file, const Conversion& cv, import::ImportedScene
     if (scaled > 0)
         out.warnings.push_back(cat(scaled, " joint frame(s) carry a scale, moved into their inverse binds and keys"));
     if (sheared > 0)
-        out.warnings.push_back(cat(sheared, " joint(s) carry a non-uniform or mirroring scale, which their bind matrices keep"));
+        out.warnings.push_back(
+            cat(sheared, " joint(s) carry a non-uniform or mirroring scale, which their bind matrices keep"));
     return true;
 }
 
@@ -353,71 +233,67 @@ bool isImageName(const std::string& name)
 }
 
 /// A material named like Cube 2's skins: the name, and its texture when the name is an image file name.
-import::ImportedMaterial material(const std::string& name, const std::string& folder)
-{
-    namespace fs = std::filesystem;
-    import::ImportedMaterial m;
-    m.name = name;
-    if (!isImageName(name))
-        return m;
-    m.baseColorTexture = name;
-    std::string relative = name;
-    std::replace(relative.begin(), relative.end(), '\\', '/');
-    const fs::path base = folder.empty() ? fs::path(".") : fs::path(folder);
-    std::error_code ec;
-    auto resolve = [&](const fs::path& p) { return fs::absolute(p, ec).lexically_normal().generic_string(); };
-    const fs::path direct = fs::path(relative).is_absolute() ? fs::path(relative) : base / relative;
-    const fs::path beside = base / fs::path(relative).filename();
-    if (fs::is_regular_file(direct, ec)) {
-        m.baseColorTexturePath = resolve(direct);
-        m.textureFound = true;
-    } else if (fs::is_regular_file(beside, ec)) {
-        m.baseColorTexturePath = resolve(beside);
-        m.textureFound = true;
-    } else {
-        m.baseColorTexturePath = resolve(direct);
-    }
+import::ImportedMaterial material(const std::string& name, const std::string& folder){namespace fs = std::filesystem;
+import::ImportedMaterial m;
+m.name = name;
+if (!isImageName(name))
     return m;
+m.baseColorTexture = name;
+std::string relative = name;
+std::replace(relative.begin(), relative.end(), '\\', '/');
+const fs::path base = folder.empty() ? fs::path(".") : fs::path(folder);
+std::error_code ec;
+auto resolve = [&](const fs::path& p) { return fs::absolute(p, ec).lexically_normal().generic_string(); };
+const fs::path direct = fs::path(relative).is_absolute() ? fs::path(relative) : base / relative;
+const fs::path beside = base / fs::path(relative).filename();
+if (fs::is_regular_file(direct, ec)) {
+    m.baseColorTexturePath = resolve(direct);
+    m.textureFound = true;
+} else if (fs::is_regular_file(beside, ec)) {
+    m.baseColorTexturePath = resolve(beside);
+    m.textureFound = true;
+} else {
+    m.baseColorTexturePath = resolve(direct);
 }
+return m;
+} // namespace
 
 /// The skin of one vertex: bones joined, sorted by decreasing weight, renormalised; `sum` is the file's,
 /// `used` the slots filled (0 for a vertex without weight).
-import::VertexInfluences influences(const Blend& blend, float& sum, int& used)
-{
-    import::VertexInfluences in;
-    used = 0;
-    for (std::size_t k = 0; k < 4; ++k) {
-        if (!(blend.weight[k] > 0.f))
-            continue;
-        const auto joint = std::int32_t(blend.joint[k]);
-        int slot = 0;
-        while (slot < used && in.bone[std::size_t(slot)] != joint)
-            ++slot;
-        if (slot == used)
-            in.bone[std::size_t(used++)] = joint;
-        in.weight[std::size_t(slot)] += blend.weight[k];
-    }
-    sum = 0.f;
-    for (int k = 0; k < used; ++k)
-        sum += in.weight[std::size_t(k)];
-    if (!(sum > 0.f)) {
-        used = 0;
-        return {};
-    }
-    for (int a = 1; a < used; ++a) // insertion sort: by weight, then bone, both descending/ascending
-        for (int b = a; b > 0; --b) {
-            auto& w = in.weight;
-            auto& j = in.bone;
-            const auto x = std::size_t(b), y = std::size_t(b - 1);
-            if (w[x] > w[y] || (w[x] == w[y] && j[x] < j[y])) {
-                std::swap(w[x], w[y]);
-                std::swap(j[x], j[y]);
-            }
-        }
-    for (int k = 0; k < used; ++k)
-        in.weight[std::size_t(k)] /= sum;
-    return in;
+import::VertexInfluences influences(const Blend& blend, float& sum, int& used){import::VertexInfluences in;
+used = 0;
+for (std::size_t k = 0; k < 4; ++k) {
+    if (!(blend.weight[k] > 0.f))
+        continue;
+    const auto joint = std::int32_t(blend.joint[k]);
+    int slot = 0;
+    while (slot < used && in.bone[std::size_t(slot)] != joint)
+        ++slot;
+    if (slot == used)
+        in.bone[std::size_t(used++)] = joint;
+    in.weight[std::size_t(slot)] += blend.weight[k];
 }
+sum = 0.f;
+for (int k = 0; k < used; ++k)
+    sum += in.weight[std::size_t(k)];
+if (!(sum > 0.f)) {
+    used = 0;
+    return {};
+}
+for (int a = 1; a < used; ++a) // insertion sort: by weight, then bone, both descending/ascending
+    for (int b = a; b > 0; --b) {
+        auto& w = in.weight;
+        auto& j = in.bone;
+        const auto x = std::size_t(b), y = std::size_t(b - 1);
+        if (w[x] > w[y] || (w[x] == w[y] && j[x] < j[y])) {
+            std::swap(w[x], w[y]);
+            std::swap(j[x], j[y]);
+        }
+    }
+for (int k = 0; k < used; ++k)
+    in.weight[std::size_t(k)] /= sum;
+return in;
+} // namespace marionette::plugins::iqm
 
 bool buildMeshes(const File& file, const Conversion& cv, const std::string& folder, import::ImportedScene& out,
                  std::string& error)
@@ -443,7 +319,8 @@ bool buildMeshes(const File& file, const Conversion& cv, const std::string& fold
         for (std::uint32_t v = 0; v < n; ++v) {
             mesh.positions.push_back(cv.point(file.positions[first + v]));
             if (!isFinite(mesh.positions.back())) {
-                error = cat("mesh ", inQuotes(mesh.name), " vertex ", v, ": position is not finite at scale ", cv.scale);
+                error =
+                    cat("mesh ", inQuotes(mesh.name), " vertex ", v, ": position is not finite at scale ", cv.scale);
                 return false;
             }
             if (!file.texcoords.empty())
@@ -469,8 +346,9 @@ bool buildMeshes(const File& file, const Conversion& cv, const std::string& fold
         for (std::uint32_t v = 0; v < n; ++v) {
             const auto& f = faceNormals[v];
             const double l = std::sqrt(f[0] * f[0] + f[1] * f[1] + f[2] * f[2]);
-            const Vec3 fromFaces = std::isfinite(l) && l > 1e-300 ? Vec3{float(f[0] / l), float(f[1] / l), float(f[2] / l)}
-                                                                  : Vec3{0.f, 1.f, 0.f};
+            const Vec3 fromFaces = std::isfinite(l) && l > 1e-300
+                                       ? Vec3{float(f[0] / l), float(f[1] / l), float(f[2] / l)}
+                                       : Vec3{0.f, 1.f, 0.f};
             if (file.normals.empty()) {
                 mesh.normals.push_back(fromFaces);
                 continue;
@@ -500,7 +378,8 @@ bool buildMeshes(const File& file, const Conversion& cv, const std::string& fold
             }
             if (offSum > 0)
                 out.warnings.push_back(cat("mesh ", inQuotes(mesh.name), ": the blend weights of ", offSum, " of ", n,
-                                           " vertices do not sum to 1 (vertex ", example, ": ", exampleSum, "); renormalised"));
+                                           " vertices do not sum to 1 (vertex ", example, ": ", exampleSum,
+                                           "); renormalised"));
             if (mesh.unweightedVertices > 0)
                 out.warnings.push_back(cat("mesh ", inQuotes(mesh.name), ": ", mesh.unweightedVertices,
                                            " vertices have no blend weight; they stay where they are"));
@@ -514,8 +393,8 @@ bool buildMeshes(const File& file, const Conversion& cv, const std::string& fold
     return true;
 }
 
-bool buildAnimations(const File& file, const Conversion& cv, const std::vector<double>& sigma, import::ImportedScene& out,
-                     std::string& error)
+bool buildAnimations(const File& file, const Conversion& cv, const std::vector<double>& sigma,
+                     import::ImportedScene& out, std::string& error)
 {
     std::vector<std::uint32_t> start(file.poses.size());
     std::uint32_t next = 0;
@@ -533,8 +412,8 @@ bool buildAnimations(const File& file, const Conversion& cv, const std::vector<d
         }
         double fps = anim.framerate;
         if (!(fps > 0.) || !std::isfinite(fps) || !std::isfinite(float(double(anim.frameCount) / fps))) {
-            out.warnings.push_back(cat("animation ", inQuotes(clip.name), ": frame rate ", anim.framerate, " is unusable; ",
-                                       kDefaultFramerate, " frames per second assumed"));
+            out.warnings.push_back(cat("animation ", inQuotes(clip.name), ": frame rate ", anim.framerate,
+                                       " is unusable; ", kDefaultFramerate, " frames per second assumed"));
             fps = kDefaultFramerate;
         }
         clip.ticksPerSecond = fps;
@@ -564,15 +443,15 @@ bool buildAnimations(const File& file, const Conversion& cv, const std::vector<d
                 }
                 const Quat q{v[3], v[4], v[5], v[6]};
                 if (!(q.x * q.x + q.y * q.y + q.z * q.z + q.w * q.w > 1e-12f)) {
-                    error = cat("animation ", inQuotes(clip.name), " frame ", k, " joint ", i, ' ', inQuotes(file.joints[i].name),
-                                ": rotation is zero");
+                    error = cat("animation ", inQuotes(clip.name), " frame ", k, " joint ", i, ' ',
+                                inQuotes(file.joints[i].name), ": rotation is zero");
                     return false;
                 }
                 const auto time = float(double(k) / fps);
                 const Vec3 position = cv.point(Vec3{v[0], v[1], v[2]}) * float(parentSigma);
                 if (!isFinite(position)) {
-                    error = cat("animation ", inQuotes(clip.name), " frame ", k, " joint ", i, ' ', inQuotes(file.joints[i].name),
-                                ": translation is not finite at scale ", cv.scale);
+                    error = cat("animation ", inQuotes(clip.name), " frame ", k, " joint ", i, ' ',
+                                inQuotes(file.joints[i].name), ": translation is not finite at scale ", cv.scale);
                     return false;
                 }
                 if (k == 0 || (pose.mask & 0x7u))

@@ -18,11 +18,38 @@ namespace marionette::test {
 
 /// The header's 27 little-endian uint32 after the 16-byte magic, in file order.
 enum class Field : int {
-    Version, FileSize, Flags, NumText, OfsText, NumMeshes, OfsMeshes, NumVertexArrays, NumVertexes, OfsVertexArrays,
-    NumTriangles, OfsTriangles, OfsAdjacency, NumJoints, OfsJoints, NumPoses, OfsPoses, NumAnims, OfsAnims, NumFrames,
-    NumFrameChannels, OfsFrames, OfsBounds, NumComment, OfsComment, NumExtensions, OfsExtensions
+    Version,
+    FileSize,
+    Flags,
+    NumText,
+    OfsText,
+    NumMeshes,
+    OfsMeshes,
+    NumVertexArrays,
+    NumVertexes,
+    OfsVertexArrays,
+    NumTriangles,
+    OfsTriangles,
+    OfsAdjacency,
+    NumJoints,
+    OfsJoints,
+    NumPoses,
+    OfsPoses,
+    NumAnims,
+    OfsAnims,
+    NumFrames,
+    NumFrameChannels,
+    OfsFrames,
+    OfsBounds,
+    NumComment,
+    OfsComment,
+    NumExtensions,
+    OfsExtensions
 };
-inline int fieldOffset(Field f) { return 16 + 4 * int(f); }
+inline int fieldOffset(Field f)
+{
+    return 16 + 4 * int(f);
+}
 
 inline std::uint32_t readU32(const QByteArray& b, int at)
 {
@@ -42,8 +69,14 @@ inline void writeF32(QByteArray& b, int at, float f)
     std::memcpy(&v, &f, 4);
     writeU32(b, at, v);
 }
-inline std::uint32_t field(const QByteArray& b, Field f) { return readU32(b, fieldOffset(f)); }
-inline void setField(QByteArray& b, Field f, std::uint32_t v) { writeU32(b, fieldOffset(f), v); }
+inline std::uint32_t field(const QByteArray& b, Field f)
+{
+    return readU32(b, fieldOffset(f));
+}
+inline void setField(QByteArray& b, Field f, std::uint32_t v)
+{
+    writeU32(b, fieldOffset(f), v);
+}
 
 struct IqmJoint {
     std::uint32_t name = 0;
@@ -61,7 +94,7 @@ struct IqmPose {
 
 /// What tinyIqm() writes, and where, so tests can damage it.
 struct IqmSpec {
-    std::string text;                      ///< NUL-separated strings, starting with a NUL
+    std::string text; ///< NUL-separated strings, starting with a NUL
     std::uint32_t meshName = 0, material = 0, animName = 0;
     std::vector<Vec3> positions, normals;
     std::vector<std::array<float, 2>> texcoords;
@@ -138,7 +171,9 @@ inline QByteArray writeIqm(const IqmSpec& s)
     for (std::uint32_t v : {s.meshName, s.material, 0u, n, 0u, std::uint32_t(s.triangles.size())})
         u32(v);
     // Vertex arrays: type, flags, format, size, offset; the data follows the five records.
-    struct Array { std::uint32_t type, format, size; };
+    struct Array {
+        std::uint32_t type, format, size;
+    };
     const Array arrays[] = {{0, 7, 3}, {2, 7, 3}, {1, 7, 2}, {4, 1, 4}, {5, 1, 4}};
     setField(b, Field::NumVertexArrays, 5);
     setField(b, Field::NumVertexes, n);

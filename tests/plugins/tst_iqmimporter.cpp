@@ -36,20 +36,26 @@ QByteArray readAll(const QString& path)
     return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
-bool near(Vec3 a, Vec3 b, float tolerance = 1e-5f) { return length(a - b) <= tolerance; }
+bool near(Vec3 a, Vec3 b, float tolerance = 1e-5f)
+{
+    return length(a - b) <= tolerance;
+}
 bool near(Quat a, Quat b, float tolerance = 1e-5f)
 {
     const float d = std::fabs(a.x * b.x + a.y * b.y + a.z * b.z + a.w * b.w);
     return std::fabs(d - 1.f) <= tolerance;
 }
-QString text(Vec3 v) { return QStringLiteral("(%1, %2, %3)").arg(double(v.x)).arg(double(v.y)).arg(double(v.z)); }
+QString text(Vec3 v)
+{
+    return QStringLiteral("(%1, %2, %3)").arg(double(v.x)).arg(double(v.y)).arg(double(v.z));
+}
 
 } // namespace
 
 class TestIqmImporter : public QObject {
     Q_OBJECT
 
-private slots:
+  private slots:
     void initTestCase();
     void supportsFile_byExtensionOrMagic();
     void tiny_readsBackExactValues();
@@ -62,7 +68,7 @@ private slots:
     void mrfixit_autoRigsAndDropsFinite();
     void mrfixit_cliBuildHasBones();
 
-private:
+  private:
     /// Writes `bytes` to `name` in the temporary folder and reads it with the plugin.
     bool read(const QByteArray& bytes, const QString& name, QString& error, import::ImportedScene* scene = nullptr,
               const plugin::ImportSettings& settings = {});
@@ -120,7 +126,8 @@ void TestIqmImporter::supportsFile_byExtensionOrMagic()
     QVERIFY(mImporter->supportsFile(QStringLiteral("/nowhere/hero.iqm")));
     QVERIFY(mImporter->supportsFile(QStringLiteral("/nowhere/HERO.IQM")));
     QVERIFY(!mImporter->supportsFile(QStringLiteral("/nowhere/hero.fbx")));
-    const QString disguised = mDir.filePath(QStringLiteral("disguised.bin")), other = mDir.filePath(QStringLiteral("other.bin"));
+    const QString disguised = mDir.filePath(QStringLiteral("disguised.bin")),
+                  other = mDir.filePath(QStringLiteral("other.bin"));
     QFile a(disguised), b(other);
     QVERIFY(a.open(QIODevice::WriteOnly) && b.open(QIODevice::WriteOnly));
     a.write(test::writeIqm(test::tinySpec()));
@@ -140,7 +147,8 @@ void TestIqmImporter::tiny_readsBackExactValues()
     settings.scale = 0.5f;
     import::ImportedScene s;
     QString error;
-    QVERIFY2(read(test::writeIqm(test::tinySpec()), QStringLiteral("tiny.iqm"), error, &s, settings), qPrintable(error));
+    QVERIFY2(read(test::writeIqm(test::tinySpec()), QStringLiteral("tiny.iqm"), error, &s, settings),
+             qPrintable(error));
     QCOMPARE(QString::fromStdString(s.validate()), QString());
     QCOMPARE(QString::fromStdString(s.sourcePath), mDir.filePath(QStringLiteral("tiny.iqm")));
     QCOMPARE(s.conversion.scale, 0.5f);
@@ -156,8 +164,10 @@ void TestIqmImporter::tiny_readsBackExactValues()
     QCOMPARE(s.skeleton[1].parent, 0);
     const float h = std::sqrt(0.5f);
     const Quat aboutY{0.f, h, 0.f, h};
-    QVERIFY2(near(s.skeleton[0].bindWorld.transformPoint({}), {0.f, 0.5f, 0.f}), qPrintable(text(s.skeleton[0].bindWorld.transformPoint({}))));
-    QVERIFY2(near(s.skeleton[1].bindWorld.transformPoint({}), {0.f, 0.5f, -1.f}), qPrintable(text(s.skeleton[1].bindWorld.transformPoint({}))));
+    QVERIFY2(near(s.skeleton[0].bindWorld.transformPoint({}), {0.f, 0.5f, 0.f}),
+             qPrintable(text(s.skeleton[0].bindWorld.transformPoint({}))));
+    QVERIFY2(near(s.skeleton[1].bindWorld.transformPoint({}), {0.f, 0.5f, -1.f}),
+             qPrintable(text(s.skeleton[1].bindWorld.transformPoint({}))));
     QVERIFY(near(s.skeleton[0].bindWorld.transformPoint({1, 0, 0}), {0.f, 0.5f, -1.f})); // x turned onto -z
     QVERIFY(near(s.skeleton[1].bindLocal.transformPoint({}), {1.f, 0.f, 0.f}));
     QVERIFY(near((s.skeleton[1].bindWorld * s.skeleton[1].inverseBind).transformPoint({3, 4, 5}), {3, 4, 5}));
@@ -236,7 +246,8 @@ void TestIqmImporter::tiny_fitsHeightUnlessScaleGiven()
     const auto box = s.bounds();
     QVERIFY(std::fabs(box[1].y - box[0].y - 1.8f) < 1e-5f);
     QCOMPARE(s.warnings.size(), std::size_t(1));
-    QVERIFY2(QString::fromStdString(s.warnings[0]).startsWith(QLatin1String("the file carries no unit: scaled by 0.45 so the bind pose is 1.8 m tall")),
+    QVERIFY2(QString::fromStdString(s.warnings[0])
+                 .startsWith(QLatin1String("the file carries no unit: scaled by 0.45 so the bind pose is 1.8 m tall")),
              s.warnings[0].c_str());
 
     plugin::ImportSettings yUp;
@@ -270,11 +281,17 @@ void TestIqmImporter::hostile_refusedWithOneLine_data()
     };
     QByteArray magic = good;
     magic[4] = 'X';
-    QTest::newRow("bad magic") << magic << QStringLiteral("not an IQM file (it does not start with \"INTERQUAKEMODEL\")");
-    QTest::newRow("version 1") << patched(Field::Version, 1) << QStringLiteral("IQM version 1 is not supported (only version 2)");
-    QTest::newRow("empty file") << QByteArray() << QStringLiteral("not an IQM file (it does not start with \"INTERQUAKEMODEL\")");
-    QTest::newRow("header size larger than the file") << patched(Field::FileSize, std::uint32_t(good.size() + 1))
-                                                      << QStringLiteral("the file is truncated: %1 of the %2 bytes its header gives").arg(good.size()).arg(good.size() + 1);
+    QTest::newRow("bad magic") << magic
+                               << QStringLiteral("not an IQM file (it does not start with \"INTERQUAKEMODEL\")");
+    QTest::newRow("version 1") << patched(Field::Version, 1)
+                               << QStringLiteral("IQM version 1 is not supported (only version 2)");
+    QTest::newRow("empty file") << QByteArray()
+                                << QStringLiteral("not an IQM file (it does not start with \"INTERQUAKEMODEL\")");
+    QTest::newRow("header size larger than the file")
+        << patched(Field::FileSize, std::uint32_t(good.size() + 1))
+        << QStringLiteral("the file is truncated: %1 of the %2 bytes its header gives")
+               .arg(good.size())
+               .arg(good.size() + 1);
     QTest::newRow("joint is its own parent") << edited([](test::IqmSpec& s) { s.joints[1].parent = 1; })
                                              << QStringLiteral("joint 1 names parent 1, not an earlier joint");
     QTest::newRow("joint names a later parent") << edited([](test::IqmSpec& s) { s.joints[0].parent = 1; })
@@ -283,37 +300,50 @@ void TestIqmImporter::hostile_refusedWithOneLine_data()
                                   << QStringLiteral("mesh 'tri' vertex 1: position is not finite (nan, 0, 0)");
     QTest::newRow("infinite position") << edited([](test::IqmSpec& s) { s.positions[2].z = HUGE_VALF; })
                                        << QStringLiteral("mesh 'tri' vertex 2: position is not finite (0, 0, inf)");
-    QTest::newRow("bone index out of range") << edited([](test::IqmSpec& s) { s.blendIndexes[2][1] = 7; })
-                                             << QStringLiteral("mesh 'tri' vertex 2: blend index 1 names joint 7 (the file has 2 joints)");
-    QTest::newRow("triangle outside its mesh") << edited([](test::IqmSpec& s) { s.triangles[0][2] = 3; })
-                                               << QStringLiteral("mesh 'tri' triangle 0: vertex 3 is not one of the mesh's 3 vertices (from 0)");
-    QTest::newRow("text without a final NUL") << edited([](test::IqmSpec& s) { s.text.back() = 'x'; })
-                                              << QStringLiteral("animation 0: the string at text offset 23 has no NUL before the text ends");
-    QTest::newRow("name offset outside the text") << edited([](test::IqmSpec& s) { s.joints[1].name = 900; })
-                                                  << QStringLiteral("joint 1: text offset 900 is outside the text (28 bytes)");
-    QTest::newRow("zero rotation") << edited([](test::IqmSpec& s) { s.joints[0].rotate = {0, 0, 0, 0}; })
-                                   << QStringLiteral("joint 0 'root': rotation (0, 0, 0, 0) is not a rotation");
-    QTest::newRow("zero scale") << edited([](test::IqmSpec& s) { s.joints[1].scale = {0, 1, 1}; })
-                                << QStringLiteral("joint 1 'tip': scale (0, 1, 1) is outside 0.0001..10000");
-    QTest::newRow("uneven scale") << edited([](test::IqmSpec& s) { s.joints[1].scale = {2000, 0.1f, 1}; })
-                                  << QStringLiteral("joint 1 'tip': scale (2000, 0.1, 1) is uneven beyond 10000:1");
-    QTest::newRow("joint far from the mesh") << edited([](test::IqmSpec& s) { s.joints[0].translate = {0, 0, 1e6f}; })
-                                             << QStringLiteral("joint 0 'root': bind position (0, 0, 1000000) lies more than 1000 times "
-                                                               "the mesh's size from the mesh");
+    QTest::newRow("bone index out of range")
+        << edited([](test::IqmSpec& s) { s.blendIndexes[2][1] = 7; })
+        << QStringLiteral("mesh 'tri' vertex 2: blend index 1 names joint 7 (the file has 2 joints)");
+    QTest::newRow("triangle outside its mesh")
+        << edited([](test::IqmSpec& s) { s.triangles[0][2] = 3; })
+        << QStringLiteral("mesh 'tri' triangle 0: vertex 3 is not one of the mesh's 3 vertices (from 0)");
+    QTest::newRow("text without a final NUL")
+        << edited([](test::IqmSpec& s) { s.text.back() = 'x'; })
+        << QStringLiteral("animation 0: the string at text offset 23 has no NUL before the text ends");
+    QTest::newRow("name offset outside the text")
+        << edited([](test::IqmSpec& s) { s.joints[1].name = 900; })
+        << QStringLiteral("joint 1: text offset 900 is outside the text (28 bytes)");
+    QTest::newRow("zero rotation") << edited([](test::IqmSpec& s) {
+        s.joints[0].rotate = {0, 0, 0, 0};
+    }) << QStringLiteral("joint 0 'root': rotation (0, 0, 0, 0) is not a rotation");
+    QTest::newRow("zero scale") << edited([](test::IqmSpec& s) {
+        s.joints[1].scale = {0, 1, 1};
+    }) << QStringLiteral("joint 1 'tip': scale (0, 1, 1) is outside 0.0001..10000");
+    QTest::newRow("uneven scale") << edited([](test::IqmSpec& s) {
+        s.joints[1].scale = {2000, 0.1f, 1};
+    }) << QStringLiteral("joint 1 'tip': scale (2000, 0.1, 1) is uneven beyond 10000:1");
+    QTest::newRow("joint far from the mesh")
+        << edited([](test::IqmSpec& s) {
+               s.joints[0].translate = {0, 0, 1e6f};
+           })
+        << QStringLiteral("joint 0 'root': bind position (0, 0, 1000000) lies more than 1000 times "
+                          "the mesh's size from the mesh");
     QTest::newRow("NaN normal is recomputed, NaN uv is not") << edited([](test::IqmSpec& s) {
         s.normals[0].x = std::nanf("");
         s.texcoords[1][1] = std::nanf("");
     }) << QStringLiteral("mesh 'tri' vertex 1: texture coordinate is not finite (1, nan)");
-    QTest::newRow("key overflows to infinity") << edited([](test::IqmSpec& s) { s.poses[1].scale[0] = 3e38f; })
-                                               << QStringLiteral("animation 'wave' frame 1 joint 1 'tip': channel 0 is not finite");
+    QTest::newRow("key overflows to infinity")
+        << edited([](test::IqmSpec& s) { s.poses[1].scale[0] = 3e38f; })
+        << QStringLiteral("animation 'wave' frame 1 joint 1 'tip': channel 0 is not finite");
     QTest::newRow("pose parent differs") << edited([](test::IqmSpec& s) { s.poses[1].parent = -1; })
                                          << QStringLiteral("pose 1 names parent -1 but joint 1's parent is 0");
-    QTest::newRow("mask beyond 10 channels") << edited([](test::IqmSpec& s) { s.poses[0].mask = 1u << 12; })
-                                             << QStringLiteral("pose 0: channel mask 0x1000 has bits beyond the 10 channels");
+    QTest::newRow("mask beyond 10 channels")
+        << edited([](test::IqmSpec& s) { s.poses[0].mask = 1u << 12; })
+        << QStringLiteral("pose 0: channel mask 0x1000 has bits beyond the 10 channels");
     QTest::newRow("channel count differs") << patched(Field::NumFrameChannels, 3) << QString();
     QByteArray pastFrames = good;
     test::writeU32(pastFrames, int(test::field(good, Field::OfsAnims)) + 8, 3);
-    QTest::newRow("animation past the frames") << pastFrames << QStringLiteral("animation 'wave': frames 0 + 3 run past the file's 2");
+    QTest::newRow("animation past the frames")
+        << pastFrames << QStringLiteral("animation 'wave': frames 0 + 3 run past the file's 2");
     // Huge counts: refused at once, before anything is allocated for them.
     for (Field f : {Field::NumText, Field::NumMeshes, Field::NumVertexArrays, Field::NumVertexes, Field::NumTriangles,
                     Field::NumJoints, Field::NumPoses, Field::NumAnims, Field::NumFrames, Field::NumFrameChannels,
@@ -369,11 +399,18 @@ void TestIqmImporter::hostile_everyOffsetPastTheEndRefused()
         const std::uint32_t size = std::uint32_t(good.size());
         QString error;
         QVERIFY2(read(good, QStringLiteral("good.iqm"), error), qPrintable(error));
-        const std::pair<Field, Field> sections[] = {
-            {Field::OfsText, Field::NumText},     {Field::OfsMeshes, Field::NumMeshes}, {Field::OfsVertexArrays, Field::NumVertexArrays},
-            {Field::OfsTriangles, Field::NumTriangles}, {Field::OfsAdjacency, Field::NumTriangles}, {Field::OfsJoints, Field::NumJoints},
-            {Field::OfsPoses, Field::NumPoses},   {Field::OfsAnims, Field::NumAnims}, {Field::OfsFrames, Field::NumFrames},
-            {Field::OfsBounds, Field::NumFrames}, {Field::OfsComment, Field::NumComment}, {Field::OfsExtensions, Field::NumExtensions}};
+        const std::pair<Field, Field> sections[] = {{Field::OfsText, Field::NumText},
+                                                    {Field::OfsMeshes, Field::NumMeshes},
+                                                    {Field::OfsVertexArrays, Field::NumVertexArrays},
+                                                    {Field::OfsTriangles, Field::NumTriangles},
+                                                    {Field::OfsAdjacency, Field::NumTriangles},
+                                                    {Field::OfsJoints, Field::NumJoints},
+                                                    {Field::OfsPoses, Field::NumPoses},
+                                                    {Field::OfsAnims, Field::NumAnims},
+                                                    {Field::OfsFrames, Field::NumFrames},
+                                                    {Field::OfsBounds, Field::NumFrames},
+                                                    {Field::OfsComment, Field::NumComment},
+                                                    {Field::OfsExtensions, Field::NumExtensions}};
         int tested = 0;
         for (const auto& [offset, count] : sections) {
             if (test::field(good, count) == 0)
@@ -432,9 +469,10 @@ void TestIqmImporter::mrfixit_importsWithSkeletonSkinAndClips()
     QCOMPARE(vertices, s.vertexCount());
     const auto box = s.bounds();
     const float height = box[1].y - box[0].y;
-    qInfo("mrfixit: %zu bones, %zu vertices, %zu triangles, %zu clips, %.3f m tall (scale %g), x %.3f..%.3f, z %.3f..%.3f",
-          s.skeleton.size(), s.vertexCount(), s.triangleCount(), s.animations.size(), double(height), double(s.conversion.scale),
-          double(box[0].x), double(box[1].x), double(box[0].z), double(box[1].z));
+    qInfo("mrfixit: %zu bones, %zu vertices, %zu triangles, %zu clips, %.3f m tall (scale %g), x %.3f..%.3f, z "
+          "%.3f..%.3f",
+          s.skeleton.size(), s.vertexCount(), s.triangleCount(), s.animations.size(), double(height),
+          double(s.conversion.scale), double(box[0].x), double(box[1].x), double(box[0].z), double(box[1].z));
     QVERIFY2(height >= 1.5f && height <= 2.f, qPrintable(QString::number(double(height))));
     QVERIFY(height > box[1].x - box[0].x); // taller than deep: standing up
     auto boneY = [&](const char* name) {
@@ -445,7 +483,8 @@ void TestIqmImporter::mrfixit_importsWithSkeletonSkinAndClips()
         QVERIFY2(boneY(foot) - box[0].y < 0.15f * height, foot);
     QVERIFY(boneY("Head") - box[0].y > 0.8f * height);
     QVERIFY(boneY("Hips") > boneY("Shin.L") && boneY("Neck") > boneY("Hips"));
-    QVERIFY(r.warnings.size() >= 1 && r.warnings[0].startsWith(kMrfixit + QStringLiteral(": the file carries no unit")));
+    QVERIFY(r.warnings.size() >= 1 &&
+            r.warnings[0].startsWith(kMrfixit + QStringLiteral(": the file carries no unit")));
     QCOMPARE(s.materials.size(), std::size_t(2));
     QVERIFY(s.materials[0].textureFound);
     QVERIFY(!s.animations.empty());
@@ -491,8 +530,8 @@ void TestIqmImporter::mrfixit_cliBuildHasBones()
     if (!haveMrfixit())
         QSKIP("mrfixit.iqm (assimp-testmodels) is not installed");
     const QString out = mDir.filePath(QStringLiteral("mrfixit.mrig"));
-    const test::ProcessRun r = test::runCli({QStringLiteral("build"), kMrfixit, QStringLiteral("-o"), out, QStringLiteral("--json")},
-                                            test::pluginDir());
+    const test::ProcessRun r = test::runCli(
+        {QStringLiteral("build"), kMrfixit, QStringLiteral("-o"), out, QStringLiteral("--json")}, test::pluginDir());
     QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
     const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
     QVERIFY2(o.value(QStringLiteral("bones")).toInt() > 0, qPrintable(r.out));
