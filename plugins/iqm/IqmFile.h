@@ -33,7 +33,7 @@ constexpr std::size_t kMaxNameBytes = 4096;
 constexpr std::uint32_t kMaxJoints = 65536;
 /// Most animations × joints (one channel each) read from one file, so a small file cannot ask for millions
 /// of channels of constant keys.
-constexpr std::uint64_t kMaxChannels = std::uint64_t(1) << 20;
+constexpr std::uint64_t kMaxChannels = std::uint64_t(1) << 18;
 /// Number of pose channels: translate x y z, rotate x y z w, scale x y z.
 constexpr int kChannels = 10;
 

@@ -21,7 +21,7 @@ class IqmImporter : public QObject, public plugin::MeshImporter {
     /// A path ending in ".iqm" (any case), or any regular file starting with the IQM magic
     /// "INTERQUAKEMODEL\0". A damaged .iqm is taken, so read() says what is wrong with it.
     bool supportsFile(const QString& path) const override;
-    /// Metres and +Y up (IqmSceneBuilder.h: Z-up source, the bind pose fitted to 1.8 m unless
+    /// Metres and +Y up (IqmSceneBuilder.h: Z-up source, the bind pose fitted to 1.75 m unless
     /// settings.scale is given). Errors are one line starting with the path:
     /// "mrfixit.iqm: joint 3 names parent 7, not an earlier joint".
     bool read(const QString& path, const plugin::ImportSettings& settings, import::ImportedScene& out,

@@ -25,8 +25,9 @@
 
 namespace marionette::plugins::iqm {
 
-/// The height, in metres, the bind pose is scaled to when no scale is given.
-constexpr float kDefaultHeight = 1.8f;
+/// The height, in metres, the bind pose is scaled to when no scale is given: a person's, the height the
+/// import workflow's size check proposes too (editor::kPersonHeight, which a plugin does not link).
+constexpr float kDefaultHeight = 1.75f;
 /// Frames per second of an animation whose frame rate is 0, negative or not finite.
 constexpr float kDefaultFramerate = 25.f;
 

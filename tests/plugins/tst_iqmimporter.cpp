@@ -234,20 +234,20 @@ void TestIqmImporter::tiny_readsBackExactValues()
     QVERIFY(near(tip.rotations[1].value, aboutY));
 }
 
-// No scale: the bind pose (4 units tall) is fitted to 1.8 m, with a warning; a given up axis replaces Z.
+// No scale: the bind pose (4 units tall) is fitted to 1.75 m, with a warning; a given up axis replaces Z.
 void TestIqmImporter::tiny_fitsHeightUnlessScaleGiven()
 {
     const QByteArray bytes = test::writeIqm(test::tinySpec());
     import::ImportedScene s;
     QString error;
     QVERIFY2(read(bytes, QStringLiteral("fit.iqm"), error, &s), qPrintable(error));
-    QVERIFY(std::fabs(s.conversion.scale - 0.45f) < 1e-6f);
+    QCOMPARE(s.conversion.scale, 0.4375f); // 1.75 / 4, exact in binary
     QVERIFY(!s.conversion.scaleOverridden);
     const auto box = s.bounds();
-    QVERIFY(std::fabs(box[1].y - box[0].y - 1.8f) < 1e-5f);
+    QVERIFY(std::fabs(box[1].y - box[0].y - 1.75f) < 1e-5f);
     QCOMPARE(s.warnings.size(), std::size_t(1));
     QVERIFY2(QString::fromStdString(s.warnings[0])
-                 .startsWith(QLatin1String("the file carries no unit: scaled by 0.45 so the bind pose is 1.8 m tall")),
+                 .startsWith(QLatin1String("the file carries no unit: scaled by 0.4375 so the bind pose is 1.75 m tall")),
              s.warnings[0].c_str());
 
     plugin::ImportSettings yUp;
