@@ -79,6 +79,19 @@ private slots:
         // The bounds: a small animal (largest extent 0.3 m) and a tall one (3 m) are still characters.
         QVERIFY(!editor::checkImportedSize(sceneOfSize({0.3f, 0.2f, 0.1f}, 1.f), 1.f).proposedScale);
         QVERIFY(!editor::checkImportedSize(sceneOfSize({1.f, 3.f, 1.f}, 1.f), 1.f).proposedScale);
+        QVERIFY(!editor::checkImportedSize(sceneOfSize({10.f, 1.f, 1.f}, 1.f), 1.f).proposedScale); // a long body
+    }
+
+    // Lying along x, 71.2 m long and 1.8 m tall at the centimetre (an FBX whose bones carry a scale of 100):
+    // long, not tall; the proposal makes the length 1.75 m: 0.01 × 1.75 / 71.2 = 0.000246.
+    void sizeCheck_tooLongProposesTheLengthOfAPerson()
+    {
+        const editor::SizeCheck c = editor::checkImportedSize(sceneOfSize({71.2f, 1.8f, 1.8f}, 0.01f, "centimetre"), 0.01f);
+        QVERIFY(c.proposedScale);
+        QVERIFY2(std::fabs(*c.proposedScale - 0.000246f) < 1e-9f, qPrintable(QString::number(double(*c.proposedScale))));
+        QCOMPARE(c.warnings.size(), 1);
+        QVERIFY2(c.warnings.front().startsWith(QStringLiteral("size: 71.2 m long, over 10 m (the file's unit is the centimetre, scale 0.01): too large")),
+                 qPrintable(c.warnings.front()));
     }
 
     // 9.75 units tall at scale 1: no common unit lands between 1.2 and 2.2 m (0.1 → 0.975 m, 0.3048 →

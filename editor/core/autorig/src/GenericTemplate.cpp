@@ -20,6 +20,7 @@ namespace {
 
 constexpr float kBend = radians(45.f);     ///< bend allowed at each joint of a chain, from the bind pose
 constexpr float kMaxCone = radians(150.f);
+constexpr float kShortArm = 0.25f; ///< a bend's parent arm shorter than this fraction of the body's is not damped
 
 struct Body {
     std::int32_t origin = 0;          ///< particle of the first bone's joint
@@ -184,7 +185,10 @@ void GenericBuilder::limitBend(const Body& body, const std::string& name)
     c.minAngle = std::max(0.f, bind - kBend);
     c.maxAngle = std::min(kPi, bind + kBend);
     c.form = rig::AngleConstraint::Form::LawOfCosines;
-    c.damping = runtime::kChainJointDamping;
+    // Bend damping measures the bend's speed against the parent arm's turn; a parent arm much shorter than
+    // the body's (a stub of a root inside the body's capsule) turns fast with small jitter, and damping
+    // against it pushes the long arm around: such a bend is limited but not damped.
+    c.damping = la < kShortArm * lb ? 0.f : runtime::kChainJointDamping;
     mD.angles.push_back(c);
 }
 
@@ -252,13 +256,26 @@ bool GenericBuilder::run(std::string* error)
             for (const Vec3& v : mIn.vertices[r])
                 centroid += v / float(mIn.vertices[r].size());
             const Vec3 toCentroid = centroid - pos(particleOf[r]);
-            const Vec3 dir = a != rig::kNone ? normalizeOr(pos(particleOf[r]) - pos(particleOf[std::size_t(a)]), localY)
-                             : length(toCentroid) > 0.5f * mergeDistance ? normalizeOr(toCentroid, localY)
-                                                                         : localY;
-            std::vector<float> along;
-            for (const Vec3& v : mIn.vertices[r])
-                along.push_back(dot(v - pos(particleOf[r]), dir));
-            const float extent = quantile(along, 0.9f);
+            const Vec3 boneDir = a != rig::kNone ? normalizeOr(pos(particleOf[r]) - pos(particleOf[std::size_t(a)]), localY)
+                                 : length(toCentroid) > 0.5f * mergeDistance ? normalizeOr(toCentroid, localY)
+                                                                             : localY;
+            auto reach = [&](Vec3 dir) {
+                std::vector<float> along;
+                for (const Vec3& v : mIn.vertices[r])
+                    along.push_back(dot(v - pos(particleOf[r]), dir));
+                return quantile(along, 0.9f);
+            };
+            // Along the bone; when its vertices do not reach on that way, toward their centroid: a limb
+            // hanging off a flat hierarchy (every limb a child of one root, as in Half-Life's models) starts
+            // at the hip or the shoulder, and its skin runs from there down the leg, not on from the root.
+            Vec3 dir = boneDir;
+            float extent = reach(boneDir);
+            const bool besideSiblings = mTree.parent(b) != rig::kNone && mTree.children(mTree.parent(b)).size() >= 2;
+            if (const Vec3 c = normalizeOr(toCentroid, boneDir); besideSiblings && extent <= mergeDistance &&
+                                                                 length(toCentroid) > 0.5f * mergeDistance && reach(c) > mergeDistance) {
+                dir = c;
+                extent = reach(c);
+            }
             if (extent > mergeDistance)
                 e.insert(addParticle(joined(mD.bones[r].name, "", "_end"), pos(particleOf[r]) + dir * extent, rig::kNone));
         }
@@ -292,11 +309,32 @@ bool GenericBuilder::run(std::string* error)
         *error = "generic template: no bone has a length and no skinned vertices give one a size";
         return false;
     }
+    // A stub: a root segment much shorter than its only child body (a root bone inside the body it carries,
+    // as exporters often add). A frame on it would be tiny and would turn the whole rig's twist; the child
+    // carries the frame instead.
+    auto reachOf = [&](const Body& b) {
+        float r = 0.f;
+        for (std::int32_t e : b.ends)
+            r = std::max(r, length(pos(e) - pos(b.origin)));
+        return r;
+    };
+    std::vector<char> stub(mBodies.size(), 0);
+    for (std::size_t k = 0; k < mBodies.size(); ++k) {
+        if (mBodies[k].parent >= 0 || mBodies[k].ends.size() != 1)
+            continue;
+        std::int32_t child = -1, children = 0;
+        for (std::size_t c = 0; c < mBodies.size(); ++c)
+            if (mBodies[c].parent == std::int32_t(k)) {
+                child = std::int32_t(c);
+                ++children;
+            }
+        stub[k] = children == 1 && reachOf(mBodies[k]) < kShortArm * reachOf(mBodies[std::size_t(child)]);
+    }
     std::vector<char> framed(mBodies.size(), 0); // the body or an ancestor body has a triangle
     for (std::size_t k = 0; k < mBodies.size(); ++k) {
         Body& body = mBodies[k];
         const bool ancestorFramed = body.parent >= 0 && framed[std::size_t(body.parent)];
-        makeBody(body, mD.bones[std::size_t(body.bones.front())].name, ancestorFramed);
+        makeBody(body, mD.bones[std::size_t(body.bones.front())].name, ancestorFramed || stub[k]);
         framed[k] = ancestorFramed || body.triangle >= 0;
     }
 
@@ -348,7 +386,12 @@ bool GenericBuilder::run(std::string* error)
         }
         if (body.helper >= 0) {
             mD.particles[std::size_t(body.helper)].mass += 0.15f * body.volume;
-            mD.particles[std::size_t(body.helper)].radius = 0.f; // inside the capsule; no contacts of its own
+            // The helper is a contact sphere too, so a segment lying on the ground rests on three points and
+            // cannot roll about its own axis with its frame swinging through the floor: as large as fits in
+            // the body's capsule at its distance from the axis, and no smaller than a quarter of the capsule
+            // (a thin segment's helper then stands out of it, a small foot).
+            const float offset = length(pos(body.helper) - pos(body.origin));
+            mD.particles[std::size_t(body.helper)].radius = std::max(body.radius - offset, 0.f);
         }
     }
     float heaviest = 0.f;

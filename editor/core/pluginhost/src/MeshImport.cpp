@@ -86,17 +86,17 @@ SizeCheck checkImportedSize(const import::ImportedScene& scene, float scale)
                                  : QStringLiteral("the file's unit is the %1%2")
                                        .arg(QString::fromStdString(scene.conversion.sourceUnit),
                                             QLatin1String(scene.conversion.unitByConvention ? ", by its format's convention" : ""));
-        if (size.y > kTallest || largest < kShortest) {
-            const float extent = size.y > kTallest ? size.y : largest;
+        const bool tall = size.y > kTallest, isLong = !tall && largest > kLongest, small = largest < kShortest;
+        if (tall || isLong || small) {
+            const float extent = tall ? size.y : largest;
             out.proposedScale = proposeScale(extent, scale);
             const float at = extent / scale * *out.proposedScale;
-            out.warnings << QStringLiteral("size: %1 %2 (%3, scale %4): too %5 for a character; import with scale %6 to make it %7")
-                                .arg(size.y > kTallest ? QStringLiteral("%1 tall,").arg(metres(size.y))
-                                                       : QStringLiteral("%1 at its largest,").arg(metres(largest)),
-                                     size.y > kTallest ? QStringLiteral("over %1").arg(metres(kTallest))
-                                                       : QStringLiteral("under %1").arg(metres(kShortest)),
-                                     unit, QString::number(double(scale), 'g', 4),
-                                     size.y > kTallest ? QStringLiteral("large") : QStringLiteral("small"),
+            const QString what = tall     ? QStringLiteral("%1 tall, over %2").arg(metres(size.y), metres(kTallest))
+                                 : isLong ? QStringLiteral("%1 long, over %2").arg(metres(largest), metres(kLongest))
+                                          : QStringLiteral("%1 at its largest, under %2").arg(metres(largest), metres(kShortest));
+            out.warnings << QStringLiteral("size: %1 (%2, scale %3): too %4 for a character; import with scale %5 to make it %6")
+                                .arg(what, unit, QString::number(double(scale), 'g', 4),
+                                     small ? QStringLiteral("small") : QStringLiteral("large"),
                                      QString::number(double(*out.proposedScale), 'g', 4), metres(at));
         }
     }

@@ -65,11 +65,12 @@ struct SizeCheck {
     QStringList warnings;               ///< "size: ..." and "bones: ..." lines (without the file name)
     std::optional<float> proposedScale; ///< metres per unit that make it kPersonHeight tall (or a unit near it)
 };
-/// Outside these a character's size is most likely a unit mistake: taller than kTallest metres, or no
-/// extent reaching kShortest metres.
-constexpr float kTallest = 3.f, kShortest = 0.3f, kPersonHeight = 1.75f;
+/// Outside these a character's size is most likely a unit mistake: taller than kTallest metres, longer
+/// than kLongest in any direction, or no extent reaching kShortest metres.
+constexpr float kTallest = 3.f, kLongest = 10.f, kShortest = 0.3f, kPersonHeight = 1.75f;
 /// Checks `scene`'s bind-pose size (its height along +Y, its largest extent) and its bones: a height above
-/// kTallest or a largest extent below kShortest is a warning proposing a scale, snapped to a common unit
+/// kTallest, a largest extent above kLongest or below kShortest is a warning proposing the scale that
+/// makes that extent kPersonHeight, snapped to a common unit
 /// (centimetre, millimetre, inch, foot, decimetre, or their inverses) when one puts the height between 1.2
 /// and 2.2 m; bones (other than roots) with children that all start where the bone does (zero length, so
 /// a limb cannot bend there) are a warning naming them. `scale` is the scale the import applied (metres per unit).
