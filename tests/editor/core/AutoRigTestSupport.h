@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstdint>
 #include <map>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -459,6 +460,61 @@ inline std::vector<HumanoidRow> humanoidRows()
     s.facingMinusZ = true;
     rows.push_back({"Left/Right/L/.L/_L spellings, A-pose, facing -Z", s});
     return rows;
+}
+
+} // namespace marionette::test
+
+namespace marionette::test {
+
+/// `skeleton` with every bone renamed to a name no naming scheme reads, hierarchy and bind pose kept: "b0",
+/// "b1", ... in index order when `seed` is 0, else a random permutation of names such as "qzvk17".
+inline std::vector<rig::Bone> scrambleNames(std::vector<rig::Bone> skeleton, unsigned seed = 0)
+{
+    std::vector<std::size_t> order(skeleton.size());
+    for (std::size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::mt19937 rng(seed);
+    if (seed != 0)
+        std::shuffle(order.begin(), order.end(), rng);
+    static const char kLetters[] = "qzvkxw"; // no side letter (l, r) and no body-part word can come out
+    for (std::size_t i = 0; i < skeleton.size(); ++i) {
+        std::string name = seed == 0 ? "b" : "";
+        if (seed != 0)
+            for (int k = 0; k < 4; ++k)
+                name.push_back(kLetters[rng() % 6]);
+        skeleton[i].name = name + std::to_string(order[i]);
+    }
+    return skeleton;
+}
+
+/// `in` with its bones reordered (parents still first): the bones on the character's right (joint more than
+/// 2 cm to the right of the plane through the origin across `left`) before those on its left, the middle
+/// ones first. Parent indices and per-bone vertex lists follow. `newIndex`, when given, receives each old
+/// bone's new index.
+inline editor::AutoRigInput rightBeforeLeft(const editor::AutoRigInput& in, Vec3 left, std::vector<int>* newIndex = nullptr)
+{
+    std::vector<std::size_t> order;
+    for (int group = 0; group < 3; ++group) // 0 middle, 1 right, 2 left
+        for (std::size_t i = 0; i < in.skeleton.size(); ++i) {
+            const Mat4& m = in.skeleton[i].bindWorld;
+            const float x = dot(Vec3{m.m[12], m.m[13], m.m[14]}, left);
+            if ((x < -0.02f ? 1 : x > 0.02f ? 2 : 0) == group)
+                order.push_back(i);
+        }
+    std::vector<int> index(in.skeleton.size());
+    for (std::size_t k = 0; k < order.size(); ++k)
+        index[order[k]] = int(k);
+    editor::AutoRigInput out = in;
+    for (std::size_t k = 0; k < order.size(); ++k) {
+        out.skeleton[k] = in.skeleton[order[k]];
+        const int p = in.skeleton[order[k]].parent;
+        out.skeleton[k].parent = p == rig::kNone ? rig::kNone : index[std::size_t(p)];
+        if (!in.boneVertices.empty())
+            out.boneVertices[k] = in.boneVertices[order[k]];
+    }
+    if (newIndex)
+        *newIndex = index;
+    return out;
 }
 
 } // namespace marionette::test

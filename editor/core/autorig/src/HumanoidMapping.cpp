@@ -1,5 +1,7 @@
 #include "marionette/editor/autorig/HumanoidMapping.h"
 
+#include "HumanoidShape.h"
+
 #include "marionette/editor/autorig/AutoRigSupport.h"
 #include "marionette/editor/autorig/BoneNames.h"
 
@@ -35,6 +37,35 @@ std::vector<HumanoidPart> HumanoidMapping::missing() const
             out.push_back(HumanoidPart(i));
     return out;
 }
+
+namespace autorig {
+
+std::string humanoidShapeProblem(const SkeletonTree& tree, const HumanoidMapping& m)
+{
+    using P = HumanoidPart;
+    auto at = [&](P part) { return tree.joint(m[part]); };
+    const std::int32_t pelvis = m[P::Pelvis], chest = m[P::Chest], head = m[P::Head];
+    if (!tree.isAncestorOrSelf(pelvis, m[P::UpperArmL]) || !tree.isAncestorOrSelf(pelvis, m[P::UpperArmR]) ||
+        !tree.isAncestorOrSelf(chest, head))
+        return "the arms and the head do not hang from the spine above the pelvis";
+    const Vec3 legsApart = at(P::ThighL) - at(P::ThighR), armsApart = at(P::UpperArmL) - at(P::UpperArmR);
+    const Vec3 up = at(P::Head) - at(P::Pelvis);
+    const float scale = length(up);
+    if (!(scale > 1e-6f) || !(length(legsApart) > 1e-3f * scale) || !(length(armsApart) > 1e-3f * scale))
+        return "the left and right joints (or the pelvis and the head) coincide";
+    if (dot(legsApart, armsApart) <= 0.f)
+        return "left and right are swapped between the arms and the legs";
+    const Vec3 u = up / scale;
+    for (P thigh : {P::ThighL, P::ThighR}) {
+        const P foot = thigh == P::ThighL ? P::FootL : P::FootR;
+        const Vec3 legDir = normalizeOr(tree.joint(m[foot]) - tree.joint(m[thigh]), Vec3{});
+        if (!(dot(legDir, u) < -0.5f))
+            return "the legs do not point away from the head";
+    }
+    return {};
+}
+
+} // namespace autorig
 
 namespace {
 
@@ -74,6 +105,7 @@ public:
     }
 
     HumanoidMapping run();
+    const std::vector<ParsedName>& names() const { return mNames; }
 
 private:
     /// Candidates of a class and side, best first: proper names before aliases, DEF- before plain before
@@ -257,32 +289,7 @@ HumanoidMapping Mapper::run()
         }
         return m;
     }
-    auto at = [&](P part) { return mTree.joint(m[part]); };
-    if (!mTree.isAncestorOrSelf(pelvis, m[P::UpperArmL]) || !mTree.isAncestorOrSelf(pelvis, m[P::UpperArmR]) ||
-        !mTree.isAncestorOrSelf(chest, head)) {
-        m.problem = "the arms and the head do not hang from the spine above the pelvis";
-        return m;
-    }
-    const Vec3 legsApart = at(P::ThighL) - at(P::ThighR), armsApart = at(P::UpperArmL) - at(P::UpperArmR);
-    const Vec3 up = at(P::Head) - at(P::Pelvis);
-    const float scale = length(up);
-    if (!(scale > 1e-6f) || !(length(legsApart) > 1e-3f * scale) || !(length(armsApart) > 1e-3f * scale)) {
-        m.problem = "the left and right joints (or the pelvis and the head) coincide";
-        return m;
-    }
-    if (dot(legsApart, armsApart) <= 0.f) {
-        m.problem = "left and right are swapped between the arms and the legs";
-        return m;
-    }
-    const Vec3 u = up / scale;
-    for (P thigh : {P::ThighL, P::ThighR}) {
-        const P foot = thigh == P::ThighL ? P::FootL : P::FootR;
-        const Vec3 legDir = normalizeOr(mTree.joint(m[foot]) - mTree.joint(m[thigh]), Vec3{});
-        if (!(dot(legDir, u) < -0.5f)) {
-            m.problem = "the legs do not point away from the head";
-            return m;
-        }
-    }
+    m.problem = autorig::humanoidShapeProblem(mTree, m);
     return m;
 }
 
@@ -295,7 +302,53 @@ HumanoidMapping mapHumanoid(const std::vector<rig::Bone>& skeleton)
         m.problem = "the skeleton is empty";
         return m;
     }
-    return Mapper(skeleton).run();
+    Mapper mapper(skeleton);
+    HumanoidMapping named = mapper.run();
+    // Names first: when they find every part, their mapping (or the shape check it failed) stands.
+    if (named.complete() || named.missing().empty())
+        return named;
+    const autorig::ShapeReading shape = autorig::readHumanoidShape(skeleton, mapper.names());
+    if (!shape.tried)
+        return named;
+    if (!shape.mapping.complete()) {
+        named.shapeProblem = shape.mapping.problem;
+        return named;
+    }
+    // The shape completes the names only where it agrees with every part they mapped, and finishes no limb
+    // the names began: a bone whose name is not read, below a named upper arm and forearm, is not taken for
+    // the hand (it may be a palm, a twist or an IK bone the scheme names differently).
+    const HumanoidMapping& s = shape.mapping;
+    using P = HumanoidPart;
+    for (std::size_t i = 0; i < kHumanoidPartCount; ++i)
+        if (named.bones[i] != rig::kNone && named.bones[i] != s.bones[i]) {
+            named.shapeProblem = std::string("the names make '") + skeleton[std::size_t(named.bones[i])].name + "' the " +
+                                 toString(HumanoidPart(i)) + ", the shape " +
+                                 (s.bones[i] == rig::kNone ? std::string("no bone")
+                                                           : "'" + skeleton[std::size_t(s.bones[i])].name + "'");
+            return named;
+        }
+    static constexpr P kLimbs[4][3] = {{P::UpperArmL, P::ForearmL, P::HandL},
+                                       {P::UpperArmR, P::ForearmR, P::HandR},
+                                       {P::ThighL, P::CalfL, P::FootL},
+                                       {P::ThighR, P::CalfR, P::FootR}};
+    for (const auto& limb : kLimbs) {
+        std::string found, lacking;
+        for (P part : limb) {
+            std::string& list = named[part] != rig::kNone ? found : lacking;
+            list.append(list.empty() ? "" : ", ").append(toString(part));
+        }
+        if (!found.empty() && !lacking.empty()) {
+            named.shapeProblem = "the names map " + found + " but not " + lacking +
+                                 ": the shape does not finish a limb the names began";
+            return named;
+        }
+    }
+    HumanoidMapping out = s;
+    out.fromTopology = true;
+    for (std::size_t i = 0; i < kHumanoidPartCount; ++i)
+        if (named.bones[i] == rig::kNone && out.bones[i] != rig::kNone)
+            out.byShape.push_back(HumanoidPart(i));
+    return out;
 }
 
 } // namespace marionette::editor
