@@ -92,6 +92,9 @@ private slots:
     void humanoid_hingesDoNotBendBackwards_data();
     void humanoid_hingesDoNotBendBackwards();
     void humanoid_settlesAsOftenAsMakeHumanoid();
+    void shape_scrambledNamesGetTheSameRig_data() { addHumanoidRows(); }
+    void shape_scrambledNamesGetTheSameRig();
+    void shape_notHumanoidSaysWhyByShape();
 };
 
 // The humanoid layout: 20 particles, 11 triangles, 10 joints, every element named, ids left 0, settings at
@@ -432,6 +435,53 @@ void TestAutoRigHumanoid::humanoid_settlesAsOftenAsMakeHumanoid()
         qInfo("%s: %d of 100 still moving at 10 s; makeHumanoid: %d", humanoidRows()[std::size_t(row)].name, moving, reference);
         QVERIFY2(moving >= 0 && moving <= reference + 5, qPrintable(QStringLiteral("%1 vs %2").arg(moving).arg(reference)));
     }
+}
+
+// Every scheme's character with its bone names scrambled (and, for the mirrored case, its right side's bones
+// before its left side's) gets the humanoid template through RigTemplate::Auto, the first note says the shape
+// matched the bones, and the rig is the one its names give: same particles at the same places, the left
+// wrist on the character's left.
+void TestAutoRigHumanoid::shape_scrambledNamesGetTheSameRig()
+{
+    QFETCH(int, row);
+    const SyntheticCharacter c = rowCharacter(row);
+    for (bool mirrored : {false, true}) {
+        AutoRigInput in = mirrored ? rightBeforeLeft(c.input, c.left) : c.input;
+        const AutoRigResult byNames = autoRig(in);
+        QVERIFY2(byNames.ok, byNames.error.c_str());
+        in.skeleton = scrambleNames(in.skeleton, mirrored ? 3u : 0u);
+        const AutoRigResult r = autoRig(in);
+        QVERIFY2(r.ok, r.error.c_str());
+        QCOMPARE(QString::fromStdString(r.templateUsed), QStringLiteral("humanoid"));
+        QCOMPARE(QString::fromStdString(r.notes.front()),
+                 QStringLiteral("humanoid template: bones matched by the skeleton's shape, not their names"));
+        QCOMPARE(r.rig.particles.size(), byNames.rig.particles.size());
+        for (std::size_t i = 0; i < r.rig.particles.size(); ++i)
+            QVERIFY2(length(r.rig.particles[i].position - byNames.rig.particles[i].position) < 1e-6f,
+                     r.rig.particles[i].name.c_str());
+        const Vec3 wristL = r.rig.particles[std::size_t(findByName(r.rig.particles, "wrist_l"))].position;
+        const Vec3 wristR = r.rig.particles[std::size_t(findByName(r.rig.particles, "wrist_r"))].position;
+        QVERIFY2(dot(wristL - wristR, c.left) > 0.f, mirrored ? "mirrored" : "in order");
+    }
+}
+
+// A dog with scrambled names stays generic; the first note gives the names' reason and the shape's, and the
+// humanoid template, requested, fails with both.
+void TestAutoRigHumanoid::shape_notHumanoidSaysWhyByShape()
+{
+    AutoRigInput in = makeQuadruped(false);
+    in.skeleton = scrambleNames(in.skeleton);
+    AutoRigResult r = autoRig(in);
+    QVERIFY2(r.ok, r.error.c_str());
+    QCOMPARE(QString::fromStdString(r.templateUsed), QStringLiteral("generic"));
+    const QString why = QStringLiteral("missing pelvis, chest, head, upperarm_l, forearm_l, hand_l, upperarm_r, forearm_r, "
+                                       "hand_r, thigh_l, calf_l, foot_l, thigh_r, calf_r, foot_r; by shape: the legs do "
+                                       "not point away from the head");
+    QCOMPARE(QString::fromStdString(r.notes.front()), QStringLiteral("generic template: not a humanoid (%1)").arg(why));
+    in.requested = RigTemplate::Humanoid;
+    r = autoRig(in);
+    QVERIFY(!r.ok);
+    QCOMPARE(QString::fromStdString(r.error), QStringLiteral("humanoid template: %1").arg(why));
 }
 
 QTEST_GUILESS_MAIN(TestAutoRigHumanoid)

@@ -14,6 +14,8 @@
 
 #include <QtTest/QtTest>
 
+#include "AutoRigTestSupport.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -24,11 +26,7 @@
 
 using namespace marionette;
 
-namespace {
-
-QString num(double v) { return QString::number(v, 'g', 5); }
-
-} // namespace
+using marionette::test::num;
 
 class TestAutoRigImport : public QObject {
     Q_OBJECT
@@ -38,6 +36,8 @@ private slots:
     void importedModel_rigsAndDrops();
     void importedStaticModel_needsSkeleton_data();
     void importedStaticModel_needsSkeleton();
+    void importedModel_scrambledNamesKeepTheTemplate_data();
+    void importedModel_scrambledNamesKeepTheTemplate();
 };
 
 void TestAutoRigImport::importedModel_rigsAndDrops_data()
@@ -227,6 +227,60 @@ void TestAutoRigImport::importedStaticModel_needsSkeleton()
     const editor::AutoRigResult r = editor::autoRig(editor::autoRigInputFromScene(imported.scene));
     QVERIFY(!r.ok);
     QCOMPARE(QString::fromStdString(r.error), QStringLiteral("the auto-rig needs a skeleton (the mesh has no bones)"));
+}
+
+void TestAutoRigImport::importedModel_scrambledNamesKeepTheTemplate_data()
+{
+    QTest::addColumn<QString>("file"); // under Assimp's test models, or "samples:" + a path under samples/
+    QTest::addColumn<QString>("templateUsed");
+    QTest::newRow("sample mannequin (human)") << QStringLiteral("samples:characters/mannequin/mannequin.glb")
+                                              << QStringLiteral("humanoid");
+    QTest::newRow("X BCN_Epileptic (human)") << QStringLiteral("X/BCN_Epileptic.X") << QStringLiteral("humanoid");
+    QTest::newRow("X Testwuson (pig)") << QStringLiteral("X/Testwuson.X") << QStringLiteral("generic");
+    QTest::newRow("FBX huesitos (bone chain)") << QStringLiteral("FBX/huesitos.fbx") << QStringLiteral("generic");
+    QTest::newRow("FBX animation_with_skeleton") << QStringLiteral("FBX/animation_with_skeleton.fbx") << QStringLiteral("generic");
+    QTest::newRow("X anim_test") << QStringLiteral("X/anim_test.x") << QStringLiteral("generic");
+    QTest::newRow("glTF2 simple_skin") << QStringLiteral("glTF2/simple_skin/simple_skin.gltf") << QStringLiteral("generic");
+}
+
+// The target on real characters: imported, then every bone renamed "b0".."bN" (hierarchy, bind pose and
+// skin kept), the humans (the sample mannequin with Mixamo names and BCN_Epileptic, whose legs hang beside its
+// spine and whose body lies along -Z) still get the humanoid template through RigTemplate::Auto, with a note
+// saying the shape matched them, and exactly the parts their names map; the others stay generic.
+void TestAutoRigImport::importedModel_scrambledNamesKeepTheTemplate()
+{
+    QFETCH(QString, file);
+    QFETCH(QString, templateUsed);
+    const std::string path = file.startsWith(QLatin1String("samples:"))
+                                 ? std::string(MARIONETTE_SAMPLES) + "/" + file.mid(8).toStdString()
+                                 : std::string(MARIONETTE_ASSIMP_MODELS) + "/" + file.toStdString();
+    if (!QFileInfo::exists(QString::fromStdString(path)))
+        QSKIP(qPrintable(QStringLiteral("%1 is not installed (Debian package assimp-testmodels)").arg(QString::fromStdString(path))));
+    const import::ImportResult imported = import::importScene(path);
+    QVERIFY2(imported.ok(), imported.error.c_str());
+    editor::AutoRigInput in = editor::autoRigInputFromScene(imported.scene);
+    const editor::AutoRigResult byNames = editor::autoRig(in);
+    QVERIFY2(byNames.ok, byNames.error.c_str());
+    QCOMPARE(QString::fromStdString(byNames.templateUsed), templateUsed);
+    in.skeleton = test::scrambleNames(in.skeleton);
+    in.requested = editor::RigTemplate::Auto;
+    const editor::AutoRigResult r = editor::autoRig(in);
+    QVERIFY2(r.ok, r.error.c_str());
+    qInfo("note: %s", r.notes.front().c_str());
+    QCOMPARE(QString::fromStdString(r.templateUsed), templateUsed);
+    if (templateUsed == QLatin1String("humanoid")) {
+        QCOMPARE(QString::fromStdString(r.notes.front()),
+                 QStringLiteral("humanoid template: bones matched by the skeleton's shape, not their names"));
+        QVERIFY(r.mapping.fromTopology);
+        QVERIFY(r.mapping.bones == byNames.mapping.bones);
+        QVERIFY(r.mapping.spine == byNames.mapping.spine && r.mapping.neck == byNames.mapping.neck);
+        QCOMPARE(r.rig.particles.size(), byNames.rig.particles.size());
+        for (std::size_t i = 0; i < r.rig.particles.size(); ++i)
+            QVERIFY(length(r.rig.particles[i].position - byNames.rig.particles[i].position) < 1e-6f);
+    } else {
+        QVERIFY2(QString::fromStdString(r.notes.front()).startsWith(QStringLiteral("generic template: not a humanoid (missing pelvis")),
+                 r.notes.front().c_str());
+    }
 }
 
 QTEST_GUILESS_MAIN(TestAutoRigImport)

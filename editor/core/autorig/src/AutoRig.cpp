@@ -179,12 +179,15 @@ AutoRigResult autoRig(const AutoRigInput& in)
     if (in.requested != RigTemplate::Generic) {
         out.mapping = mapHumanoid(d.bones);
         humanoid = out.mapping.complete();
+        std::string why = out.mapping.problem;
+        if (!out.mapping.shapeProblem.empty())
+            why.append("; by shape: ").append(out.mapping.shapeProblem);
         if (!humanoid && in.requested == RigTemplate::Humanoid) {
-            out.error = "humanoid template: " + out.mapping.problem;
+            out.error = "humanoid template: " + why;
             return out;
         }
         if (!humanoid)
-            out.notes.insert(out.notes.begin(), "generic template: not a humanoid (" + out.mapping.problem + ")");
+            out.notes.insert(out.notes.begin(), "generic template: not a humanoid (" + why + ")");
     }
     std::string error;
     const bool built = humanoid ? autorig::buildHumanoid(tin, out.mapping, d, out.notes, &error)
@@ -195,8 +198,22 @@ AutoRigResult autoRig(const AutoRigInput& in)
     }
     bindStrandedBones(d, out.notes);
     out.templateUsed = humanoid ? "humanoid" : "generic";
-    if (humanoid)
-        out.notes.insert(out.notes.begin(), "humanoid template: every body part was found");
+    if (humanoid) {
+        const HumanoidMapping& m = out.mapping;
+        std::size_t found = 0;
+        for (std::int32_t b : m.bones)
+            found += b != rig::kNone ? 1 : 0;
+        std::string note = "humanoid template: every body part was found";
+        if (m.fromTopology && m.byShape.size() == found) {
+            note = "humanoid template: bones matched by the skeleton's shape, not their names";
+        } else if (m.fromTopology) {
+            note = "humanoid template: ";
+            for (std::size_t i = 0; i < m.byShape.size(); ++i)
+                note.append(i ? ", " : "").append(toString(m.byShape[i]));
+            note.append(" matched by the skeleton's shape, the other parts by their names");
+        }
+        out.notes.insert(out.notes.begin(), std::move(note));
+    }
     // The result must be an ordinary rig the runtime accepts; anything else is a bug here, reported as such.
     std::string check;
     if (!runtime::Rig::build(d, &check) && check.empty()) // validates once

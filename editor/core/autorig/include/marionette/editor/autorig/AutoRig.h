@@ -2,7 +2,8 @@
 //
 // autoRig() takes plain data (a skeleton and, per bone, the bind positions of the vertices it skins most),
 // so it does not depend on the importer. It picks a template:
-//  - humanoid: when mapHumanoid() recognises the skeleton (HumanoidMapping.h). The same layout as the
+//  - humanoid: when mapHumanoid() recognises the skeleton (HumanoidMapping.h), by its bone names or, failing
+//    them, by its shape (the first note says which). The same layout as the
 //    runtime's tuned makeHumanoid(): 20 particles in the order of runtime::HumanoidParticle, 11 triangles in
 //    the order of runtime::HumanoidTriangle (pelvis, chest, head, upper arms, forearms, thighs, shins), elbows
 //    and knees as hinges, 10 swing/twist joints with anatomical limits, self-collision ranges, radii fitted to
@@ -49,13 +50,16 @@ struct AutoRigInput {
 struct AutoRigResult {
     bool ok = false;
     /// One line when !ok, e.g. "the auto-rig needs a skeleton (the mesh has no bones)",
-    /// "bone 'LeftArm': bindWorld is not finite", "humanoid template: missing upperarm_l, forearm_l".
+    /// "bone 'LeftArm': bindWorld is not finite", "humanoid template: missing upperarm_l, forearm_l" (then
+    /// "; by shape: ..." when the shape-based fallback was tried and refused).
     std::string error;
     rig::RigDescription rig;    ///< the rig when ok (validate() passes, Rig::build() succeeds)
     std::string templateUsed;   ///< "humanoid" or "generic" when ok
     /// The humanoid mapping that was tried (Auto, Humanoid), complete when the humanoid template was used.
     HumanoidMapping mapping;
-    /// What an artist should know, one line each: why a template was (not) chosen, which bones follow their
+    /// What an artist should know, one line each: why a template was (not) chosen ("humanoid template: every
+    /// body part was found", "humanoid template: bones matched by the skeleton's shape, not their names",
+    /// "generic template: not a humanoid (missing ...; by shape: ...)"), which bones follow their
     /// parent instead of being driven (fingers, toes, twist bones, extra bones), merged or skipped joints,
     /// radii taken from proportions (no skinned vertices) or shrunk so parts do not overlap at bind,
     /// recomputed inverse binds, hinge directions that came from the bind pose's bend.
