@@ -13,6 +13,7 @@
 #include <random>
 #include <span>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "AutoRigTestSupport.h"
@@ -95,6 +96,7 @@ private slots:
     void shape_scrambledNamesGetTheSameRig_data() { addHumanoidRows(); }
     void shape_scrambledNamesGetTheSameRig();
     void shape_notHumanoidSaysWhyByShape();
+    void shape_partialNamesNoteSaysWhichParts();
 };
 
 // The humanoid layout: 20 particles, 11 triangles, 10 joints, every element named, ids left 0, settings at
@@ -482,6 +484,28 @@ void TestAutoRigHumanoid::shape_notHumanoidSaysWhyByShape()
     r = autoRig(in);
     QVERIFY(!r.ok);
     QCOMPARE(QString::fromStdString(r.error), QStringLiteral("humanoid template: %1").arg(why));
+}
+
+// Mixamo with its legs named in another language: the names map arms and head, the shape the rest, and the
+// first note lists the parts the shape supplied.
+void TestAutoRigHumanoid::shape_partialNamesNoteSaysWhichParts()
+{
+    HumanoidSpec s;
+    s.scheme = Scheme::Mixamo;
+    AutoRigInput in = makeHumanoidCharacter(s).input;
+    const std::pair<const char*, const char*> spanish[] = {
+        {"UpLeg", "Muslo"}, {"Leg", "Pierna"}, {"Foot", "Pie"}, {"ToeBase", "Dedos"}, {"Toe_End", "Punta"}};
+    for (rig::Bone& b : in.skeleton)
+        for (const auto& [en, es] : spanish)
+            for (const char* side : {"Left", "Right"})
+                if (b.name == std::string("mixamorig:").append(side).append(en))
+                    b.name = std::string(es).append(side[0] == 'L' ? "Izquierdo" : "Derecho");
+    const AutoRigResult r = autoRig(in);
+    QVERIFY2(r.ok, r.error.c_str());
+    QCOMPARE(QString::fromStdString(r.templateUsed), QStringLiteral("humanoid"));
+    QCOMPARE(QString::fromStdString(r.notes.front()),
+             QStringLiteral("humanoid template: pelvis, spine, chest, neck, thigh_l, calf_l, foot_l, thigh_r, calf_r, "
+                            "foot_r matched by the skeleton's shape, the other parts by their names"));
 }
 
 QTEST_GUILESS_MAIN(TestAutoRigHumanoid)
