@@ -20,6 +20,10 @@ namespace {
 
 constexpr float kBend = radians(45.f);     ///< bend allowed at each joint of a chain, from the bind pose
 constexpr float kMaxCone = radians(150.f);
+/// The most a run of segments (a tail, a rope, a tentacle) may curl in all (one and a half turns), shared
+/// among its joints by the lengths of the links they join: a long chain of short links does not coil on
+/// itself. Runs of up to 12 equal links keep kBend at every joint.
+constexpr float kChainCurl = 3.f * kPi;
 constexpr float kShortArm = 0.25f; ///< a bend's parent arm shorter than this fraction of the body's is not damped
 
 struct Body {
@@ -73,6 +77,13 @@ private:
     float fitBody(const Body& body, float fallback) const;
     void makeBody(Body& body, const std::string& name, bool framedAncestor);
     void limitBend(const Body& body, const std::string& name);
+    float reachOf(const Body& b) const
+    {
+        float r = 0.f;
+        for (std::int32_t e : b.ends)
+            r = std::max(r, length(pos(e) - pos(b.origin)));
+        return r;
+    }
 
     const TemplateInput& mIn;
     rig::RigDescription& mD;
@@ -80,6 +91,8 @@ private:
     SkeletonTree mTree;
     std::map<std::pair<std::int32_t, std::int32_t>, std::int32_t> mLinks;
     std::vector<Body> mBodies;
+    std::vector<std::int32_t> mRun;   ///< per body: its unbranched run of segments, or -1
+    std::vector<float> mRunLength;    ///< per run: the sum of its links' lengths
 };
 
 float GenericBuilder::fitBody(const Body& body, float fallback) const
@@ -177,13 +190,17 @@ void GenericBuilder::limitBend(const Body& body, const std::string& name)
     if (!(la > 1e-6f) || !(lb > 1e-6f))
         return;
     const float bind = std::acos(std::clamp(dot(a, b) / (la * lb), -1.f, 1.f));
+    // Inside a run of segments the joint takes its share of the run's curl, by the links' lengths.
+    float bend = kBend;
+    if (const std::int32_t run = mRun[std::size_t(&body - mBodies.data())]; run >= 0 && mRun[std::size_t(body.parent)] == run)
+        bend = std::min(kBend, kChainCurl * 0.5f * (reachOf(parent) + reachOf(body)) / mRunLength[std::size_t(run)]);
     rig::AngleConstraint c;
     c.name = joined(name, "", "_bend");
     c.center = o;
     c.a = back;
     c.b = body.far;
-    c.minAngle = std::max(0.f, bind - kBend);
-    c.maxAngle = std::min(kPi, bind + kBend);
+    c.minAngle = std::max(0.f, bind - bend);
+    c.maxAngle = std::min(kPi, bind + bend);
     c.form = rig::AngleConstraint::Form::LawOfCosines;
     // Bend damping measures the bend's speed against the parent arm's turn; a parent arm much shorter than
     // the body's (a stub of a root inside the body's capsule) turns fast with small jitter, and damping
@@ -312,12 +329,6 @@ bool GenericBuilder::run(std::string* error)
     // A stub: a root segment much shorter than its only child body (a root bone inside the body it carries,
     // as exporters often add). A frame on it would be tiny and would turn the whole rig's twist; the child
     // carries the frame instead.
-    auto reachOf = [&](const Body& b) {
-        float r = 0.f;
-        for (std::int32_t e : b.ends)
-            r = std::max(r, length(pos(e) - pos(b.origin)));
-        return r;
-    };
     std::vector<char> stub(mBodies.size(), 0);
     for (std::size_t k = 0; k < mBodies.size(); ++k) {
         if (mBodies[k].parent >= 0 || mBodies[k].ends.size() != 1)
@@ -336,6 +347,27 @@ bool GenericBuilder::run(std::string* error)
         const bool ancestorFramed = body.parent >= 0 && framed[std::size_t(body.parent)];
         makeBody(body, mD.bones[std::size_t(body.bones.front())].name, ancestorFramed || stub[k]);
         framed[k] = ancestorFramed || body.triangle >= 0;
+    }
+
+    // Runs of segments: a segment whose parent is a segment with no other child body continues its run.
+    std::vector<int> childBodies(mBodies.size(), 0);
+    for (const Body& body : mBodies)
+        if (body.parent >= 0)
+            ++childBodies[std::size_t(body.parent)];
+    mRun.assign(mBodies.size(), -1);
+    for (std::size_t k = 0; k < mBodies.size(); ++k) {
+        const Body& body = mBodies[k];
+        if (body.stick < 0)
+            continue;
+        const bool continues = body.parent >= 0 && mBodies[std::size_t(body.parent)].stick >= 0 &&
+                               childBodies[std::size_t(body.parent)] == 1;
+        if (continues) {
+            mRun[k] = mRun[std::size_t(body.parent)];
+        } else {
+            mRun[k] = std::int32_t(mRunLength.size());
+            mRunLength.push_back(0.f);
+        }
+        mRunLength[std::size_t(mRun[k])] += reachOf(body);
     }
 
     // Limits: a bend range at each joint; a cone between each triangle and its nearest triangle ancestor,
