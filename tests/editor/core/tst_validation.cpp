@@ -1,7 +1,8 @@
 // editor/core Validation: each check fires on a small hand-made rig, once, naming exactly the culprit; a clean
 // rig and the procedural humanoid give no errors; every finding of an invalid rig is listed with its culprit;
 // the editor, the .mrig writer, the reader and the runtime judge a triangle at the degeneracy threshold alike;
-// an export validates once, and so does opening a project and exporting it.
+// an export validates once, and so does opening a project and exporting it. Dangling particles, masses more
+// than 10× apart across a joint, and a total mass or size no character has are warnings.
 #include "MrigTestSupport.h"
 #include "RigEditTestSupport.h"
 
@@ -92,7 +93,8 @@ enum Case {
     IsolatedParticle, DegenerateTriangle, AngularWithoutSharedParticle, RangeBelowBind, RangeAboveBind,
     MinOnlyBelowBind, MaxOnlyAboveBind, MinAboveMax, DuplicateStick, ReversedDuplicate, ZeroLengthStick,
     BoneBoundTwice, WeightedBoneUnbound, RigidMeshBoneUnbound, AngleOutsideLimits, TwistExcludesRest,
-    TwistMinAboveMax, IndexOutOfRange,
+    TwistMinAboveMax, IndexOutOfRange, DanglingParticle, MassRatioAcrossBend, MassRatioAcrossJoint, HeavyRig,
+    HugeRig,
 };
 
 rig::RigDescription broken(int which)
@@ -119,9 +121,10 @@ rig::RigDescription broken(int which)
     case MinAboveMax: r.sticks.push_back(link(5, 0, 1, K::Range, 1.5f, 1.2f)); break;
     case DuplicateStick: r.sticks.push_back(S(5, 0, 1)); break;
     case ReversedDuplicate: r.sticks.push_back(S(5, 3, 1)); break;
-    case ZeroLengthStick: // p4 on top of p0
+    case ZeroLengthStick: // p4 on top of p0, held by p1 too (so it does not also dangle)
         r.particles.push_back(P(4, {0, 0, 0}, kNone));
         r.sticks.push_back(S(5, 0, 4));
+        r.sticks.push_back(S(6, 1, 4));
         break;
     case BoneBoundTwice: r.bindings.push_back(D(2, 0, kByTriangle, 1)); break;
     case WeightedBoneUnbound:
@@ -141,6 +144,25 @@ rig::RigDescription broken(int which)
         r.angular[0].twistMax = 0.2f;
         break;
     case IndexOutOfRange: r.sticks[4].b = 9; break;
+    case DanglingParticle: // p4 off p0 by one stick, nothing else
+        r.particles.push_back(P(4, {-1, 0, 0}, kNone));
+        r.sticks.push_back(S(5, 0, 4));
+        break;
+    case MassRatioAcrossBend: // the bend at p0 between p1 (1 kg) and p2 (20 kg)
+        r.angles.push_back(A(0, 0, 1, 2));
+        r.angles.back().minAngle = 0.f;
+        r.angles.back().maxAngle = kPi;
+        r.particles[2].mass = 20.f;
+        break;
+    case MassRatioAcrossJoint: r.particles[3].mass = 30.f; break; // t0 weighs 3 kg, t1 32 kg
+    case HeavyRig:
+        for (rig::Particle& p : r.particles)
+            p.mass = 1000.f;
+        break;
+    case HugeRig:
+        for (rig::Particle& p : r.particles)
+            p.position = p.position * 40.f;
+        break;
     }
     return r;
 }
@@ -185,6 +207,11 @@ class TestValidation : public QObject {
         QTest::newRow("twist range excludes the rest") << int(TwistExcludesRest) << W << QStringList{"g0"} << "excludes the rest";
         QTest::newRow("twist min above max") << int(TwistMinAboveMax) << E << QStringList{"g0"} << "twistMax is below twistMin";
         QTest::newRow("index out of range") << int(IndexOutOfRange) << E << QStringList{"s4"} << "particle b index 9 out of range";
+        QTest::newRow("dangling particle") << int(DanglingParticle) << W << QStringList{"p4"} << "hangs off a single stick";
+        QTest::newRow("masses 20x apart across a bend") << int(MassRatioAcrossBend) << W << QStringList{"a0"} << "weigh 1 kg and 20 kg (20×)";
+        QTest::newRow("masses 11x apart across a joint") << int(MassRatioAcrossJoint) << W << QStringList{"g0"} << "weigh 3 kg and 32 kg (11×)";
+        QTest::newRow("4 t in all") << int(HeavyRig) << W << QStringList{} << "weighs 4e+03 kg in all, outside 0.1 kg to 2e+03 kg";
+        QTest::newRow("40 m across") << int(HugeRig) << W << QStringList{} << "spans 40 m at its largest, outside 0.02 m to 30 m";
     }
     void check_firesOnceWithTheCulprit()
     {

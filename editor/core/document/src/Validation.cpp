@@ -58,6 +58,9 @@ float bindDistance(const rig::RigDescription& rig, std::int32_t a, std::int32_t 
 }
 
 QString metres(float v) { return QString::number(double(v), 'g', 3) + QStringLiteral(" m"); }
+
+/// Outside these a rig's total mass (kg) or its largest extent at bind (m) is most likely a unit mistake.
+constexpr float kLightestRig = 0.1f, kHeaviestRig = 2000.f, kSmallestRig = 0.02f, kLargestRig = 30.f;
 QString degrees(float radiansValue) { return QString::number(double(radiansValue) * 180.0 / kPi, 'f', 1) + QStringLiteral("°"); }
 
 void checkLinks(const rig::RigDescription& rig, std::vector<ValidationIssue>& out)
@@ -108,6 +111,67 @@ void checkParticles(const rig::RigDescription& rig, std::vector<ValidationIssue>
     for (std::size_t i = 0; i < rig.particles.size(); ++i)
         if (!used[i])
             out.push_back({Severity::Warning, label(rig, ElementKind::Particle, i) + QStringLiteral(": isolated (no stick, triangle or pin holds it to the rig)"), {refAt(rig, ElementKind::Particle, i)}});
+}
+
+/// A particle held to the rig by a single stick and nothing else (no second stick, triangle, angle or pin)
+/// swings freely about the stick's other end: a dangling particle.
+void checkDangling(const rig::RigDescription& rig, std::vector<ValidationIssue>& out)
+{
+    std::vector<int> sticks(rig.particles.size()), other(rig.particles.size());
+    for (const rig::Stick& s : rig.sticks) {
+        ++sticks[std::size_t(s.a)];
+        ++sticks[std::size_t(s.b)];
+    }
+    for (const rig::AngleConstraint& c : rig.angles)
+        for (std::int32_t p : {c.center, c.a, c.b})
+            ++other[std::size_t(p)];
+    for (const rig::Triangle& t : rig.triangles)
+        for (std::int32_t p : t.p)
+            ++other[std::size_t(p)];
+    for (const rig::Pin& pin : rig.pins)
+        ++other[std::size_t(pin.particle)];
+    for (std::size_t i = 0; i < rig.particles.size(); ++i)
+        if (sticks[i] == 1 && other[i] == 0)
+            out.push_back({Severity::Warning, label(rig, ElementKind::Particle, i) + QStringLiteral(": hangs off a single stick with no angle or triangle, so it swings freely about the other end"), {refAt(rig, ElementKind::Particle, i)}});
+}
+
+/// Masses more than kMassRatio apart across a joint (the two arms of a bend, the two bodies of an angular
+/// constraint): the light side is thrown around by the heavy one and jitters, the instability every ragdoll
+/// tool warns about. A total mass or a size no character has is most likely a unit mistake.
+constexpr float kMassRatio = 10.f;
+void checkMasses(const rig::RigDescription& rig, std::vector<ValidationIssue>& out)
+{
+    auto kg = [](float m) { return QString::number(double(m), 'g', 3) + QStringLiteral(" kg"); };
+    auto ratioIssue = [&](ElementKind kind, std::size_t index, float a, float b, const QString& what) {
+        const float lo = std::min(a, b), hi = std::max(a, b);
+        if (lo > 0.f && hi > kMassRatio * lo)
+            out.push_back({Severity::Warning, label(rig, kind, index) + QStringLiteral(": %1 weigh %2 and %3 (%4×): keep masses across a joint within 10× or the light side jitters").arg(what, kg(lo), kg(hi)).arg(double(hi / lo), 0, 'f', 0), {refAt(rig, kind, index)}});
+    };
+    auto mass = [&](std::int32_t p) { return rig.particles[std::size_t(p)].mass; };
+    for (std::size_t i = 0; i < rig.angles.size(); ++i)
+        ratioIssue(ElementKind::Angle, i, mass(rig.angles[i].a), mass(rig.angles[i].b), QStringLiteral("its two arms' ends"));
+    for (std::size_t i = 0; i < rig.angular.size(); ++i) {
+        auto body = [&](std::int32_t t) {
+            float m = 0.f;
+            for (std::int32_t p : rig.triangles[std::size_t(t)].p)
+                m += mass(p);
+            return m;
+        };
+        ratioIssue(ElementKind::Angular, i, body(rig.angular[i].triangleA), body(rig.angular[i].triangleB), QStringLiteral("its two triangles"));
+    }
+    float total = 0.f;
+    Vec3 lo{1e30f, 1e30f, 1e30f}, hi{-1e30f, -1e30f, -1e30f};
+    for (const rig::Particle& p : rig.particles) {
+        total += p.mass;
+        lo = Vec3{std::min(lo.x, p.position.x), std::min(lo.y, p.position.y), std::min(lo.z, p.position.z)};
+        hi = Vec3{std::max(hi.x, p.position.x), std::max(hi.y, p.position.y), std::max(hi.z, p.position.z)};
+    }
+    if (rig.particles.size() >= 2 && (total < kLightestRig || total > kHeaviestRig))
+        out.push_back({Severity::Warning, QStringLiteral("the rig weighs %1 in all, outside %2 to %3: check the masses' unit").arg(kg(total), kg(kLightestRig), kg(kHeaviestRig)), {}});
+    const Vec3 size = hi - lo;
+    const float largest = std::max({size.x, size.y, size.z});
+    if (rig.particles.size() >= 2 && (largest > kLargestRig || largest < kSmallestRig))
+        out.push_back({Severity::Warning, QStringLiteral("the rig spans %1 at its largest, outside %2 to %3: check the mesh's scale (File ▸ Import Mesh proposes one)").arg(metres(largest), metres(kSmallestRig), metres(kLargestRig)), {}});
 }
 
 // (Degenerate triangles and twist limits with max below min are validation errors: rig::isDegenerateTriangle
@@ -226,6 +290,8 @@ RigVerdict rigVerdict(const rig::RigDescription& rig, const import::ImportedScen
     checkLinks(rig, out);
     checkParticles(rig, out);
     checkJoints(rig, out);
+    checkDangling(rig, out);
+    checkMasses(rig, out);
     checkBones(rig, mesh, out);
     std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.severity < b.severity; });
     if (hasErrors(out))
