@@ -81,6 +81,9 @@ class MainWindow : public QMainWindow {
     /// Validates, then exports with the exporter `format` ("mrig", or a plugin's). Refused, with the
     /// validation list shown, when the rig has errors.
     bool exportRig(const QString& path, const QString& format = QStringLiteral("mrig"));
+    /// Where Export (and Save for a new project) offers to write a file with `extension`: beside the project,
+    /// named after it; for an unsaved project beside its mesh; else the home folder.
+    QString suggestedExportPath(const QString& extension) const;
     /// Asks to save unsaved changes: true when the caller may go on (saved, discarded, or nothing to save).
     bool maybeSave();
     /// Offers to recover autosaves left by editor sessions that crashed (called once after start).

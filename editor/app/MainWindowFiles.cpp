@@ -18,6 +18,7 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QDir>
 #include <QSettings>
 #include <QStatusBar>
 
@@ -314,7 +315,8 @@ bool MainWindow::saveTo(const QString& given)
 {
     QString path = given;
     if (path.isEmpty()) {
-        path = QFileDialog::getSaveFileName(this, tr("Save Project"), mDocument.filePath(), tr("Marionette projects (*.mproj)"));
+        const QString suggested = mDocument.filePath().isEmpty() ? suggestedExportPath(QStringLiteral("mproj")) : mDocument.filePath();
+        path = QFileDialog::getSaveFileName(this, tr("Save Project"), suggested, tr("Marionette projects (*.mproj)"));
         if (path.isEmpty())
             return false;
         if (QFileInfo(path).suffix().isEmpty())
@@ -333,6 +335,23 @@ bool MainWindow::saveTo(const QString& given)
     statusBar()->showMessage(tr("Saved %1").arg(mDocument.filePath()), 4000);
     mLog->info(tr("Saved %1").arg(mDocument.filePath()));
     return true;
+}
+
+QString MainWindow::suggestedExportPath(const QString& extension) const
+{
+    // Beside the project (named after it), else beside its mesh, else in the home folder: never the
+    // editor's working directory.
+    const QString project = mDocument.filePath();
+    QString folder = QDir::homePath(), base = QStringLiteral("rig");
+    if (!project.isEmpty()) {
+        folder = QFileInfo(project).absolutePath();
+        base = QFileInfo(project).completeBaseName();
+    } else if (const project::SourceMesh& mesh = mDocument.project().sourceMesh; !mesh.path.isEmpty()) {
+        const QFileInfo meshFile(mesh.resolve(QString()));
+        folder = meshFile.absolutePath();
+        base = meshFile.completeBaseName();
+    }
+    return QDir(folder).filePath(base + QLatin1Char('.') + extension);
 }
 
 bool MainWindow::exportRig(const QString& given, const QString& format)
@@ -360,10 +379,8 @@ bool MainWindow::exportRig(const QString& given, const QString& format)
     }
     QString path = given;
     if (path.isEmpty()) {
-        const QString base = mDocument.filePath().isEmpty() ? QStringLiteral("rig")
-                                                           : QFileInfo(mDocument.filePath()).completeBaseName();
         path = QFileDialog::getSaveFileName(this, tr("Export Rig (%1)").arg(exporter->displayName()),
-            base + QLatin1Char('.') + exporter->fileExtension(), exporter->nameFilter());
+            suggestedExportPath(exporter->fileExtension()), exporter->nameFilter());
         if (path.isEmpty())
             return false;
     }

@@ -32,6 +32,7 @@ QDoubleSpinBox* numberBox(const PropertyDef& def, double lo, double hi)
     if (!def.unit.isEmpty())
         box->setSuffix(def.unit == QStringLiteral("°") ? def.unit : QStringLiteral(" ") + def.unit);
     box->setToolTip(def.toolTip);
+    box->setSpecialValueText(def.minimumMeans); // at the minimum, what it stands for ("bind distance")
     box->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
     box->setMinimumWidth(90);
     return box;

@@ -126,6 +126,7 @@ class TestMainWindow : public QObject {
     void import_cancelledFromTheProgressDialog();
     void import_throughAnImporterPlugin();
     void import_dialogsProposeAScaleAndKeepTheRig();
+    void editing_bindDistanceShownAndExportBesideTheProject();
     void noOpenGl_windowOpensWithMessage();
     void viewportShadersFail_windowShowsMessage();
 
@@ -789,4 +790,38 @@ void TestMainWindow::import_dialogsProposeAScaleAndKeepTheRig()
     QCOMPARE(doc.undoStack()->count(), steps + 1);
     w.action(QStringLiteral("editUndo"))->trigger();
     QCOMPARE(doc.mesh()->skeleton.size(), doc.rig().bones.size()); // the mannequin again
+}
+
+// A stick whose rest length is the bind distance (stored as −1) says so in the properties, and a typed
+// length replaces it; Export offers to write beside the mesh of an unsaved project, then beside the project
+// once saved, never into the editor's working directory.
+void TestMainWindow::editing_bindDistanceShownAndExportBesideTheProject()
+{
+    app::MainWindow w;
+    w.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&w));
+    QVERIFY(w.importMesh(kHuman, QStringLiteral("humanoid"), 70.f));
+    editor::Document& doc = w.document();
+    const rig::RigDescription& rig = doc.rig();
+    QCOMPARE(w.suggestedExportPath(QStringLiteral("mrig")),
+             QFileInfo(kHuman).absolutePath() + QStringLiteral("/mannequin.mrig"));
+
+    std::size_t stick = rig.sticks.size();
+    for (std::size_t i = 0; i < rig.sticks.size() && stick == rig.sticks.size(); ++i)
+        if (rig.sticks[i].kind == rig::StickKind::Rigid && rig.sticks[i].restLength < 0.f)
+            stick = i;
+    QVERIFY(stick < rig.sticks.size());
+    doc.setSelection({{ElementKind::Stick, rig.sticks[stick].id}});
+    auto* rest = qobject_cast<QDoubleSpinBox*>(w.properties()->editorFor(QStringLiteral("restLength")));
+    QVERIFY(rest);
+    QTRY_COMPARE(rest->text(), QStringLiteral("bind distance"));
+    rest->setValue(0.25);
+    QCOMPARE(rig.sticks[stick].restLength, 0.25f);
+    QVERIFY(rest->text() != QStringLiteral("bind distance"));
+
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString project = dir.filePath(QStringLiteral("hero.mproj"));
+    QVERIFY(w.saveTo(project));
+    QCOMPARE(w.suggestedExportPath(QStringLiteral("json")), dir.filePath(QStringLiteral("hero.json")));
 }

@@ -31,6 +31,13 @@ PropertyDef def(QString key, QString label, PropertyType type, QString unit = {}
     return d;
 }
 
+/// `d` whose minimum stands for `means` (PropertyDef::minimumMeans).
+PropertyDef meaning(PropertyDef d, const char* means)
+{
+    d.minimumMeans = QString::fromUtf8(means);
+    return d;
+}
+
 PropertyDef angleDef(QString key, QString label, double lo, double hi, QString tip = {})
 {
     PropertyDef d = def(std::move(key), std::move(label), PropertyType::Float, QStringLiteral("°"), lo, hi,
@@ -151,7 +158,7 @@ std::vector<Accessor> stickAccessors()
         F::value<&S::kind>(enumDef("kind", "Kind", {"Rigid", "Min/max range", "Min only", "Max only"})),
         F::link(def("a", "Particle A", PropertyType::Element), ElementKind::Particle, [](const Rig& r, std::size_t i) { return r.sticks[i].a; }),
         F::link(def("b", "Particle B", PropertyType::Element), ElementKind::Particle, [](const Rig& r, std::size_t i) { return r.sticks[i].b; }),
-        F::value<&S::restLength>(def("restLength", "Rest length", PropertyType::Float, "m", -1, 1e4, "Rigid sticks; below 0 = the bind distance")),
+        F::value<&S::restLength>(meaning(def("restLength", "Rest length", PropertyType::Float, "m", -1, 1e4, "Rigid sticks; below 0 = the bind distance"), "bind distance")),
         F::value<&S::minLength>(def("minLength", "Min length", PropertyType::Float, "m", 0, 1e4)),
         F::value<&S::maxLength>(def("maxLength", "Max length", PropertyType::Float, "m", 0, 1e4)),
         F::value<&S::stiffness>(exclusive(def("stiffness", "Stiffness", PropertyType::Float, {}, 0, 1, kStiffnessTip))),

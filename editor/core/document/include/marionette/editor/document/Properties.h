@@ -33,6 +33,9 @@ struct PropertyDef {
     double minimum = -1e9;  ///< stored units, inclusive
     double maximum = 1e9;
     bool minimumExclusive = false; ///< the value must be > minimum
+    /// What the minimum stands for, shown instead of the number (e.g. a rest length of −1 is "bind
+    /// distance": the distance of the stick's particles at bind); empty when the minimum is just a number.
+    QString minimumMeans;
     QStringList enumNames;  ///< Enum: names in value order
     bool readOnly = false;
     QString toolTip;
