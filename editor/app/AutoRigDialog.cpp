@@ -10,19 +10,25 @@
 
 namespace marionette::app {
 
+QDoubleSpinBox* totalMassBox()
+{
+    auto* mass = new QDoubleSpinBox;
+    mass->setObjectName(QStringLiteral("mass"));
+    mass->setRange(0.1, 100000.0);
+    mass->setDecimals(1);
+    mass->setSuffix(QStringLiteral(" kg"));
+    mass->setValue(75.0);
+    return mass;
+}
+
 AutoRigDialog::AutoRigDialog(const std::vector<Choice>& templates, QWidget* parent)
-    : QDialog(parent), mTemplate(new QComboBox), mMass(new QDoubleSpinBox), mDescription(new QLabel), mChoices(templates)
+    : QDialog(parent), mTemplate(new QComboBox), mMass(totalMassBox()), mDescription(new QLabel), mChoices(templates)
 {
     setWindowTitle(tr("Auto-Rig"));
     setObjectName(QStringLiteral("autoRigDialog"));
     mTemplate->setObjectName(QStringLiteral("template"));
     for (const Choice& c : templates)
         mTemplate->addItem(c.name);
-    mMass->setObjectName(QStringLiteral("mass"));
-    mMass->setRange(0.1, 100000.0);
-    mMass->setDecimals(1);
-    mMass->setSuffix(QStringLiteral(" kg"));
-    mMass->setValue(75.0);
     mDescription->setWordWrap(true);
     mDescription->setMinimumWidth(360);
     auto update = [this] {

@@ -10,6 +10,9 @@ class QLabel;
 
 namespace marionette::app {
 
+/// The ragdoll's total mass field of the auto-rig and import dialogs ("mass": 0.1-100000 kg, 75 kg).
+QDoubleSpinBox* totalMassBox();
+
 class AutoRigDialog : public QDialog {
     Q_OBJECT
   public:

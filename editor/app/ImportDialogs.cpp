@@ -1,5 +1,7 @@
 #include "ImportDialogs.h"
 
+#include "AutoRigDialog.h"
+
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -77,7 +79,7 @@ ImportOptions ImportOptionsDialog::options() const
 ImportResultDialog::ImportResultDialog(const QString& summary, const QStringList& warnings,
                                        std::optional<float> proposedScale, const std::vector<Choice>& choices,
                                        const QString& preferred, QWidget* parent)
-    : QDialog(parent), mChoice(new QComboBox), mMass(new QDoubleSpinBox), mDescription(new QLabel), mChoices(choices),
+    : QDialog(parent), mChoice(new QComboBox), mMass(totalMassBox()), mDescription(new QLabel), mChoices(choices),
       mProposedScale(proposedScale)
 {
     setWindowTitle(tr("Import Mesh"));
@@ -114,11 +116,6 @@ ImportResultDialog::ImportResultDialog(const QString& summary, const QStringList
         mChoice->addItem(c.label, c.name);
     if (const int i = mChoice->findData(preferred); i >= 0)
         mChoice->setCurrentIndex(i);
-    mMass->setObjectName(QStringLiteral("mass"));
-    mMass->setRange(0.1, 100000.0);
-    mMass->setDecimals(1);
-    mMass->setSuffix(QStringLiteral(" kg"));
-    mMass->setValue(75.0);
     mDescription->setWordWrap(true);
     auto update = [this] {
         const int i = mChoice->currentIndex();

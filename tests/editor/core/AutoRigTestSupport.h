@@ -19,6 +19,7 @@
 #include <cstdint>
 #include <map>
 #include <random>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -576,6 +577,13 @@ inline QString solverSettingsProblem(const rig::Settings& s)
     if (s.solver != d.solver)
         return QStringLiteral("solver %1").arg(QLatin1String(rig::toString(s.solver)));
     return {};
+}
+
+/// Angle at `c.center` between the arms to c.a and c.b at positions `x`, radians.
+inline float angleAt(std::span<const Vec3> x, const rig::AngleConstraint& c)
+{
+    const Vec3 u = x[std::size_t(c.a)] - x[std::size_t(c.center)], v = x[std::size_t(c.b)] - x[std::size_t(c.center)];
+    return std::acos(std::clamp(dot(u, v) / (length(u) * length(v)), -1.f, 1.f));
 }
 
 /// The particles' bind positions, by index.

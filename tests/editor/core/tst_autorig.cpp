@@ -24,13 +24,6 @@ using namespace marionette::test;
 
 namespace {
 
-/// Angle at `center` between the arms to a and b, radians.
-float angleAt(std::span<const Vec3> x, const rig::AngleConstraint& c)
-{
-    const Vec3 u = x[std::size_t(c.a)] - x[std::size_t(c.center)], v = x[std::size_t(c.b)] - x[std::size_t(c.center)];
-    return std::acos(std::clamp(dot(u, v) / (length(u) * length(v)), -1.f, 1.f));
-}
-
 /// The largest excess of the rig's law-of-cosines ranges at positions x, as the distance between the outer
 /// particles beyond its range (what the constraint enforces; metres) and as the angle beyond its range.
 struct BendExcess {

@@ -22,12 +22,6 @@ using namespace marionette::test;
 
 namespace {
 
-float angleAt(std::span<const Vec3> x, const rig::AngleConstraint& c)
-{
-    const Vec3 u = x[std::size_t(c.a)] - x[std::size_t(c.center)], v = x[std::size_t(c.b)] - x[std::size_t(c.center)];
-    return std::acos(std::clamp(dot(u, v) / (length(u) * length(v)), -1.f, 1.f));
-}
-
 /// The largest excess over the bend limits of `d` at positions `x`, radians.
 float bendExcess(std::span<const Vec3> x, const rig::RigDescription& d)
 {
