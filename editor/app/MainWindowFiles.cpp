@@ -145,6 +145,8 @@ QString keepDescription(const rig::RigDescription& rig, const import::ImportedSc
         return what + QObject::tr(" Its skeleton is this mesh's, so the mesh follows it.");
     std::size_t missing = 0;
     for (const rig::BoneBinding& b : rig.bindings) {
+        if (b.bone < 0 || std::size_t(b.bone) >= rig.bones.size())
+            continue; // the project's rig may be invalid while it is edited; validation names such a binding
         const std::string& name = rig.bones[std::size_t(b.bone)].name;
         missing += std::none_of(mesh.skeleton.begin(), mesh.skeleton.end(), [&](const rig::Bone& m) { return m.name == name; });
     }
