@@ -326,21 +326,21 @@ bool GenericBuilder::run(std::string* error)
         *error = "generic template: no bone has a length and no skinned vertices give one a size";
         return false;
     }
+    // Each body's child bodies, counted once: the stubs below and the runs of segments use them.
+    std::vector<int> childBodies(mBodies.size(), 0);
+    std::vector<std::int32_t> lastChild(mBodies.size(), -1);
+    for (std::size_t c = 0; c < mBodies.size(); ++c)
+        if (const std::int32_t p = mBodies[c].parent; p >= 0) {
+            ++childBodies[std::size_t(p)];
+            lastChild[std::size_t(p)] = std::int32_t(c);
+        }
     // A stub: a root segment much shorter than its only child body (a root bone inside the body it carries,
     // as exporters often add). A frame on it would be tiny and would turn the whole rig's twist; the child
     // carries the frame instead.
     std::vector<char> stub(mBodies.size(), 0);
-    for (std::size_t k = 0; k < mBodies.size(); ++k) {
-        if (mBodies[k].parent >= 0 || mBodies[k].ends.size() != 1)
-            continue;
-        std::int32_t child = -1, children = 0;
-        for (std::size_t c = 0; c < mBodies.size(); ++c)
-            if (mBodies[c].parent == std::int32_t(k)) {
-                child = std::int32_t(c);
-                ++children;
-            }
-        stub[k] = children == 1 && reachOf(mBodies[k]) < kShortArm * reachOf(mBodies[std::size_t(child)]);
-    }
+    for (std::size_t k = 0; k < mBodies.size(); ++k)
+        stub[k] = mBodies[k].parent < 0 && mBodies[k].ends.size() == 1 && childBodies[k] == 1 &&
+                  reachOf(mBodies[k]) < kShortArm * reachOf(mBodies[std::size_t(lastChild[k])]);
     std::vector<char> framed(mBodies.size(), 0); // the body or an ancestor body has a triangle
     for (std::size_t k = 0; k < mBodies.size(); ++k) {
         Body& body = mBodies[k];
@@ -350,10 +350,6 @@ bool GenericBuilder::run(std::string* error)
     }
 
     // Runs of segments: a segment whose parent is a segment with no other child body continues its run.
-    std::vector<int> childBodies(mBodies.size(), 0);
-    for (const Body& body : mBodies)
-        if (body.parent >= 0)
-            ++childBodies[std::size_t(body.parent)];
     mRun.assign(mBodies.size(), -1);
     for (std::size_t k = 0; k < mBodies.size(); ++k) {
         const Body& body = mBodies[k];
