@@ -137,22 +137,14 @@ QString importSummary(const QString& path, const editor::MeshImportResult& r)
 /// lacks. `matches` says whether the skeletons are the same.
 QString keepDescription(const rig::RigDescription& rig, const import::ImportedScene& mesh, bool& matches)
 {
-    matches = rig.bones.size() == mesh.skeleton.size();
-    for (std::size_t i = 0; matches && i < rig.bones.size(); ++i)
-        matches = rig.bones[i].name == mesh.skeleton[i].name && rig.bones[i].parent == mesh.skeleton[i].parent;
+    const editor::SkeletonFit fit = editor::compareSkeletons(rig, mesh);
+    matches = fit.same;
     const QString what = QObject::tr("Keep the rig of %1 particles and %2 bones on the new mesh.").arg(rig.particles.size()).arg(rig.bones.size());
     if (matches)
         return what + QObject::tr(" Its skeleton is this mesh's, so the mesh follows it.");
-    std::size_t missing = 0;
-    for (const rig::BoneBinding& b : rig.bindings) {
-        if (b.bone < 0 || std::size_t(b.bone) >= rig.bones.size())
-            continue; // the project's rig may be invalid while it is edited; validation names such a binding
-        const std::string& name = rig.bones[std::size_t(b.bone)].name;
-        missing += std::none_of(mesh.skeleton.begin(), mesh.skeleton.end(), [&](const rig::Bone& m) { return m.name == name; });
-    }
     return what + QObject::tr(" Its skeleton is not this mesh's (%1 of its %2 bound bones are missing): the mesh will not "
                               "follow it until the rig is rebuilt; the Validation list names each problem.")
-                      .arg(missing).arg(rig.bindings.size());
+                      .arg(fit.missingBindings.size()).arg(rig.bindings.size());
 }
 
 } // namespace

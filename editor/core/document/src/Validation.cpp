@@ -95,44 +95,30 @@ void checkLinks(const rig::RigDescription& rig, std::vector<ValidationIssue>& ou
     }
 }
 
-void checkParticles(const rig::RigDescription& rig, std::vector<ValidationIssue>& out)
-{
-    std::vector<bool> used(rig.particles.size());
-    auto mark = [&](std::int32_t p) {
-        if (p >= 0 && std::size_t(p) < used.size())
-            used[std::size_t(p)] = true;
-    };
-    for (const auto& s : rig.sticks) { mark(s.a); mark(s.b); }
-    for (const auto& c : rig.angles) { mark(c.center); mark(c.a); mark(c.b); }
-    for (const auto& t : rig.triangles) for (auto p : t.p) mark(p);
-    for (const auto& p : rig.pins) mark(p.particle);
-    if (rig.particles.size() < 2)
-        return;
-    for (std::size_t i = 0; i < rig.particles.size(); ++i)
-        if (!used[i])
-            out.push_back({Severity::Warning, label(rig, ElementKind::Particle, i) + QStringLiteral(": isolated (no stick, triangle or pin holds it to the rig)"), {refAt(rig, ElementKind::Particle, i)}});
-}
-
-/// A particle held to the rig by a single stick and nothing else (no second stick, triangle, angle or pin)
-/// swings freely about the stick's other end: a dangling particle.
-void checkDangling(const rig::RigDescription& rig, std::vector<ValidationIssue>& out)
+/// Particles nothing holds to the rig (isolated), and, when `dangling`, particles held by a single stick and
+/// nothing else (no second stick, triangle, angle or pin), which swing freely about the stick's other end.
+/// Indices are checked: an invalid rig gets the isolated ones too.
+void checkParticles(const rig::RigDescription& rig, bool dangling, std::vector<ValidationIssue>& out)
 {
     std::vector<int> sticks(rig.particles.size()), other(rig.particles.size());
-    for (const rig::Stick& s : rig.sticks) {
-        ++sticks[std::size_t(s.a)];
-        ++sticks[std::size_t(s.b)];
-    }
-    for (const rig::AngleConstraint& c : rig.angles)
-        for (std::int32_t p : {c.center, c.a, c.b})
-            ++other[std::size_t(p)];
-    for (const rig::Triangle& t : rig.triangles)
-        for (std::int32_t p : t.p)
-            ++other[std::size_t(p)];
-    for (const rig::Pin& pin : rig.pins)
-        ++other[std::size_t(pin.particle)];
-    for (std::size_t i = 0; i < rig.particles.size(); ++i)
-        if (sticks[i] == 1 && other[i] == 0)
+    auto count = [](std::vector<int>& in, std::int32_t p) {
+        if (p >= 0 && std::size_t(p) < in.size())
+            ++in[std::size_t(p)];
+    };
+    for (const auto& s : rig.sticks) { count(sticks, s.a); count(sticks, s.b); }
+    for (const auto& c : rig.angles) { count(other, c.center); count(other, c.a); count(other, c.b); }
+    for (const auto& t : rig.triangles) for (auto p : t.p) count(other, p);
+    for (const auto& p : rig.pins) count(other, p.particle);
+    if (rig.particles.size() < 2)
+        return;
+    for (std::size_t i = 0; i < rig.particles.size(); ++i) {
+        if (other[i] > 0 || sticks[i] > 1)
+            continue;
+        if (sticks[i] == 0)
+            out.push_back({Severity::Warning, label(rig, ElementKind::Particle, i) + QStringLiteral(": isolated (no stick, triangle or pin holds it to the rig)"), {refAt(rig, ElementKind::Particle, i)}});
+        else if (dangling)
             out.push_back({Severity::Warning, label(rig, ElementKind::Particle, i) + QStringLiteral(": hangs off a single stick with no angle or triangle, so it swings freely about the other end"), {refAt(rig, ElementKind::Particle, i)}});
+    }
 }
 
 /// Masses more than kMassRatio apart across a joint (the two arms of a bend, the two bodies of an angular
@@ -218,18 +204,13 @@ bool checkSkeleton(const rig::RigDescription& rig, const import::ImportedScene& 
             out.push_back({Severity::Warning, QStringLiteral("the rig drives none of the %1 bones of %2: the mesh stays in its bind pose (Auto-Rig binds them)").arg(theirs.size()).arg(meshLabel(mesh)), {}});
         return false;
     }
-    std::size_t first = 0;
-    while (first < ours.size() && first < theirs.size() && ours[first].name == theirs[first].name && ours[first].parent == theirs[first].parent)
-        ++first;
-    if (first == ours.size() && first == theirs.size())
+    const SkeletonFit fit = compareSkeletons(rig, mesh);
+    if (fit.same)
         return true;
-    std::set<std::string> names;
-    for (const rig::Bone& b : theirs)
-        names.insert(b.name);
-    for (std::size_t i = 0; i < rig.bindings.size(); ++i) {
+    const std::size_t first = fit.agreeing;
+    for (const std::size_t i : fit.missingBindings) {
         const std::size_t b = std::size_t(rig.bindings[i].bone);
-        if (!names.count(ours[b].name))
-            out.push_back({Severity::Error, label(rig, ElementKind::Binding, i) + QStringLiteral(": drives bone '%1', which %2 does not have").arg(QString::fromStdString(ours[b].name), meshLabel(mesh)), {refAt(rig, ElementKind::Binding, i), refAt(rig, ElementKind::Bone, b)}});
+        out.push_back({Severity::Error, label(rig, ElementKind::Binding, i) + QStringLiteral(": drives bone '%1', which %2 does not have").arg(QString::fromStdString(ours[b].name), meshLabel(mesh)), {refAt(rig, ElementKind::Binding, i), refAt(rig, ElementKind::Bone, b)}});
     }
     const QString where = first < ours.size() && first < theirs.size()
                               ? QStringLiteral("bone %1 is '%2' in the rig and '%3' in the mesh").arg(first).arg(QString::fromStdString(ours[first].name), QString::fromStdString(theirs[first].name))
@@ -284,13 +265,12 @@ RigVerdict rigVerdict(const rig::RigDescription& rig, const import::ImportedScen
         out.push_back({f.severity, QString::fromStdString(f.message), culpritOf(rig, f)});
     if (!verdict.valid) {
         // The detailed checks index freely; an invalid rig gets the validation's findings only.
-        checkParticles(rig, out);
+        checkParticles(rig, false, out);
         return verdict;
     }
     checkLinks(rig, out);
-    checkParticles(rig, out);
+    checkParticles(rig, true, out);
     checkJoints(rig, out);
-    checkDangling(rig, out);
     checkMasses(rig, out);
     checkBones(rig, mesh, out);
     std::stable_sort(out.begin(), out.end(), [](const auto& a, const auto& b) { return a.severity < b.severity; });
@@ -302,6 +282,28 @@ RigVerdict rigVerdict(const rig::RigDescription& rig, const import::ImportedScen
 std::vector<ValidationIssue> validateRig(const rig::RigDescription& rig, const import::ImportedScene* mesh)
 {
     return rigVerdict(rig, mesh).issues;
+}
+
+SkeletonFit compareSkeletons(const rig::RigDescription& rig, const import::ImportedScene& mesh)
+{
+    const std::vector<rig::Bone>& ours = rig.bones;
+    const std::vector<rig::Bone>& theirs = mesh.skeleton;
+    SkeletonFit fit;
+    while (fit.agreeing < ours.size() && fit.agreeing < theirs.size() && ours[fit.agreeing].name == theirs[fit.agreeing].name &&
+           ours[fit.agreeing].parent == theirs[fit.agreeing].parent)
+        ++fit.agreeing;
+    fit.same = fit.agreeing == ours.size() && fit.agreeing == theirs.size();
+    if (fit.same)
+        return fit;
+    std::set<std::string> names;
+    for (const rig::Bone& b : theirs)
+        names.insert(b.name);
+    for (std::size_t i = 0; i < rig.bindings.size(); ++i) {
+        const std::int32_t b = rig.bindings[i].bone;
+        if (b >= 0 && std::size_t(b) < ours.size() && !names.count(ours[std::size_t(b)].name))
+            fit.missingBindings.push_back(i);
+    }
+    return fit;
 }
 
 bool hasErrors(const std::vector<ValidationIssue>& issues)

@@ -48,4 +48,15 @@ std::vector<ValidationIssue> validateRig(const rig::RigDescription& rig, const i
 
 bool hasErrors(const std::vector<ValidationIssue>& issues);
 
+/// The rig's skeleton against a mesh's. The bone palette has one matrix per rig bone and the mesh is skinned
+/// by its own bone indices, so they must be the same bones (names and parents) in the same order.
+struct SkeletonFit {
+    std::size_t agreeing = 0; ///< leading bones with the same name and parent in both
+    bool same = false;        ///< every bone agrees and both have as many
+    /// Bindings (indices) that drive a bone the mesh has no bone of that name for. Bindings whose bone index
+    /// is out of range (a rig being edited may be invalid) are skipped.
+    std::vector<std::size_t> missingBindings;
+};
+SkeletonFit compareSkeletons(const rig::RigDescription& rig, const import::ImportedScene& mesh);
+
 } // namespace marionette::editor
