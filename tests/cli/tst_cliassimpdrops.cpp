@@ -52,7 +52,7 @@ private slots:
         row("SMD/holy_grailref.smd", "generic", "0.0751");
         row("SMD/triangle.smd", "generic", "");
         row("X/BCN_Epileptic.X", "humanoid", "");
-        row("X/Testwuson.X", "generic", "0.539");                      // 3.2 m tall
+        row("X/Testwuson.X", "generic", "");                           // read in the root space (DirectX)
         row("X/anim_test.x", "generic", "0.175");
         row("X/test_cube_binary.x", "generic", "");
         row("X/test_cube_compressed.x", "generic", "");

@@ -62,6 +62,17 @@ struct BuildContext {
     std::vector<Affine> left, right;       ///< per bone: how its local transforms convert
     /// Skinned mesh instances (node, mesh) whose skin disagrees with the bind pose chosen for a bone.
     std::vector<std::pair<std::int32_t, std::uint32_t>> rebound;
+    /// Skinned mesh instances (node, mesh) bound in the scene root's space, not their node's (the DirectX
+    /// convention: a skinned mesh's frame transform is not applied; see rootSpaceSkins()).
+    std::vector<std::pair<std::int32_t, std::uint32_t>> rootSpaceSkins;
+    /// The space a skinned mesh instance's vertices and inverse bind matrices are in (Assimp space).
+    const Affine& skinSpace(std::int32_t node, std::uint32_t mesh) const
+    {
+        for (const auto& s : rootSpaceSkins)
+            if (s.first == node && s.second == mesh)
+                return worldA[0];
+        return worldA[size_t(node)];
+    }
 
     std::vector<std::string>* warnings = nullptr;
     std::vector<std::string>* faults = nullptr; ///< ImportedScene::faults

@@ -131,7 +131,7 @@ void repairNormals(ImportedMesh& mesh, const std::vector<char>& repair)
 std::string buildInstance(BuildContext& ctx, std::int32_t node, std::uint32_t meshIndex, ImportedScene& out)
 {
     const RawMesh& raw = ctx.raw.meshes[meshIndex];
-    const Affine toModel = ctx.X * ctx.worldA[size_t(node)];
+    const Affine toModel = ctx.X * ctx.skinSpace(node, meshIndex);
     ImportedMesh mesh;
     mesh.name = raw.name.empty() ? cat("mesh", meshIndex) : raw.name;
     mesh.nodeName = ctx.raw.nodes[size_t(node)].name;

@@ -139,6 +139,50 @@ std::string setUpFrame(BuildContext& ctx, ImportConversion& conversion)
     return {};
 }
 
+namespace {
+
+/// Finds the skinned mesh instances bound in the scene root's space rather than their node's. Assimp takes a
+/// bone's bind pose as (mesh node world) · offset⁻¹; DirectX (.X files written for D3DX skinning) does not apply
+/// the skinned mesh's frame transform at all, so a file whose mesh frames carry a transform (BCN_Epileptic.X: a
+/// quarter turn on every mesh frame and a head frame lifted half a metre) is bound as offset⁻¹ in the root's
+/// space. The node hierarchy tells the two apart: a mesh is taken as root-space when every one of its bones'
+/// node world transforms matches the root-space bind and not the mesh-node one.
+void findRootSpaceSkins(BuildContext& ctx)
+{
+    const auto& nodes = ctx.raw.nodes;
+    std::vector<std::string> names;
+    for (size_t node = 1; node < nodes.size(); ++node) {
+        if (ctx.worldA[node].distance(ctx.worldA[0], ctx.extentA) <= kPoseTolerance)
+            continue; // the two readings agree
+        for (std::uint32_t m : nodes[node].meshes) {
+            const RawMesh& mesh = ctx.raw.meshes[m];
+            if (mesh.indices.empty() || mesh.bones.empty())
+                continue;
+            double nodeError = 0., rootError = 0.;
+            size_t compared = 0;
+            for (const RawBone& bone : mesh.bones) {
+                const auto it = ctx.nodeByName.find(bone.name);
+                Affine offsetInverse;
+                if (it == ctx.nodeByName.end() || !bone.offset.isFinite() || !bone.offset.inverse(offsetInverse))
+                    continue;
+                const Affine& boneWorld = ctx.worldA[size_t(it->second)];
+                nodeError = std::fmax(nodeError, (ctx.worldA[node] * offsetInverse).distance(boneWorld, ctx.extentA));
+                rootError = std::fmax(rootError, (ctx.worldA[0] * offsetInverse).distance(boneWorld, ctx.extentA));
+                ++compared;
+            }
+            if (compared > 0 && rootError <= kPoseTolerance && nodeError > kPoseTolerance) {
+                ctx.rootSpaceSkins.emplace_back(std::int32_t(node), m);
+                names.push_back(named(mesh.name.empty() ? nodes[node].name : mesh.name));
+            }
+        }
+    }
+    if (!names.empty())
+        ctx.warn(cat("skinned mesh(es) ", nameList(names), " are bound in the scene's root space (the DirectX "
+                     "convention), not in their node's: their node transforms are not applied"));
+}
+
+} // namespace
+
 std::string buildSkeleton(BuildContext& ctx, ImportedScene& out)
 {
     const auto& nodes = ctx.raw.nodes;
@@ -155,6 +199,7 @@ std::string buildSkeleton(BuildContext& ctx, ImportedScene& out)
     std::vector<Affine> bindOfNode(n);
     std::vector<std::string> ambiguous;
     std::vector<std::pair<std::string, Affine>> orphans; // skin bones no node is named after
+    findRootSpaceSkins(ctx);
     for (size_t node = 0; node < n; ++node) {
         for (std::uint32_t m : nodes[node].meshes) {
             const RawMesh& mesh = ctx.raw.meshes[m];
@@ -176,7 +221,7 @@ std::string buildSkeleton(BuildContext& ctx, ImportedScene& out)
                 if (!bone.offset.isFinite() || !bone.offset.inverse(offsetInverse))
                     return cat("mesh ", named(mesh.name), " bone ", named(bone.name),
                                ": the inverse bind (offset) matrix is singular or not finite");
-                const Affine candidate = ctx.worldA[node] * offsetInverse;
+                const Affine candidate = ctx.skinSpace(std::int32_t(node), m) * offsetInverse;
                 const auto it = ctx.nodeByName.find(bone.name);
                 if (it == ctx.nodeByName.end()) { // a skin bone without a node (X/anim_test.x): a root bone
                     auto v = std::find_if(orphans.begin(), orphans.end(), [&](const auto& o) { return o.first == bone.name; });

@@ -7,6 +7,7 @@
 #include "MainWindow.h"
 #include "MainWindowTestSupport.h"
 #include "PropertiesPanel.h"
+#include "ValidationPanel.h"
 
 #include "marionette/editor/document/Validation.h"
 #include "marionette/editor/pluginhost/MeshImport.h"
@@ -37,6 +38,8 @@ class TestMainWindowFiles : public QObject {
     void import_throughAnImporterPlugin();
     void import_dialogsProposeAScaleAndKeepTheRig();
     void editing_bindDistanceShownAndExportBesideTheProject();
+    void samples_openWithAnEmptyValidationList_data();
+    void samples_openWithAnEmptyValidationList();
 
   private:
     QTemporaryDir mDir;
@@ -232,6 +235,34 @@ void TestMainWindowFiles::editing_bindDistanceShownAndExportBesideTheProject()
     const QString project = dir.filePath(QStringLiteral("hero.mproj"));
     QVERIFY(w.saveTo(project));
     QCOMPARE(w.suggestedExportPath(QStringLiteral("json")), dir.filePath(QStringLiteral("hero.json")));
+}
+
+void TestMainWindowFiles::samples_openWithAnEmptyValidationList_data()
+{
+    QTest::addColumn<QString>("project");
+    for (const char* name : {"mannequin", "bcn_epileptic", "wuson"})
+        QTest::newRow(name) << QStringLiteral(MARIONETTE_SAMPLES "/characters/%1/%1.mproj").arg(QString::fromLatin1(name));
+}
+
+// A shipped sample opens clean: its mesh loads, and the Validation list (given the mesh) has no entry.
+void TestMainWindowFiles::samples_openWithAnEmptyValidationList()
+{
+    QFETCH(QString, project);
+    app::MainWindow w;
+    w.show();
+    QVERIFY2(w.openProject(project), qPrintable(w.logPanel()->toPlainText()));
+    QVERIFY(w.document().mesh());
+    const editor::RigVerdict verdict = editor::rigVerdict(w.document().rig(), w.document().mesh().get());
+    QStringList lines;
+    for (const editor::ValidationIssue& issue : verdict.issues)
+        lines << issue.message;
+    QVERIFY2(lines.isEmpty(), qPrintable(lines.join(QLatin1Char('\n'))));
+    // The panel shows the same (after its debounce).
+    QTest::qWait(400);
+    QStringList shown;
+    for (const editor::ValidationIssue& issue : w.validationPanel()->issues())
+        shown << issue.message;
+    QVERIFY2(shown.isEmpty(), qPrintable(shown.join(QLatin1Char('\n'))));
 }
 
 int main(int argc, char** argv)

@@ -38,6 +38,7 @@ private slots:
     void importedStaticModel_needsSkeleton();
     void importedModel_scrambledNamesKeepTheTemplate_data();
     void importedModel_scrambledNamesKeepTheTemplate();
+    void directXRootSpaceSkin_standsWithItsHeadOnItsNeck();
 };
 
 void TestAutoRigImport::importedModel_rigsAndDrops_data()
@@ -281,6 +282,81 @@ void TestAutoRigImport::importedModel_scrambledNamesKeepTheTemplate()
         QVERIFY2(QString::fromStdString(r.notes.front()).startsWith(QStringLiteral("generic template: not a humanoid (missing pelvis")),
                  r.notes.front().c_str());
     }
+}
+
+// BCN_Epileptic.X binds its skin the DirectX way: in the root's space, its mesh frames' transforms (a quarter
+// turn on each, and the head's frame lifted 0.5 m) not applied. Read so, it stands upright with the head mesh
+// on the neck, and after a 2 m drop the head mesh is where the head particle is, as it was at bind.
+void TestAutoRigImport::directXRootSpaceSkin_standsWithItsHeadOnItsNeck()
+{
+    const std::string path = std::string(MARIONETTE_SAMPLES) + "/characters/bcn_epileptic/BCN_Epileptic.X";
+    const import::ImportResult imported = import::importScene(path);
+    QVERIFY2(imported.ok(), imported.error.c_str());
+    QVERIFY(std::any_of(imported.scene.warnings.begin(), imported.scene.warnings.end(),
+                        [](const std::string& w) { return w.find("root space") != std::string::npos; }));
+    const editor::AutoRigResult r = editor::autoRig(editor::autoRigInputFromScene(imported.scene));
+    QVERIFY2(r.ok, r.error.c_str());
+    QCOMPARE(QString::fromStdString(r.templateUsed), QStringLiteral("humanoid"));
+    auto particle = [&r](const char* name) {
+        for (std::size_t i = 0; i < r.rig.particles.size(); ++i)
+            if (r.rig.particles[i].name == name)
+                return i;
+        return r.rig.particles.size();
+    };
+    const std::size_t head = particle("head"), neck = particle("neck"), ankle = particle("ankle_l");
+    QVERIFY(head < r.rig.particles.size() && neck < r.rig.particles.size() && ankle < r.rig.particles.size());
+    const Vec3 headBind = r.rig.particles[head].position, neckBind = r.rig.particles[neck].position;
+    // Upright: head over neck over the ankles, the body about 1.7 m tall.
+    QVERIFY2(headBind.y > neckBind.y && neckBind.y - r.rig.particles[ankle].position.y > 1.2f,
+             qPrintable(QStringLiteral("head y %1, neck y %2, ankle y %3").arg(num(headBind.y), num(neckBind.y), num(r.rig.particles[ankle].position.y))));
+
+    const import::ImportedMesh* headMesh = nullptr;
+    for (const import::ImportedMesh& m : imported.scene.meshes)
+        if (m.name == "Head")
+            headMesh = &m;
+    QVERIFY(headMesh && headMesh->isSkinned());
+    auto centroid = [headMesh](std::span<const Mat4> skin) {
+        Vec3 sum;
+        for (std::size_t v = 0; v < headMesh->positions.size(); ++v) {
+            const import::VertexInfluences& inf = headMesh->influences[v];
+            Vec3 p;
+            for (int k = 0; k < inf.count(); ++k)
+                p += (skin.empty() ? headMesh->positions[v] : skin[std::size_t(inf.bone[std::size_t(k)])].transformPoint(headMesh->positions[v])) *
+                     inf.weight[std::size_t(k)];
+            sum += p;
+        }
+        return sum / float(headMesh->positions.size());
+    };
+    // At bind the head mesh surrounds the head particle (it sat 0.55 m off the spine when read the usual way).
+    const Vec3 bindCentre = centroid({});
+    const float bindOffset = length(bindCentre - headBind);
+    QVERIFY2(bindOffset < 0.1f, qPrintable(QStringLiteral("head mesh centre %1 m from the head particle").arg(num(bindOffset))));
+
+    std::string error;
+    const std::vector<std::byte> mrig = rig::writeMrig(r.rig, &error);
+    const std::shared_ptr<const runtime::Rig> rig = runtime::Rig::loadFromMemory(mrig, &error);
+    QVERIFY2(rig, error.c_str());
+    runtime::WorldSettings ws;
+    ws.sleep = false;
+    ws.threads = 1;
+    runtime::World world(ws);
+    world.addPlane({0.f, 1.f, 0.f}, 0.f);
+    float lowest = std::numeric_limits<float>::max();
+    for (const rig::Particle& p : r.rig.particles)
+        lowest = std::min(lowest, p.position.y - p.radius);
+    runtime::Ragdoll* body = world.ragdoll(world.spawn(rig, Transform{Quat{}, {0.f, 2.f - lowest, 0.f}}, {}, &error));
+    QVERIFY2(body, error.c_str());
+    for (int n = 0; n < 300; ++n)
+        world.step();
+    std::vector<Mat4> skin(r.rig.bones.size());
+    QVERIFY(body->skinningMatrices(skin));
+    const Vec3 droppedHead = body->positions()[head];
+    QVERIFY2(droppedHead.y < 0.5f, "the body did not fall");
+    const float droppedOffset = length(centroid(skin) - droppedHead);
+    const QString what = QStringLiteral("head mesh centre from the head particle: %1 m at bind, %2 m after the drop")
+                             .arg(num(bindOffset), num(droppedOffset));
+    qInfo("%s", qPrintable(what));
+    QVERIFY2(std::fabs(droppedOffset - bindOffset) < 0.02f, qPrintable(what));
 }
 
 QTEST_GUILESS_MAIN(TestAutoRigImport)

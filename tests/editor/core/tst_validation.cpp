@@ -332,6 +332,30 @@ class TestValidation : public QObject {
         QVERIFY2(editor::validateRig(r).empty(), qPrintable(describe(editor::validateRig(r))));
     }
 
+    // A chain of plain segments between two frames (a spine between pelvis and chest triangles, as the generic
+    // template makes them) spreads the joint along the chain: no warning. A chain through a third triangle's
+    // particles (another joint) does not count.
+    void angular_trianglesJoinedByAChainOfRigidSticks_haveAPivot()
+    {
+        rig::RigDescription r = broken(AngularWithoutSharedParticle);
+        r.particles.push_back(P(7, {2, 0.5f, 0}, kNone)); // a chain p1 (0,1,0) - p7 - p8 - p5 (3,1,0)
+        r.particles.push_back(P(8, {2.5f, 0.8f, 0}, kNone));
+        r.sticks.push_back(S(9, 1, 7));
+        r.sticks.push_back(link(10, 7, 8, rig::StickKind::Range, 0.1f, 1.f)); // a range is no rigid link
+        r.sticks.push_back(S(11, 8, 5));
+        QVERIFY2(describe(editor::validateRig(r)).contains(QStringLiteral("no pivot")), qPrintable(describe(editor::validateRig(r))));
+        r.sticks[r.sticks.size() - 2] = S(10, 7, 8);
+        QVERIFY2(editor::validateRig(r).empty(), qPrintable(describe(editor::validateRig(r))));
+        // The same chain passing through a particle of a third triangle joins two joints, not one.
+        r.particles.push_back(P(9, {2.5f, 2.f, 0}, kNone));
+        r.particles.push_back(P(10, {3.f, 2.5f, 0}, kNone));
+        r.triangles.push_back(T(3, 8, 9, 10));
+        r.sticks.push_back(S(12, 8, 9));
+        r.sticks.push_back(S(13, 9, 10));
+        r.sticks.push_back(S(14, 10, 8));
+        QVERIFY2(describe(editor::validateRig(r)).contains(QStringLiteral("no pivot")), qPrintable(describe(editor::validateRig(r))));
+    }
+
     // Every problem of an invalid rig is listed (validation findings, typed: the culprit comes from the
     // finding's kind and index), in check order, with the message validate() gives the first.
     void invalidRig_listsEveryFindingWithItsCulprit()

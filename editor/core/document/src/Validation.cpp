@@ -162,21 +162,55 @@ void checkMasses(const rig::RigDescription& rig, std::vector<ValidationIssue>& o
 
 // (Degenerate triangles and twist limits with max below min are validation errors: rig::isDegenerateTriangle
 // and the findings, reported before these checks run.)
+/// Whether a chain of rigid sticks leads from a particle of triangle `a` to one of triangle `b` through
+/// particles of no other triangle (a spine of plain segments between a pelvis frame and a chest frame: the
+/// joint is spread along the chain). Ranges, ropes and self-collision links pin nothing.
+bool joinedByChain(const rig::RigDescription& rig, const std::int32_t (&a)[3], const std::int32_t (&b)[3],
+                   const std::vector<char>& inTriangle, const std::vector<std::vector<std::int32_t>>& links)
+{
+    const std::size_t n = rig.particles.size();
+    std::vector<char> seen(n, 0), isB(n, 0);
+    for (std::int32_t p : b)
+        isB[std::size_t(p)] = 1;
+    std::vector<std::int32_t> queue(std::begin(a), std::end(a));
+    for (std::int32_t p : a)
+        seen[std::size_t(p)] = 1;
+    for (std::size_t head = 0; head < queue.size(); ++head)
+        for (std::int32_t q : links[std::size_t(queue[head])]) {
+            if (seen[std::size_t(q)])
+                continue;
+            seen[std::size_t(q)] = 1;
+            if (isB[std::size_t(q)])
+                return true;
+            if (!inTriangle[std::size_t(q)])
+                queue.push_back(q);
+        }
+    return false;
+}
+
 void checkJoints(const rig::RigDescription& rig, std::vector<ValidationIssue>& out)
 {
+    std::vector<char> inTriangle(rig.particles.size(), 0);
+    for (const rig::Triangle& t : rig.triangles)
+        for (std::int32_t p : t.p)
+            inTriangle[std::size_t(p)] = 1;
+    std::vector<std::vector<std::int32_t>> links(rig.particles.size());
+    for (const rig::Stick& s : rig.sticks)
+        if (s.kind == rig::StickKind::Rigid) {
+            links[std::size_t(s.a)].push_back(s.b);
+            links[std::size_t(s.b)].push_back(s.a);
+        }
     for (std::size_t i = 0; i < rig.angular.size(); ++i) {
         const auto& c = rig.angular[i];
         const auto& a = rig.triangles[std::size_t(c.triangleA)].p;
         const auto& b = rig.triangles[std::size_t(c.triangleB)].p;
-        auto inA = [&a](std::int32_t p) { return std::find(std::begin(a), std::end(a), p) != std::end(a); };
         auto inB = [&b](std::int32_t p) { return std::find(std::begin(b), std::end(b), p) != std::end(b); };
-        bool shared = std::any_of(std::begin(a), std::end(a), inB);
-        // Without a shared particle, a rigid stick from one triangle to the other still pins them together.
-        for (const rig::Stick& s : rig.sticks)
-            shared = shared || (s.kind == rig::StickKind::Rigid && ((inA(s.a) && inB(s.b)) || (inA(s.b) && inB(s.a))));
+        // Without a shared particle, a rigid stick (or a chain of them) from one triangle to the other still
+        // pins them together.
+        const bool shared = std::any_of(std::begin(a), std::end(a), inB);
         const ElementRef ref = refAt(rig, ElementKind::Angular, i);
-        if (!shared)
-            out.push_back({Severity::Warning, label(rig, ElementKind::Angular, i) + QStringLiteral(": its triangles share no particle and no rigid stick joins them, so the joint has no pivot"), {ref, refAt(rig, ElementKind::Triangle, std::size_t(c.triangleA)), refAt(rig, ElementKind::Triangle, std::size_t(c.triangleB))}});
+        if (!shared && !joinedByChain(rig, a, b, inTriangle, links))
+            out.push_back({Severity::Warning, label(rig, ElementKind::Angular, i) + QStringLiteral(": its triangles share no particle and no rigid stick or chain of links joins them, so the joint has no pivot"), {ref, refAt(rig, ElementKind::Triangle, std::size_t(c.triangleA)), refAt(rig, ElementKind::Triangle, std::size_t(c.triangleB))}});
         if (c.limit == rig::AngularLimit::SwingTwist && (c.twistMin > 1e-3f || c.twistMax < -1e-3f))
             out.push_back({Severity::Warning, label(rig, ElementKind::Angular, i) + QStringLiteral(": the twist range [%1, %2] excludes the rest orientation: the rig jumps on its first step").arg(degrees(c.twistMin), degrees(c.twistMax)), {ref}});
     }
