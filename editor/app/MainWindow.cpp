@@ -41,6 +41,8 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent)
     createDocks();
     createMenusAndToolbars();
     createPreview();
+    if (mViewport)
+        mViewport->setDisplayOptions(shownDisplay()); // the remembered drawing preferences
 
     mStatusCounts = new QLabel;
     statusBar()->addPermanentWidget(mStatusCounts);
@@ -160,9 +162,18 @@ void MainWindow::setDisplay(const viewport::DisplayOptions& options)
 {
     mDisplay = options;
     if (mViewport) {
-        mViewport->setDisplayOptions(mDisplay);
+        mViewport->setDisplayOptions(shownDisplay());
         mDocument.setViewState(mViewport->camera().state(), mDisplay.meshOpacity, mDisplay.xray);
     }
+}
+
+viewport::DisplayOptions MainWindow::shownDisplay() const
+{
+    viewport::DisplayOptions shown = mDisplay;
+    // While a tool places elements, the rig shows through the mesh (a new particle inside it is seen).
+    if (mXrayWhilePlacing && mTools && mTools->tool() != Tool::Select)
+        shown.xray = true;
+    return shown;
 }
 
 void MainWindow::refreshScene()

@@ -116,6 +116,9 @@ class MainWindow : public QMainWindow {
     void setSelectionView(std::optional<bool> visible, std::optional<bool> locked);
     void frameSelection();
     void setDisplay(const viewport::DisplayOptions& options);
+    /// What the viewport draws: the display options, with X-ray on while a placing tool is active (when
+    /// View ▸ X-Ray While Placing is on).
+    viewport::DisplayOptions shownDisplay() const;
     void showError(const QString& title, const QString& message);
     void createPreview();
     void setEditingLocked(bool locked);
@@ -144,6 +147,7 @@ class MainWindow : public QMainWindow {
     QMenu* mPanelsMenu = nullptr;
     ActionRegistry mActions{this};
     viewport::DisplayOptions mDisplay;
+    bool mXrayWhilePlacing = true;
     QTimer mAutosaveTimer;
     QTimer mValidationTimer;
     int mEditCounter = 0;     ///< bumped on every change of the undo stack's index

@@ -2,6 +2,7 @@
 // (ActionRegistry), found by its object name. The preview's menu is in MainWindowPreview.cpp, the recent
 // files and the exporters' entries (which change at run time) in MainWindowFiles.cpp.
 #include "EditTools.h"
+#include "ToolIcons.h"
 #include "MainWindow.h"
 #include "PreviewController.h"
 #include "viewport/Viewport.h"
@@ -12,8 +13,13 @@
 #include <QDockWidget>
 #include <QMenuBar>
 #include <QMessageBox>
+#include <QSettings>
+#include <QStyle>
 #include <QToolBar>
 #include <QUndoStack>
+
+#include <algorithm>
+#include <cmath>
 
 namespace marionette::app {
 
@@ -30,6 +36,15 @@ void MainWindow::createMenusAndToolbars()
     QToolBar* toolBar = createToolsMenu();
     QToolBar* fileBar = addToolBar(tr("File"));
     fileBar->setObjectName(QStringLiteral("fileToolBar"));
+    // Icons keep the bars short enough for a 1280-pixel window (the names are in the tooltips and menus).
+    const std::pair<const char*, QStyle::StandardPixmap> fileIcons[] = {
+        {"fileNew", QStyle::SP_FileIcon}, {"fileOpen", QStyle::SP_DialogOpenButton}, {"fileSave", QStyle::SP_DialogSaveButton},
+        {"fileImportMesh", QStyle::SP_ArrowDown}, {"fileExportRig", QStyle::SP_ArrowUp}, {"editUndo", QStyle::SP_ArrowBack},
+        {"editRedo", QStyle::SP_ArrowForward}};
+    for (const auto& [name, icon] : fileIcons)
+        mActions.find(QString::fromLatin1(name))->setIcon(style()->standardIcon(icon));
+    fileBar->setToolButtonStyle(Qt::ToolButtonIconOnly);
+    toolBar->setToolButtonStyle(Qt::ToolButtonIconOnly);
     mActions.fill(fileBar, {"fileNew", "fileOpen", "fileSave", "fileImportMesh", "fileExportRig", "editUndo", "editRedo"});
     insertToolBar(toolBar, fileBar);
     createHelpMenu();
@@ -118,6 +133,44 @@ void MainWindow::createViewMenu()
         });
     };
     toggle(mViewMenu, QStringLiteral("viewXray"), tr("&X-Ray"), QKeySequence(tr("Alt+X")), &viewport::DisplayOptions::xray);
+    // Drawing preferences of the user (not of a project): remembered between sessions.
+    QSettings settings;
+    mXrayWhilePlacing = settings.value(QStringLiteral("view/xrayWhilePlacing"), true).toBool();
+    mDisplay.particleSize = std::clamp(settings.value(QStringLiteral("view/particleSize"), 1.0).toFloat(), 0.05f, 1.f);
+    mDisplay.particleOpacity = std::clamp(settings.value(QStringLiteral("view/particleOpacity"), 1.0).toFloat(), 0.05f, 1.f);
+    mDisplay.bonesAsLines = settings.value(QStringLiteral("view/bonesAsLines"), false).toBool();
+    mActions.addToggle(mViewMenu, QStringLiteral("viewXrayWhilePlacing"), tr("X-Ray While &Placing"), {}, mXrayWhilePlacing, [this](bool on) {
+        mXrayWhilePlacing = on;
+        QSettings().setValue(QStringLiteral("view/xrayWhilePlacing"), on);
+        setDisplay(mDisplay);
+    });
+    // A choice of percentages for a float display option, one checkable entry each.
+    auto percentages = [this](QMenu* menu, const QString& prefix, const QString& key, std::initializer_list<int> values,
+                           float viewport::DisplayOptions::*member) {
+        auto* group = new QActionGroup(this);
+        for (int percent : values) {
+            QAction* a = mActions.add(menu, QStringLiteral("%1%2").arg(prefix).arg(percent), tr("%1 %").arg(percent), {}, [this, percent, key, member] {
+                viewport::DisplayOptions d = mDisplay;
+                d.*member = float(percent) / 100.f;
+                QSettings().setValue(key, double(d.*member));
+                setDisplay(d);
+            });
+            a->setCheckable(true);
+            a->setChecked(std::lround(mDisplay.*member * 100.f) == percent);
+            group->addAction(a);
+        }
+    };
+    QMenu* rigDrawing = mViewMenu->addMenu(tr("&Rig Drawing"));
+    percentages(rigDrawing->addMenu(tr("Particle &Size")), QStringLiteral("viewParticleSize"), QStringLiteral("view/particleSize"),
+                {100, 50, 25}, &viewport::DisplayOptions::particleSize);
+    percentages(rigDrawing->addMenu(tr("Particle &Opacity")), QStringLiteral("viewParticleOpacity"), QStringLiteral("view/particleOpacity"),
+                {100, 60, 30}, &viewport::DisplayOptions::particleOpacity);
+    mActions.addToggle(rigDrawing, QStringLiteral("viewBonesAsLines"), tr("Bones as &Lines"), {}, mDisplay.bonesAsLines, [this](bool on) {
+        viewport::DisplayOptions d = mDisplay;
+        d.bonesAsLines = on;
+        QSettings().setValue(QStringLiteral("view/bonesAsLines"), on);
+        setDisplay(d);
+    });
     QMenu* opacity = mViewMenu->addMenu(tr("Mesh &Opacity"));
     auto* opacityGroup = new QActionGroup(this);
     for (int percent : {100, 60, 30, 0}) {
@@ -171,6 +224,8 @@ QToolBar* MainWindow::createToolsMenu()
     for (const ToolEntry& e : entries) {
         const Tool tool = e.tool;
         QAction* a = mActions.add(tools, QString::fromLatin1(e.name), e.text, e.key, [this, tool] { mTools->setTool(tool); });
+        a->setIcon(toolIcon(tool, palette()));
+        a->setToolTip(QStringLiteral("%1 (%2)").arg(QString(e.text).remove(QLatin1Char('&')), e.key.toString(QKeySequence::NativeText)));
         a->setCheckable(true);
         a->setChecked(tool == Tool::Select);
         toolGroup->addAction(a);
@@ -180,6 +235,7 @@ QToolBar* MainWindow::createToolsMenu()
         for (const ToolEntry& e : entries)
             if (e.tool == tool)
                 mActions.find(QString::fromLatin1(e.name))->setChecked(true);
+        setDisplay(mDisplay); // X-ray while placing
     });
     QWidget::addAction(mActions.add(nullptr, QStringLiteral("toolCancel"), tr("Cancel Tool"), QKeySequence(Qt::Key_Escape),
         [this] { mTools->setTool(Tool::Select); }));

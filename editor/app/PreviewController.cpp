@@ -232,7 +232,7 @@ void PreviewController::decorate(viewport::ViewportScene& scene) const
     scene.stickStrain = mSession->stickStrain();
     scene.angularViolation = mSession->angularViolation();
     scene.contactPoints = mSession->contactPoints();
-    for (const auto& box : mSession->sceneGeometry().boxes)
+    for (const auto& box : editor::visibleBoxes(mSession->sceneGeometry()))
         scene.staticBoxes.push_back({box.pose, box.halfExtents});
     scene.selection.clear();
     const editor::PreviewStats& s = mSession->stats();

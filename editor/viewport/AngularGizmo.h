@@ -14,6 +14,7 @@
 #include <QPointF>
 #include <QSize>
 
+#include <algorithm>
 #include <optional>
 #include <vector>
 
@@ -30,7 +31,7 @@ public:
 
     static constexpr float kHandlePixels = 7.f; ///< drawn radius and pick radius
 
-    static float coneLength(const RigPose::AngularAnchor& anchor) { return 0.6f * anchor.length; }
+    static float coneLength(const RigPose::AngularAnchor& anchor) { return std::max(0.6f * anchor.length, anchor.minimumCone); }
     static Vec3 twistCentre(const RigPose::AngularAnchor& anchor);
     static float twistRadius(const RigPose::AngularAnchor& anchor) { return 0.35f * coneLength(anchor); }
 

@@ -16,6 +16,11 @@ struct DisplayOptions {
     bool showShapes = true; ///< boxes and stick capsules
     bool showGrid = true;
     bool showGround = true;
+    /// Particle drawing: the sphere drawn is particleSize × the collision radius (a marker that leaves the
+    /// mesh visible at 0.25), at particleOpacity. Picking still uses the full sphere.
+    float particleSize = 1.f;    ///< (0, 1]
+    float particleOpacity = 1.f; ///< (0, 1]
+    bool bonesAsLines = false;   ///< bones as thin lines from head to tail instead of octahedra
 
     bool operator==(const DisplayOptions&) const = default;
 };

@@ -25,8 +25,8 @@ Colour mix(Colour a, Colour b, float t)
 
 class Builder {
 public:
-    Builder(DrawList& out, const ViewportScene& scene, const RigPose& pose)
-        : mOut(out), mScene(scene), mPose(pose), mHidden(scene.hidden), mSelected(scene.selection)
+    Builder(DrawList& out, const ViewportScene& scene, const RigPose& pose, const DisplayOptions& options)
+        : mOut(out), mScene(scene), mPose(pose), mOptions(options), mHidden(scene.hidden), mSelected(scene.selection)
     {
     }
 
@@ -64,6 +64,7 @@ private:
     DrawList& mOut;
     const ViewportScene& mScene;
     const RigPose& mPose;
+    const DisplayOptions& mOptions;
     ElementSet mHidden;
     ElementSet mSelected;
 };
@@ -77,9 +78,10 @@ void Builder::particles()
             continue;
         const Colour own = p.mass > 0.f ? colours::kParticle : colours::kKinematicParticle;
         const Colour c = mSelected.contains(ElementKind::Particle, p.id) ? colours::kSelected : own;
-        mOut.spheres.push_back({mPose.particle(i), p.radius, c});
+        const float drawn = p.radius * std::clamp(mOptions.particleSize, 0.05f, 1.f);
+        mOut.spheres.push_back({mPose.particle(i), drawn, c.withAlpha(c.a * std::clamp(mOptions.particleOpacity, 0.05f, 1.f))});
         if (hovered(ElementKind::Particle, p.id))
-            mOut.outlines.push_back({mPose.particle(i), p.radius, colours::kHovered});
+            mOut.outlines.push_back({mPose.particle(i), drawn, colours::kHovered});
     }
 }
 
@@ -250,6 +252,10 @@ void Builder::bones()
         const RigPose::BoneSegment& s = mPose.bones()[i];
         const Colour c = tint(ElementKind::Bone, bone.id, colours::kBone);
         const float w = 1.f + widthBoost(ElementKind::Bone, bone.id);
+        if (mOptions.bonesAsLines) {
+            mOut.line(s.head, s.tail, c, w);
+            continue;
+        }
         const float len = length(s.tail - s.head);
         const Vec3 dir = normalizeOr(s.tail - s.head, {0, 1, 0});
         const Vec3 u = anyPerpendicular(dir), v = cross(dir, u);
@@ -285,7 +291,7 @@ void RigDrawBuilder::build(DrawList& out, const ViewportScene& scene, const RigP
 {
     if (!pose.rig())
         return;
-    Builder b(out, scene, pose);
+    Builder b(out, scene, pose, options);
     if (options.showTriangles)
         b.triangles();
     if (options.showSticks || options.showShapes)

@@ -96,10 +96,14 @@ void RigPose::computeBones(const ViewportScene& scene)
             continue;
         }
         float stub = 0.05f;
+        Vec3 along = b.axes.c[1];
         const std::int32_t p = bones[i].parent;
-        if (validIndex(p, bones.size()) && std::size_t(p) < i)
-            stub = std::max(0.5f * length(mBones[i].head - mBones[std::size_t(p)].head), 0.02f);
-        b.tail = b.head + b.axes.c[1] * stub;
+        if (validIndex(p, bones.size()) && std::size_t(p) < i) {
+            const Vec3 fromParent = mBones[i].head - mBones[std::size_t(p)].head;
+            stub = std::max(0.5f * length(fromParent), 0.02f);
+            along = normalizeOr(fromParent, along); // the limb goes on (a bone's own Y need not point along it)
+        }
+        b.tail = b.head + along * stub;
     }
 }
 
@@ -122,6 +126,7 @@ void RigPose::computeAngular()
                 if (ta.p[i] == tb.p[j] && validIndex(ta.p[i], mPositions.size())) {
                     shared += mPositions[std::size_t(ta.p[i])];
                     ++sharedCount;
+                    anchor.minimumCone = std::max(anchor.minimumCone, 1.6f * r.particles[std::size_t(ta.p[i])].radius);
                 }
         const Frame& fa = mTriangleFrames[ia];
         const Frame& fb = mTriangleFrames[ib];
@@ -139,6 +144,16 @@ void RigPose::computeAngular()
         }
         mAngular.push_back(anchor);
     }
+}
+
+void RigPose::sizeGizmos(const Camera& camera, QSize viewport)
+{
+    for (AngularAnchor& a : mAngular)
+        if (a.valid) {
+            const float perPixel = camera.worldPerPixel(a.point, viewport);
+            if (std::isfinite(perPixel) && perPixel > 0.f)
+                a.minimumCone = std::max(a.minimumCone, kConePixels * perPixel);
+        }
 }
 
 void RigPose::computeShapes()

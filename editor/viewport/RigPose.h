@@ -3,6 +3,7 @@
 // constraints and the world transforms of shapes. Shared by drawing, picking and framing. Plain C++.
 #pragma once
 
+#include "viewport/Camera.h"
 #include "viewport/ViewMath.h"
 #include "viewport/ViewportScene.h"
 
@@ -21,15 +22,19 @@ public:
     /// Where an angular constraint is drawn: the point the two triangles share (a shared particle, the
     /// middle of a shared edge, else the middle between the centroids), the limit frame in world space
     /// (X = swing axis 1, Y = twist axis, Z = swing axis 2) as the parent triangle A sees it, and a length
-    /// for the cone (the distance to triangle B's centroid).
+    /// for the cone (the distance to triangle B's centroid). The cone is never shorter than minimumCone: it
+    /// reaches out of the pivot particles' spheres (1.6 × their largest radius) and, once sizeGizmos() has
+    /// been given the camera, spans kConePixels on screen, so its handles are never lost inside a knee.
     struct AngularAnchor {
         Vec3 point;
         Mat3 axes;
         float length = 0.1f;
+        float minimumCone = 0.f;
         bool valid = false;
     };
-    /// A bone as a segment: head at its joint, tail at the mean of its children's heads (or a stub along
-    /// its Y axis for a leaf).
+    static constexpr float kConePixels = 60.f;
+    /// A bone as a segment: head at its joint, tail at the mean of its children's heads (or, for a leaf, a stub
+    /// half its parent's length continuing the parent's direction: a hand goes on along the forearm).
     struct BoneSegment {
         Vec3 head, tail;
         Mat3 axes; ///< world rotation of the bone (unit columns)
@@ -50,6 +55,8 @@ public:
     Vec3 stickMidpoint(std::size_t i) const;
     /// Bounds of everything drawn for the rig (particle spheres, bones, boxes).
     Bounds bounds() const;
+    /// Lengthens each angular gizmo's cone to span at least kConePixels on screen.
+    void sizeGizmos(const Camera& camera, QSize viewport);
 
 private:
     void computeBones(const ViewportScene& scene);

@@ -115,7 +115,7 @@ void Viewport::paintGL()
     }
     if (mRigDirty) {
         mRigList.clear();
-        RigDrawBuilder::build(mRigList, mScene, RigPose(mScene), mOptions);
+        RigDrawBuilder::build(mRigList, mScene, gizmoPose(), mOptions);
         mStaticList.clear();
         OverlayBuilder::staticBoxes(mStaticList, mScene.staticBoxes);
         mContactList.clear();
@@ -222,6 +222,8 @@ void Viewport::setCamera(const Camera& camera)
 
 void Viewport::cameraMoved()
 {
+    if (mScene.rig && !mScene.rig->angular.empty() && mOptions.showAngular)
+        mRigDirty = true; // the joints' cones keep their size on screen
     emit cameraChanged();
     update();
 }
@@ -302,11 +304,18 @@ void Viewport::setAngularGizmo(std::optional<rig::ElementId> id)
     update();
 }
 
+RigPose Viewport::gizmoPose() const
+{
+    RigPose pose(mScene);
+    pose.sizeGizmos(mCamera, size());
+    return pose;
+}
+
 void Viewport::buildHandles(DrawList& out) const
 {
     if (!mAngular.constraint())
         return;
-    const RigPose pose(mScene);
+    const RigPose pose = gizmoPose();
     for (const AngularGizmo::HandlePoint& h : mAngular.handles(mScene, pose)) {
         const bool twist = h.handle == AngularLimitHandle::TwistMin || h.handle == AngularLimitHandle::TwistMax;
         Colour c = twist ? colours::kAngularTwist : colours::kAngularCone;

@@ -149,6 +149,8 @@ private:
     /// Starts a gizmo or angular-handle drag under `pos`; false when there is no handle there.
     bool beginHandleDrag(QPointF pos);
     void buildHandles(DrawList& out) const;
+    /// The rig's pose with the angular gizmos sized for the current camera (drawing, handles and drags agree).
+    RigPose gizmoPose() const;
     /// scene.overlayLines in the top-left corner, with QPainter over what GL drew.
     void paintOverlayText();
     Bounds selectionBounds() const;

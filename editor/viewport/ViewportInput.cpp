@@ -62,7 +62,7 @@ bool Viewport::beginHandleDrag(QPointF pos)
     }
     if (!mAngular.constraint())
         return false;
-    const RigPose pose(mScene);
+    const RigPose pose = gizmoPose();
     const std::optional<AngularLimitHandle> a = mAngular.hitTest(mScene, pose, mCamera, size(), pos);
     if (a && mAngular.begin(*a, mScene, pose)) {
         mDrag = Drag::Angular;
@@ -132,7 +132,7 @@ void Viewport::mouseMoveEvent(QMouseEvent* event)
         update();
         break;
     case Drag::Angular:
-        if (const std::optional<float> a = mAngular.drag(mScene, RigPose(mScene), mCamera, size(), pos)) {
+        if (const std::optional<float> a = mAngular.drag(mScene, gizmoPose(), mCamera, size(), pos)) {
             emit angularLimitDragged(*mAngular.constraint(), mAngular.activeHandle(), *a);
             update();
         }

@@ -102,6 +102,7 @@ class TestMainWindow : public QObject {
     void initTestCase();
     void authoring_importRigClickUndoRedoSaveReopenExport();
     void viewport_drawsMeshAndRig();
+    void drawing_xrayWhilePlacingAndSmallerParticles();
     void panels_outlinerPropertiesAndValidationEditTheDocument();
     void angularGizmo_dragEditsLimitAsOneStep();
     void recovery_offeredAfterCrash();
@@ -285,6 +286,56 @@ void TestMainWindow::viewport_drawsMeshAndRig()
                              std::abs(c.blue() - background.blue())) > 40;
     }
     QVERIFY2(particlesSeen >= int(w.document().rig().particles.size()) * 3 / 4, qPrintable(QString::number(particlesSeen)));
+}
+
+// Placing shows the rig through the mesh (X-ray while a placing tool is active, a setting); particles drawn at a
+// quarter of their radius leave the mesh visible around their centres. Both are remembered.
+void TestMainWindow::drawing_xrayWhilePlacingAndSmallerParticles()
+{
+    QSettings().remove(QStringLiteral("view"));
+    app::MainWindow w;
+    w.show();
+    waitForViewport(w);
+    QVERIFY(w.importMesh(kHuman, QStringLiteral("humanoid"), 70.f));
+    viewport::Viewport* vp = w.viewport();
+    const int steps = w.document().undoStack()->count();
+    QVERIFY(!vp->displayOptions().xray);
+    w.action(QStringLiteral("toolAddParticle"))->trigger();
+    QVERIFY(vp->displayOptions().xray);
+    w.action(QStringLiteral("toolSelect"))->trigger();
+    QVERIFY(!vp->displayOptions().xray);
+    w.action(QStringLiteral("viewXrayWhilePlacing"))->trigger(); // off
+    w.action(QStringLiteral("toolAddStick"))->trigger();
+    QVERIFY(!vp->displayOptions().xray);
+    w.action(QStringLiteral("toolSelect"))->trigger();
+    QCOMPARE(w.document().undoStack()->count(), steps); // a drawing preference, not an edit
+
+    // The head particle at full size covers the pixel 0.6 of its radius left of its centre; at 25 % the mesh
+    // shows there.
+    w.action(QStringLiteral("viewFront"))->trigger();
+    w.action(QStringLiteral("viewFrame"))->trigger();
+    const rig::RigDescription& rig = w.document().rig();
+    const auto head = std::find_if(rig.particles.begin(), rig.particles.end(), [](const rig::Particle& p) { return p.name == "head"; });
+    QVERIFY(head != rig.particles.end());
+    const QPoint probe = pixelOf(vp, head->position - Vec3{0.6f * head->radius, 0.f, 0.f});
+    auto bluish = [&] {
+        QCoreApplication::processEvents();
+        const QColor c = vp->grabFramebuffer().pixelColor(probe);
+        return c.blue() > c.red() + 60;
+    };
+    QVERIFY(bluish());
+    w.action(QStringLiteral("viewParticleSize25"))->trigger();
+    QCOMPARE(vp->displayOptions().particleSize, 0.25f);
+    QVERIFY(!bluish());
+    QCOMPARE(QSettings().value(QStringLiteral("view/particleSize")).toDouble(), 0.25);
+    QCOMPARE(QSettings().value(QStringLiteral("view/xrayWhilePlacing")).toBool(), false);
+    {   // the next window starts with them
+        app::MainWindow again;
+        QCOMPARE(again.viewport() ? again.viewport()->displayOptions().particleSize : 0.25f, 0.25f);
+        QVERIFY(!again.action(QStringLiteral("viewXrayWhilePlacing"))->isChecked());
+        QVERIFY(again.action(QStringLiteral("viewParticleSize25"))->isChecked());
+    }
+    QSettings().remove(QStringLiteral("view"));
 }
 
 void TestMainWindow::panels_outlinerPropertiesAndValidationEditTheDocument()

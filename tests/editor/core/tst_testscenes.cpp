@@ -20,6 +20,8 @@ private slots:
     void nearestSurfacePoint_findsTheFaceOrEdge();
     void sceneNames_roundTrip();
     void bindBottom_isTheLowestSphereAfterTheTurn();
+    void visibleBoxes_stairsAreStepsStandingOnTheFloor();
+    void visibleBoxes_keepTurnedBoxesAndDropBuriedOnes();
 };
 
 void TestTestScenes::scenes_haveTheDocumentedTopAtTheDropPoint_data()
@@ -109,6 +111,41 @@ void TestTestScenes::bindBottom_isTheLowestSphereAfterTheTurn()
     // Upside down about the point (0, 1.5, 0): y → 3 − y, so the second particle is lowest: 1 − 0.3.
     const Quat flip = Quat::fromAxisAngle({1.f, 0.f, 0.f}, 3.14159265f);
     QVERIFY(std::fabs(editor::bindBottom(*rig, flip, {0.f, 1.5f, 0.f}) - (1.f - 1.5f - 0.3f)) < 1e-5f);
+}
+
+void TestTestScenes::visibleBoxes_stairsAreStepsStandingOnTheFloor()
+{
+    // The documented stairs: six steps 0.18 m high and 0.3 m deep rising toward −Z from z = 0, 3 m wide. What is
+    // drawn of them stands on the floor: step k is 0.18 (k + 1) high over z in [−0.3 (k + 1), −0.3 k].
+    const SceneGeometry g = editor::testSceneGeometry(project::Scene::Stairs);
+    const std::vector<editor::SceneBox> seen = editor::visibleBoxes(g);
+    QCOMPARE(int(seen.size()), 6);
+    for (int k = 0; k < 6; ++k) {
+        const editor::SceneBox& b = seen[size_t(k)];
+        const Vec3 lo = b.pose.translation - b.halfExtents, hi = b.pose.translation + b.halfExtents;
+        QVERIFY2(std::fabs(lo.y - 0.f) < 1e-6f, qPrintable(QString::number(double(lo.y))));
+        QVERIFY(std::fabs(hi.y - 0.18f * float(k + 1)) < 1e-6f);
+        QVERIFY(std::fabs(hi.z - (-0.3f * float(k))) < 1e-6f);
+        QVERIFY(std::fabs(lo.z - (-0.3f * float(k + 1))) < 1e-6f);
+        QVERIFY(std::fabs(hi.x - 1.5f) < 1e-6f && std::fabs(lo.x + 1.5f) < 1e-6f);
+    }
+    // The ledge is one block 1 m high on the floor.
+    const auto ledge = editor::visibleBoxes(editor::testSceneGeometry(project::Scene::Ledge));
+    QCOMPARE(int(ledge.size()), 1);
+    QVERIFY(std::fabs(ledge[0].halfExtents.y - 0.5f) < 1e-6f && std::fabs(ledge[0].pose.translation.y - 0.5f) < 1e-6f);
+}
+
+void TestTestScenes::visibleBoxes_keepTurnedBoxesAndDropBuriedOnes()
+{
+    SceneGeometry g;
+    g.floorHeight = 0.f;
+    g.boxes.push_back({Transform{Quat{}, {0.f, -2.f, 0.f}}, {1.f, 1.f, 1.f}});                         // buried
+    g.boxes.push_back({Transform{Quat::fromAxisAngle({0, 1, 0}, 0.5f), {0.f, 0.f, 0.f}}, {1.f, 1.f, 1.f}}); // turned
+    g.boxes.push_back({Transform{Quat{}, {0.f, 3.f, 0.f}}, {1.f, 1.f, 1.f}});                          // floating
+    const auto seen = editor::visibleBoxes(g);
+    QCOMPARE(int(seen.size()), 2);
+    QCOMPARE(seen[0].halfExtents.y, 1.f); // the turned one, whole
+    QCOMPARE(seen[1].pose.translation.y, 3.f);
 }
 
 QTEST_GUILESS_MAIN(TestTestScenes)

@@ -45,6 +45,8 @@ private slots:
     void drag_swing2FollowsTheCursorAndClamps();
     void drag_twistMaxFollowsTheCursorAndStaysAboveTwistMin();
     void drag_coneAngleInItsPlane();
+    void cone_reachesOutOfThePivotSphereAndKeepsItsSizeOnScreen();
+    void leafBone_continuesItsParentsDirection();
 };
 
 void TestAngularGizmo::handles_onTheConeRimAndTwistArc()
@@ -136,6 +138,50 @@ void TestAngularGizmo::drag_coneAngleInItsPlane()
     // looking along the plane (front view: the plane x = 0 is edge on) gives nothing
     const Camera front = camera(Camera::View::Front);
     QVERIFY(!g.drag(r.scene, pose, front, kSize, QPointF(400, 300)));
+}
+
+// The gizmo's cone (and the handles on its rim) reach out of a big pivot sphere (a knee): 1.6 × its radius; and
+// seen from far away it still spans RigPose::kConePixels on screen, while drawing, handles and drags agree.
+void TestAngularGizmo::cone_reachesOutOfThePivotSphereAndKeepsItsSizeOnScreen()
+{
+    Rig r(rig::AngularLimit::Cone);
+    r.rig.particles[0].radius = 0.4f; // the shared pivot at the origin
+    RigPose pose(r.scene);
+    QCOMPARE(AngularGizmo::coneLength(pose.angular()[0]), 0.64f); // 1.6 × 0.4 > 0.6 × 0.4714
+    AngularGizmo g;
+    g.setConstraint(7);
+    QVERIFY(length(g.handles(r.scene, pose)[0].position) > 0.4f); // outside the sphere
+    r.rig.particles[0].radius = 0.05f;
+    Camera far = camera(Camera::View::Front);
+    far.setDistance(60.f);
+    RigPose seen(r.scene);
+    QCOMPARE(AngularGizmo::coneLength(seen.angular()[0]), kLen); // near: its own length
+    seen.sizeGizmos(far, kSize);
+    const float len = AngularGizmo::coneLength(seen.angular()[0]);
+    const QPointF a = far.project({0, 0, 0}, kSize).value(), b = far.project({0, len, 0}, kSize).value();
+    QVERIFY2(std::fabs(std::hypot(a.x() - b.x(), a.y() - b.y()) - double(RigPose::kConePixels)) < 1.0,
+             qPrintable(QString::number(std::hypot(a.x() - b.x(), a.y() - b.y()))));
+    const std::vector<AngularGizmo::HandlePoint> h = g.handles(r.scene, seen);
+    // the cone limit (60° by default) on the rim: t·cos + s2·sin, s2 = −Z
+    QVERIFY2(near(h[0].position, Vec3{0, std::cos(radians(60.f)), -std::sin(radians(60.f))} * len, 1e-3f), qPrintable(str(h[0].position)));
+}
+
+// A leaf bone (a hand with no fingers) is drawn going on along its parent, half its parent's length, whatever
+// its own axes (the mannequin's bones all have the world's axes: drawn along their Y they stood up as spikes).
+void TestAngularGizmo::leafBone_continuesItsParentsDirection()
+{
+    rig::RigDescription rig;
+    rig::Bone forearm, hand;
+    forearm.name = "forearm";
+    forearm.bindWorld = Mat4::fromTransform(Transform{Quat{}, {0.2f, 1.4f, 0.f}});
+    hand.name = "hand";
+    hand.parent = 0;
+    hand.bindWorld = Mat4::fromTransform(Transform{Quat{}, {0.5f, 1.4f, 0.f}});
+    rig.bones = {forearm, hand};
+    ViewportScene scene;
+    scene.rig = &rig;
+    const RigPose pose(scene);
+    QVERIFY2(near(pose.bones()[1].tail, Vec3{0.65f, 1.4f, 0.f}), qPrintable(str(pose.bones()[1].tail)));
 }
 
 QTEST_GUILESS_MAIN(TestAngularGizmo)

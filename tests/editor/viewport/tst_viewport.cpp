@@ -281,7 +281,8 @@ void TestViewport::gizmo_axisLockAndCancel()
 }
 
 // Two triangles sharing particle (0, 0, 0), limit frame s1 = −X, t = +Y, s2 = −Z (twoTriangleRig): the
-// swing-2 handle moves in the plane z = 0 at angle atan2(x, y) from +Y, 0.282843 m from the anchor.
+// swing-2 handle moves in the plane z = 0 at angle atan2(x, y) from +Y, 0.282843 m from the anchor (at least
+// RigPose::kConePixels on screen).
 void TestViewport::angularGizmo_dragEmitsTheNewLimit()
 {
     rig::RigDescription r = twoTriangleRig(rig::AngularLimit::SwingTwist);
@@ -293,7 +294,8 @@ void TestViewport::angularGizmo_dragEmitsTheNewLimit()
     cam.setDistance(2.f);
     mView->setCamera(cam);
     mView->setAngularGizmo(7);
-    const float len = 0.282843f, k = std::sqrt(0.5f);
+    // The cone is 0.6 × 0.471405 long, or kConePixels on screen if that is longer.
+    const float len = std::max(0.282843f, RigPose::kConePixels * cam.worldPerPixel({0, 0, 0}, kSize)), k = std::sqrt(0.5f);
     const QPoint handle = pixelOf(Vec3{k, k, 0} * len);
     QSignalSpy dragged(mView.get(), &Viewport::angularLimitDragged);
     QSignalSpy finished(mView.get(), &Viewport::angularLimitDragFinished);

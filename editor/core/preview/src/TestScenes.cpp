@@ -75,6 +75,25 @@ SceneGeometry buildTestScene(runtime::World& world, project::Scene scene)
     return g;
 }
 
+std::vector<SceneBox> visibleBoxes(const SceneGeometry& geometry)
+{
+    std::vector<SceneBox> out;
+    for (const SceneBox& b : geometry.boxes) {
+        const Quat& q = b.pose.rotation;
+        const bool axisAligned = std::fabs(std::fabs(q.w) - 1.f) < 1e-6f;
+        const float bottom = b.pose.translation.y - b.halfExtents.y, top = b.pose.translation.y + b.halfExtents.y;
+        if (!axisAligned || bottom >= geometry.floorHeight) {
+            out.push_back(b);
+        } else if (top > geometry.floorHeight) {
+            SceneBox cut = b;
+            cut.halfExtents.y = 0.5f * (top - geometry.floorHeight);
+            cut.pose.translation.y = 0.5f * (top + geometry.floorHeight);
+            out.push_back(cut);
+        }
+    }
+    return out;
+}
+
 float sceneTopHeight(project::Scene scene)
 {
     switch (scene) {

@@ -43,6 +43,11 @@ SceneGeometry buildTestScene(runtime::World& world, project::Scene scene);
 /// The geometry buildTestScene() adds, without a world (for drawing and measuring).
 SceneGeometry testSceneGeometry(project::Scene scene);
 
+/// The boxes as they are seen: each axis-aligned box cut at the floor, keeping what is above it (the blocks
+/// reach 1 m into the solid ground, which drawn through a translucent floor makes stairs read as towers).
+/// Boxes wholly below the floor are left out; turned boxes are kept whole.
+std::vector<SceneBox> visibleBoxes(const SceneGeometry& geometry);
+
 /// Height of the highest surface at the drop point (x = z = 0, box edges included): 0 for Floor, 0.18 for
 /// Stairs, 1 for Ledge, 0.6 for Box. A scenario's drop height is measured above it.
 float sceneTopHeight(project::Scene scene);
