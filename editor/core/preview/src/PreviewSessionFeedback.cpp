@@ -175,4 +175,49 @@ std::optional<HitPoint> PreviewSession::hitRay(Vec3 origin, Vec3 dir) const
     return best;
 }
 
+Vec3 PreviewSession::hitNormal(const HitPoint& hit) const
+{
+    if (!isRunning())
+        return {};
+    const auto x = mSim->ragdoll->positions();
+    Vec3 centre;
+    if (hit.kind == HitPoint::Kind::Particle) {
+        if (hit.index >= x.size())
+            return {};
+        centre = x[hit.index];
+    } else {
+        const auto& sticks = mSim->rig->description().sticks;
+        if (hit.index >= sticks.size())
+            return {};
+        const rig::Stick& s = sticks[hit.index];
+        const float t = std::clamp(hit.t, 0.f, 1.f);
+        centre = x[std::size_t(s.a)] * (1.f - t) + x[std::size_t(s.b)] * t;
+    }
+    const Vec3 inward = centre - hit.point;
+    const float l = length(inward);
+    return l > 1e-6f && std::isfinite(l) ? inward / l : Vec3{};
+}
+
+Vec3 PreviewSession::centreOfMass(float alpha) const
+{
+    if (!isRunning())
+        return {};
+    const runtime::Ragdoll& r = *mSim->ragdoll;
+    const auto masses = mSim->rig->masses();
+    Vec3 weighted, plain;
+    float total = 0.f;
+    for (std::uint32_t i = 0; i < r.particleCount(); ++i) {
+        const Vec3 p = r.interpolatedPosition(i, alpha);
+        const float m = i < masses.size() ? masses[i] : 0.f;
+        plain = plain + p;
+        if (m > 0.f) {
+            weighted = weighted + p * m;
+            total += m;
+        }
+    }
+    if (total > 0.f)
+        return weighted / total;
+    return r.particleCount() ? plain / float(r.particleCount()) : Vec3{};
+}
+
 } // namespace marionette::editor

@@ -120,6 +120,10 @@ public:
     /// Nearest stick capsule (capsuleRadius, or for rigid sticks without one the smaller end radius) or
     /// particle sphere hit by the ray (origin, dir) at the current positions; nullopt when none.
     std::optional<HitPoint> hitRay(Vec3 origin, Vec3 dir) const;
+    /// The unit normal of the struck shape at `hit.point`, pointing into it: toward the sphere's centre for a
+    /// particle, toward the closest point of the stick's axis (lerp(a, b, hit.t)) for a capsule, at the
+    /// current positions. Zero when the point is at that centre or axis, or the hit names nothing.
+    Vec3 hitNormal(const HitPoint& hit) const;
     /// Explosion (Ragdoll::applyExplosion): velocity change strength / max(d², 0.25²) m/s within radius.
     void explode(Vec3 centre, float strength, float radius);
     /// Drag: a kinematic pin (Jakobsen's IK: inverse mass 0, placed on the target each iteration) that
@@ -144,6 +148,9 @@ public:
     // ---- reading -----------------------------------------------------------------------------------------
     std::span<const Vec3> positions() const;
     std::vector<Vec3> interpolatedPositions(float alpha) const;
+    /// The body's centre of mass at interpolatedPositions(alpha): the mass-weighted mean of the particles
+    /// (kinematic ones, of mass 0, do not count; the plain mean when every particle is kinematic).
+    Vec3 centreOfMass(float alpha = 1.f) const;
     /// The runtime's skinning matrices (one per rig bone), interpolated between the last two steps.
     std::vector<Mat4> skinningPalette(float alpha) const;
     const runtime::Ragdoll& ragdoll() const; ///< requires isRunning()
