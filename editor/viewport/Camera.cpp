@@ -93,6 +93,17 @@ void Camera::frame(const Bounds& box)
         setDistance(margin * radius / std::sin(halfFov));
 }
 
+void Camera::frame(const Bounds& box, Vec3 centre)
+{
+    if (!box.isValid() || !isFinite(box.min) || !isFinite(box.max) || !isFinite(centre))
+        return;
+    Bounds symmetric = box;
+    symmetric.add(centre * 2.f - box.min);
+    symmetric.add(centre * 2.f - box.max);
+    frame(symmetric);
+    mState.target = centre; // the mirrored box's centre, without its rounding
+}
+
 void Camera::setView(View view)
 {
     switch (view) {

@@ -62,6 +62,9 @@ public:
     /// Centres the target on the box and sets the distance so the whole box (its bounding sphere) is in
     /// view for the current viewport aspect. An invalid box leaves the camera unchanged.
     void frame(const Bounds& box);
+    /// Centres the target on `centre` (e.g. a body's centre of mass) and sets the distance so the whole box
+    /// is still in view: the box mirrored about `centre` is framed. An invalid box or centre changes nothing.
+    void frame(const Bounds& box, Vec3 centre);
     /// One of the six axis views (yaw/pitch only; target and distance stay).
     void setView(View view);
 
