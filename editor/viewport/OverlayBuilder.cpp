@@ -166,6 +166,31 @@ void OverlayBuilder::contacts(DrawList& out, const std::vector<Vec3>& points)
     }
 }
 
+void OverlayBuilder::impulseArrows(DrawList& out, const std::vector<ImpulseArrow>& arrows)
+{
+    constexpr int kSegments = 12;
+    constexpr float kPi = 3.14159265358979f;
+    for (const ImpulseArrow& a : arrows) {
+        const float l = length(a.direction);
+        if (!isFinite(a.point) || !isFinite(a.direction) || !(l > 1e-6f) || !(a.length > 0.f) || !std::isfinite(a.length))
+            continue;
+        const Vec3 d = a.direction / l;
+        const Colour c = colours::kImpulse.withAlpha(std::clamp(a.opacity, 0.f, 1.f));
+        const float head = 0.25f * a.length;
+        const Vec3 base = a.point - d * head, tail = a.point - d * a.length;
+        out.line(tail, base, c, kArrowShaftPixels);
+        const Vec3 u = anyPerpendicular(d), v = cross(d, u);
+        const float r = 0.4f * head;
+        for (int i = 0; i < kSegments; ++i) {
+            const float t0 = 2.f * kPi * float(i) / kSegments, t1 = 2.f * kPi * float(i + 1) / kSegments;
+            const Vec3 p0 = base + (u * std::cos(t0) + v * std::sin(t0)) * r;
+            const Vec3 p1 = base + (u * std::cos(t1) + v * std::sin(t1)) * r;
+            out.triangle(a.point, p0, p1, c);
+            out.triangle(base, p1, p0, c.scaled(0.6f));
+        }
+    }
+}
+
 void OverlayBuilder::rubberBand(DrawList& out, const QRectF& rect)
 {
     const QRectF r = rect.normalized();

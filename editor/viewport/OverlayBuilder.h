@@ -26,6 +26,11 @@ public:
     /// pass over a cleared depth buffer.
     static void contacts(DrawList& out, const std::vector<Vec3>& points);
     static constexpr float kContactPixels = 5.f;
+    /// Impulse arrows (ViewportScene::impulseArrows): a 3 px shaft and a solid cone head a quarter of the
+    /// arrow long, tip on the point, meant for the same pass as the contacts. Arrows with a non-finite or
+    /// zero direction or length are skipped.
+    static void impulseArrows(DrawList& out, const std::vector<ImpulseArrow>& arrows);
+    static constexpr float kArrowShaftPixels = 3.f;
     /// The rubber band in pixel coordinates (z = 0).
     static void rubberBand(DrawList& out, const QRectF& rect);
 };

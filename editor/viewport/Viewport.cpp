@@ -120,6 +120,7 @@ void Viewport::paintGL()
         OverlayBuilder::staticBoxes(mStaticList, mScene.staticBoxes);
         mContactList.clear();
         OverlayBuilder::contacts(mContactList, mScene.contactPoints);
+        OverlayBuilder::impulseArrows(mContactList, mScene.impulseArrows);
         mRigDirty = false;
         ++mStats.rigRebuilds;
     }
@@ -270,6 +271,18 @@ Bounds Viewport::selectionBounds() const
 
 void Viewport::frameSelection()
 {
+    if (mScene.focus) {
+        // The preview: the pose as simulated and the mesh as skinned, about the body's centre.
+        Bounds b = RigPose(mScene).bounds();
+        if (const MeshRaycaster* mesh = raycaster(); mesh && !mesh->isEmpty())
+            b.add(mesh->bounds());
+        if (!b.isValid())
+            return;
+        mCamera.setViewportSize(size());
+        mCamera.frame(b, *mScene.focus);
+        cameraMoved();
+        return;
+    }
     Bounds b = selectionBounds();
     if (!b.isValid()) {
         b.add(RigPose(mScene).bounds());
@@ -283,6 +296,14 @@ void Viewport::frameSelection()
         return;
     mCamera.setViewportSize(size());
     mCamera.frame(b);
+    cameraMoved();
+}
+
+void Viewport::setView(Camera::View view)
+{
+    mCamera.setView(view);
+    if (mScene.focus && isFinite(*mScene.focus))
+        mCamera.setTarget(*mScene.focus);
     cameraMoved();
 }
 
@@ -346,15 +367,22 @@ std::vector<project::ElementRef> Viewport::pickInRect(const QRectF& rect) const
     return viewport::pickInRect(mScene, mCamera, size(), rect, mOptions);
 }
 
-std::optional<SurfacePoint> Viewport::surfacePoint(QPointF pixel) const
+const MeshRaycaster* Viewport::raycaster() const
 {
     if (!mScene.mesh)
-        return std::nullopt;
+        return nullptr;
     if (!mRaycaster || mRaycasterDirty) {
         mRaycaster = std::make_unique<MeshRaycaster>(*mScene.mesh, mScene.bonePalette);
         mRaycasterDirty = false;
     }
-    return viewport::surfacePoint(mScene, mCamera, size(), pixel, mRaycaster.get());
+    return mRaycaster.get();
+}
+
+std::optional<SurfacePoint> Viewport::surfacePoint(QPointF pixel) const
+{
+    if (!mScene.mesh)
+        return std::nullopt;
+    return viewport::surfacePoint(mScene, mCamera, size(), pixel, raycaster());
 }
 
 std::optional<int> Viewport::nearestJoint(QPointF pixel, float maxPixels) const

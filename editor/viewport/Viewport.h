@@ -56,8 +56,13 @@ public:
     const Camera& camera() const { return mCamera; }
     /// Replaces the camera (its viewport size is kept); emits cameraChanged().
     void setCamera(const Camera& camera);
-    /// F: frames the selection, or everything when nothing is selected. Emits cameraChanged().
+    /// F: frames the selection, or everything when nothing is selected; with a scene focus (the preview's
+    /// body centre) frames what is shown (the simulated pose and the skinned mesh) about the focus.
+    /// Emits cameraChanged().
     void frameSelection();
+    /// The view keys (1, 3, 7 and with Ctrl the opposite views): the axis view, turning about the scene's
+    /// focus when it has one (the target moves there), else about the current target. Emits cameraChanged().
+    void setView(Camera::View view);
 
     /// Shows the move gizmo at `origin` (nullopt hides it). During a drag the gizmo stays where the drag
     /// put it (origin at the start + delta) whatever is set here.
@@ -89,6 +94,10 @@ public:
     std::optional<SurfacePoint> surfacePoint(QPointF pixel) const;
     std::optional<int> nearestJoint(QPointF pixel, float maxPixels = 12.f) const;
 
+    /// What the last paint drew over everything but the gizmo: the contact dots and the impulse arrows
+    /// (ViewportScene::contactPoints, impulseArrows), rebuilt when the scene changes.
+    const DrawList& onTopList() const { return mContactList; }
+
     /// What the paints so far sent to the GPU (to check that a preview frame, which changes only
     /// particlePositions, bonePalette and the feedback fields, uploads no mesh).
     struct Stats {
@@ -113,6 +122,10 @@ signals:
     void clicked(QPointF pixel, Qt::KeyboardModifiers modifiers);
     void boxSelected(QRectF rect, Qt::KeyboardModifiers modifiers);
     void hoverMoved(QPointF pixel);
+    /// The mouse left the widget (no button held): nothing is hovered any more.
+    void hoverLeft();
+    /// The user panned the view (Alt/Shift + middle drag): the target was moved by hand.
+    void panned();
     void moveStarted();
     void moveUpdated(marionette::Vec3 totalDelta);
     void moveFinished(marionette::Vec3 totalDelta);
@@ -154,6 +167,8 @@ private:
     /// scene.overlayLines in the top-left corner, with QPainter over what GL drew.
     void paintOverlayText();
     Bounds selectionBounds() const;
+    /// The mesh skinned with the scene's palette, built when first needed after a change; null without a mesh.
+    const MeshRaycaster* raycaster() const;
     void cameraMoved();
 
     ViewportScene mScene;
@@ -174,7 +189,7 @@ private:
     DrawList mRigList;
     Stats mStats;
     DrawList mStaticList;  ///< scene.staticBoxes, rebuilt with the rig list
-    DrawList mContactList; ///< scene.contactPoints, rebuilt with the rig list
+    DrawList mContactList; ///< scene.contactPoints and impulseArrows, rebuilt with the rig list
 
     mutable std::unique_ptr<MeshRaycaster> mRaycaster;
     mutable bool mRaycasterDirty = true;

@@ -38,6 +38,7 @@ constexpr Colour kStrainSaturated{1.f, 0.1f, 0.05f, 1.f};  ///< stickStrain >= +
 constexpr Colour kViolation{1.f, 0.12f, 0.12f, 1.f};       ///< an angular constraint beyond its limit
 constexpr Colour kContact{1.f, 0.7f, 0.1f, 1.f};           ///< contact dots
 constexpr Colour kContactOutline{0.1f, 0.05f, 0.f, 1.f};
+constexpr Colour kImpulse{1.f, 0.3f, 0.6f, 1.f};           ///< the hit tool's impulse arrows
 constexpr Colour kStaticBox{0.6f, 0.6f, 0.62f, 1.f};       ///< static scene boxes, before shading
 constexpr Colour kStaticBoxEdge{0.25f, 0.25f, 0.27f, 1.f};
 

@@ -122,6 +122,7 @@ void Viewport::mouseMoveEvent(QMouseEvent* event)
     case Drag::Pan:
         mCamera.pan(float(d.x()), float(d.y()));
         cameraMoved();
+        emit panned();
         break;
     case Drag::Zoom:
         mCamera.zoom(float(d.x() - d.y()) / 40.f);
@@ -227,18 +228,9 @@ void Viewport::keyPressEvent(QKeyEvent* event)
     const bool ctrl = event->modifiers() & Qt::ControlModifier;
     switch (event->key()) {
     case Qt::Key_F: frameSelection(); break;
-    case Qt::Key_1:
-        mCamera.setView(ctrl ? Camera::View::Back : Camera::View::Front);
-        cameraMoved();
-        break;
-    case Qt::Key_3:
-        mCamera.setView(ctrl ? Camera::View::Left : Camera::View::Right);
-        cameraMoved();
-        break;
-    case Qt::Key_7:
-        mCamera.setView(ctrl ? Camera::View::Bottom : Camera::View::Top);
-        cameraMoved();
-        break;
+    case Qt::Key_1: setView(ctrl ? Camera::View::Back : Camera::View::Front); break;
+    case Qt::Key_3: setView(ctrl ? Camera::View::Left : Camera::View::Right); break;
+    case Qt::Key_7: setView(ctrl ? Camera::View::Bottom : Camera::View::Top); break;
     case Qt::Key_5:
         mCamera.setOrthographic(!mCamera.isOrthographic());
         cameraMoved();
@@ -280,6 +272,8 @@ void Viewport::keyPressEvent(QKeyEvent* event)
 
 void Viewport::leaveEvent(QEvent* event)
 {
+    if (mDrag == Drag::None)
+        emit hoverLeft();
     if (mGizmo.hovered() != MoveGizmo::Handle::None) {
         mGizmo.setHovered(MoveGizmo::Handle::None);
         update();

@@ -24,6 +24,15 @@ struct SceneBoxShape {
     Vec3 halfExtents{0.5f, 0.5f, 0.5f};
 };
 
+/// An arrow showing an impulse about to be (or just) applied: its tip at `point`, its shaft `length` metres
+/// back along −direction, so it points into what is struck. Drawn over everything (a cleared depth buffer).
+struct ImpulseArrow {
+    Vec3 point;
+    Vec3 direction{0.f, 0.f, -1.f}; ///< unit
+    float length = 0.3f;            ///< metres, > 0
+    float opacity = 1.f;            ///< [0, 1]: a hit just applied fades out
+};
+
 struct ViewportScene {
     /// The rig to draw; null = no rig.
     const rig::RigDescription* rig = nullptr;
@@ -58,6 +67,12 @@ struct ViewportScene {
     std::vector<SceneBoxShape> staticBoxes;
     /// Text drawn in the viewport's top-left corner (white on a translucent dark box), one entry per line.
     QStringList overlayLines;
+    /// The hit tool's arrows: where and which way the impulse goes (under the cursor, and a hit just made).
+    std::vector<ImpulseArrow> impulseArrows;
+    /// The point the view is about while previewing (the simulated body's centre): F frames what is shown
+    /// about it (the simulated pose and the skinned mesh) and the view keys turn about it. nullopt = the
+    /// selection (F) and the current target (view keys).
+    std::optional<Vec3> focus;
 };
 
 /// |stickStrain| at which the strain colour saturates (15 %).

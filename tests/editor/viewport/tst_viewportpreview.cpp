@@ -57,6 +57,11 @@ bool isOrange(QRgb c)
     return qRed(c) > 150 && qGreen(c) > 70 && qRed(c) > qBlue(c) + 60 && qRed(c) > qGreen(c);
 }
 
+bool isPink(QRgb c) // the impulse arrow (1, 0.3, 0.6), its cone's base darker
+{
+    return qRed(c) > 120 && qGreen(c) < 0.6 * qRed(c) && qBlue(c) > 0.4 * qRed(c) && qBlue(c) < 0.85 * qRed(c);
+}
+
 bool isGrey(QRgb c)
 {
     return qRed(c) > 70 && std::abs(qRed(c) - qGreen(c)) < 12 && std::abs(qGreen(c) - qBlue(c)) < 12;
@@ -99,6 +104,8 @@ private slots:
     void angularViolation_drawsTheConeRed();
     void contacts_dotsOnTopAtThePoints();
     void staticBoxes_drawnShadedAndOpaque();
+    void impulseArrow_onTopWithItsTipOnThePoint();
+    void focus_frameAndViewKeysAimAtIt_panIsReported();
     void overlayText_inTheTopLeftCorner();
     void previewMode_pressDragReleaseInsteadOfEditing();
     void previewMode_navigationUnchangedAndDragsEndCleanly();
@@ -249,6 +256,72 @@ void TestViewportPreview::contacts_dotsOnTopAtThePoints()
     const QPoint far = pixelOf(free);
     const int farCount = count(render(), QRect(far - QPoint(15, 15), QSize(31, 31)), isOrange);
     QVERIFY2(std::abs(farCount - near) <= near / 4, qPrintable(QStringLiteral("%1 vs %2").arg(farCount).arg(near)));
+}
+
+void TestViewportPreview::impulseArrow_onTopWithItsTipOnThePoint()
+{
+    // An arrow pointing right (+X) with its tip at (−0.6, 1.2, 0), 0.8 m long: the shaft runs from x = −1.4,
+    // the head (0.2 m long, 0.08 m across) ends on the point.
+    const Vec3 tip{-0.6f, 1.2f, 0.f};
+    ViewportScene s = mFixture->scene;
+    s.impulseArrows = {{tip, {1.f, 0.f, 0.f}, 0.8f, 1.f}};
+    mView->setScene(s);
+    QImage image = render();
+    QCOMPARE(mView->onTopList().faces.size(), std::size_t(2 * 12 * 3)); // the cone's sides and base
+    QCOMPARE(mView->onTopList().lines.size(), std::size_t(2));           // the shaft
+    for (const Vec3 at : {tip - Vec3{0.6f, 0.f, 0.f}, tip - Vec3{0.3f, 0.f, 0.f}, tip - Vec3{0.1f, 0.f, 0.f}}) {
+        const QRgb c = image.pixel(pixelOf(at));
+        QVERIFY2(isPink(c), qPrintable(describe(c)));
+    }
+    QVERIFY(isBackground(image.pixel(pixelOf(tip + Vec3{0.05f, 0.f, 0.f})))); // nothing past the tip
+    QVERIFY(isBackground(image.pixel(pixelOf(tip - Vec3{0.9f, 0.f, 0.f})))); // nor behind the tail
+    // Over everything: pointing up into the red box mesh from below, its head is drawn inside the box.
+    s.impulseArrows = {{{1.05f, 0.5f, 0.f}, {0.f, 1.f, 0.f}, 0.6f, 1.f}};
+    mView->setScene(s);
+    image = render();
+    const QRgb inside = image.pixel(pixelOf({1.05f, 0.38f, 0.f}));
+    QVERIFY2(isPink(inside), qPrintable(describe(inside)));
+    // None: nothing on top.
+    mView->setScene(mFixture->scene);
+    render();
+    QVERIFY(mView->onTopList().empty());
+}
+
+void TestViewportPreview::focus_frameAndViewKeysAimAtIt_panIsReported()
+{
+    // Without a focus F frames the scene (rig and mesh) about its middle; with one, about the focus, keeping
+    // everything shown in view.
+    ViewportScene s = mFixture->scene;
+    s.focus = Vec3{-0.25f, 0.5f, 0.f};
+    mView->setScene(s);
+    mView->frameSelection();
+    QCOMPARE(mView->camera().target(), (Vec3{-0.25f, 0.5f, 0.f}));
+    for (const Vec3 p : {Vec3{-0.6f, 0.4f, 0.f}, Vec3{1.3f, 0.8f, 0.25f}, Vec3{1.3f, 0.2f, -0.25f}}) {
+        const QPoint at = pixelOf(p);
+        QVERIFY2(QRect(QPoint(0, 0), kSize).contains(at), qPrintable(QStringLiteral("%1, %2").arg(at.x()).arg(at.y())));
+    }
+    // A view key turns about the focus, wherever the target was.
+    Camera c = mView->camera();
+    c.setTarget({5.f, 5.f, 5.f});
+    mView->setCamera(c);
+    QTest::keyClick(mView.get(), Qt::Key_7);
+    QCOMPARE(mView->camera().pitchDegrees(), 90.f);
+    QCOMPARE(mView->camera().target(), (Vec3{-0.25f, 0.5f, 0.f}));
+    // Without a focus the target stays.
+    mView->setScene(mFixture->scene);
+    mView->setCamera(c);
+    QTest::keyClick(mView.get(), Qt::Key_1);
+    QCOMPARE(mView->camera().target(), (Vec3{5.f, 5.f, 5.f}));
+    // A pan is reported (the preview stops following on it); an orbit is not.
+    QSignalSpy panned(mView.get(), &Viewport::panned);
+    QTest::mousePress(mView.get(), Qt::LeftButton, Qt::AltModifier, QPoint(200, 150));
+    QTest::mouseMove(mView.get(), QPoint(230, 150));
+    QTest::mouseRelease(mView.get(), Qt::LeftButton, Qt::AltModifier, QPoint(230, 150));
+    QCOMPARE(panned.count(), 0);
+    QTest::mousePress(mView.get(), Qt::MiddleButton, Qt::ShiftModifier, QPoint(200, 150));
+    QTest::mouseMove(mView.get(), QPoint(200, 190));
+    QTest::mouseRelease(mView.get(), Qt::MiddleButton, Qt::ShiftModifier, QPoint(200, 190));
+    QVERIFY(panned.count() >= 1);
 }
 
 void TestViewportPreview::staticBoxes_drawnShadedAndOpaque()
