@@ -114,10 +114,8 @@ void MainWindow::createViewMenu()
     mViewMenu = menuBar()->addMenu(tr("&View"));
     mActions.add(mViewMenu, QStringLiteral("viewFrame"), tr("&Frame Selected"), QKeySequence(tr("F")), [this] { frameSelection(); });
     auto view = [this](viewport::Camera::View v) {
-        if (mViewport) {
-            mViewport->camera().setView(v);
-            mViewport->update();
-        }
+        if (mViewport)
+            mViewport->setView(v); // in the preview, about the simulated body
     };
     mActions.add(mViewMenu, QStringLiteral("viewFront"), tr("F&ront"), QKeySequence(tr("1")), [view] { view(viewport::Camera::View::Front); });
     mActions.add(mViewMenu, QStringLiteral("viewSide"), tr("&Side"), QKeySequence(tr("3")), [view] { view(viewport::Camera::View::Right); });

@@ -36,6 +36,7 @@ void MainWindow::createPreview()
         menu->addAction(a);
         mActions.adopt(a);
     }
+    menu->addAction(mPreviewBar->followAction());
     menu->addSeparator();
     for (QAction* a : {mPreviewBar->recordAction(), mPreviewBar->saveScenarioAction(), mPreviewBar->animationAction()}) {
         menu->addAction(a);

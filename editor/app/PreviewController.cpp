@@ -8,6 +8,7 @@
 #include <QString>
 
 #include <algorithm>
+#include <cmath>
 
 namespace marionette::app {
 
@@ -27,6 +28,15 @@ PreviewController::PreviewController(editor::Document* document, viewport::Viewp
         connect(viewport, &viewport::Viewport::previewPressed, this, &PreviewController::onPressed);
         connect(viewport, &viewport::Viewport::previewDragged, this, &PreviewController::onDragged);
         connect(viewport, &viewport::Viewport::previewReleased, this, &PreviewController::onReleased);
+        connect(viewport, &viewport::Viewport::hoverMoved, this, [this](QPointF p) { onHover(p); });
+        connect(viewport, &viewport::Viewport::hoverLeft, this, [this] { onHover(std::nullopt); });
+        connect(viewport, &viewport::Viewport::panned, this, [this] {
+            // The user looked elsewhere on purpose: stop pulling the view back to the body.
+            if (mSession && mFollowBody) {
+                mFollowBody = false;
+                emit followBodyChanged(false);
+            }
+        });
     }
 }
 
@@ -45,6 +55,9 @@ bool PreviewController::ensureSession()
     session->setRecording(mRecording);
     mSession = std::move(session);
     mAnimationPose.reset();
+    mRecentHit.reset();
+    if (mViewport) // glide from where the user looks; a paused step moves there at once
+        mFollow.reset(mViewport->camera().target(), mSession->centreOfMass());
     mAlpha = 1.f;
     mFrameMs.clear();
     if (mViewport)
@@ -84,6 +97,9 @@ bool PreviewController::stepOnce()
     pause();
     mSession->step();
     mAlpha = 1.f;
+    if (mRecentHit)
+        mRecentHit->age += mSession->timeStep();
+    follow(-1.);
     emit frameReady();
     return true;
 }
@@ -96,7 +112,9 @@ void PreviewController::reset()
     mSession->reset();
     mSession->setRecording(mRecording);
     mDragDepth.reset();
+    mRecentHit.reset();
     mAlpha = 1.f;
+    follow(-1.);
     emit frameReady();
 }
 
@@ -107,6 +125,7 @@ void PreviewController::stop()
     pause();
     mSession.reset();
     mDragDepth.reset();
+    mRecentHit.reset();
     if (mViewport)
         mViewport->setInteractionMode(viewport::InteractionMode::Edit);
     emit activeChanged(false);
@@ -129,7 +148,9 @@ bool PreviewController::startFromAnimation(std::size_t clip, float clipTime)
         return false;
     }
     mAnimationPose.reset();
+    mRecentHit.reset();
     mAlpha = 1.f;
+    follow(-1.);
     emit frameReady();
     return true;
 }
@@ -147,8 +168,93 @@ bool PreviewController::seek(std::uint64_t step)
     pause();
     const bool ok = mSession->seek(step);
     mAlpha = 1.f;
+    mRecentHit.reset();
+    follow(-1.);
     emit frameReady();
     return ok;
+}
+
+void PreviewController::setTool(PreviewTool tool)
+{
+    mTool = tool;
+    if (mSession)
+        emit frameReady(); // the hit tool's arrow comes or goes
+}
+
+void PreviewController::setHitStrength(float newtonSeconds)
+{
+    mHitStrength = newtonSeconds;
+    if (mSession && mTool == PreviewTool::Hit && mHover)
+        emit frameReady(); // the arrow's length
+}
+
+void PreviewController::setHitDirection(editor::HitDirection mode)
+{
+    mHitDirection = mode;
+    if (mSession && mTool == PreviewTool::Hit && mHover)
+        emit frameReady(); // the arrow's direction
+}
+
+float PreviewController::arrowLength(float newtonSeconds)
+{
+    return 0.25f * std::sqrt(std::max(newtonSeconds, 0.f) / 10.f);
+}
+
+void PreviewController::setFollowBody(bool on)
+{
+    if (on == mFollowBody)
+        return;
+    mFollowBody = on;
+    if (on && mSession && mViewport) {
+        mFollow.reset(mViewport->camera().target(), mSession->centreOfMass(mTimer.isActive() ? mAlpha : 1.f));
+        if (!mTimer.isActive())
+            follow(-1.);
+    }
+    emit followBodyChanged(on);
+}
+
+void PreviewController::follow(double seconds)
+{
+    if (!mSession || !mViewport || !mFollowBody || mSession->dragging())
+        return; // a drag holds the view still, so the cursor stays where the particle is
+    const Vec3 centre = mSession->centreOfMass(mTimer.isActive() ? mAlpha : 1.f);
+    viewport::Camera& camera = mViewport->camera();
+    if (seconds < 0.) {
+        mFollow.snap(centre);
+    } else {
+        if (length(camera.target() - mFollow.target()) > 1e-6f) // moved by F or a view key: glide on from there
+            mFollow.reset(camera.target(), mFollow.goal());
+        mFollow.advance(centre, float(seconds));
+    }
+    if (length(camera.target() - mFollow.target()) > 0.f) {
+        // Not recorded in the document: the view the project keeps is the one the user chose.
+        camera.setTarget(mFollow.target());
+        mViewport->update();
+    }
+}
+
+Vec3 PreviewController::impulseFor(const editor::HitPoint& hit, Vec3 rayDirection) const
+{
+    const Vec3 up = mViewport ? mViewport->camera().up() : Vec3{0.f, 1.f, 0.f};
+    return editor::hitImpulseDirection(mHitDirection, rayDirection, mSession->hitNormal(hit), up) * mHitStrength;
+}
+
+Vec3 PreviewController::anchorOf(editor::HitPoint::Kind kind, std::uint32_t index, float t) const
+{
+    const auto x = mSession->positions();
+    if (kind == editor::HitPoint::Kind::Particle)
+        return index < x.size() ? x[index] : Vec3{};
+    const auto& sticks = mSession->rig().sticks;
+    if (index >= sticks.size())
+        return {};
+    return x[std::size_t(sticks[index].a)] * (1.f - t) + x[std::size_t(sticks[index].b)] * t;
+}
+
+void PreviewController::onHover(std::optional<QPointF> pixel)
+{
+    mHover = pixel;
+    if (mSession && mTool == PreviewTool::Hit)
+        emit frameReady();
 }
 
 void PreviewController::setIterations(std::uint32_t iterations)
@@ -196,6 +302,9 @@ void PreviewController::tick()
         mAccumulator -= dt;
     }
     mAlpha = float(mAccumulator / dt);
+    if (mRecentHit)
+        mRecentHit->age += float(elapsed);
+    follow(elapsed);
     emit frameReady();
     mFrameMs.push_back(double(work.nsecsElapsed()) * 1e-6);
     if (mFrameMs.size() > kFrameSamples)
@@ -235,6 +344,19 @@ void PreviewController::decorate(viewport::ViewportScene& scene) const
     for (const auto& box : editor::visibleBoxes(mSession->sceneGeometry()))
         scene.staticBoxes.push_back({box.pose, box.halfExtents});
     scene.selection.clear();
+    scene.focus = mSession->centreOfMass(alpha);
+    if (mTool == PreviewTool::Hit && mHover && mViewport) {
+        const viewport::Ray ray = mViewport->rayAt(*mHover);
+        if (const auto hit = mSession->hitRay(ray.origin, ray.direction)) {
+            const Vec3 impulse = impulseFor(*hit, ray.direction);
+            scene.impulseArrows.push_back({hit->point, normalizeOr(impulse, ray.direction), arrowLength(mHitStrength), 1.f});
+        }
+    }
+    if (mRecentHit && mRecentHit->age < kHitArrowSeconds) {
+        const RecentHit& h = *mRecentHit;
+        const float fade = 1.f - 0.7f * h.age / kHitArrowSeconds; // still clear at the end, then gone
+        scene.impulseArrows.push_back({anchorOf(h.kind, h.index, h.t) + h.offset, h.direction, h.length, fade});
+    }
     const editor::PreviewStats& s = mSession->stats();
     const FrameTimes frames = frameTimes();
     scene.overlayLines = {
@@ -278,11 +400,19 @@ void PreviewController::onPressed(QPointF pixel, Qt::KeyboardModifiers)
         const auto hit = mSession->hitRay(ray.origin, ray.direction);
         if (!hit)
             return;
-        const Vec3 impulse = ray.direction * mHitStrength;
+        const Vec3 impulse = impulseFor(*hit, ray.direction);
         if (hit->kind == editor::HitPoint::Kind::Stick)
             mSession->hitStick(hit->index, hit->t, impulse);
         else
             mSession->hitParticle(hit->index, impulse);
+        RecentHit recent;
+        recent.kind = hit->kind;
+        recent.index = hit->index;
+        recent.t = hit->t;
+        recent.offset = hit->point - anchorOf(hit->kind, hit->index, hit->t);
+        recent.direction = normalizeOr(impulse, ray.direction);
+        recent.length = arrowLength(mHitStrength);
+        mRecentHit = recent;
         break;
     }
     case PreviewTool::Explode: {

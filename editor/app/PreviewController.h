@@ -7,10 +7,13 @@
 #pragma once
 
 #include "marionette/editor/document/Document.h"
+#include "marionette/editor/preview/HitDirection.h"
 #include "marionette/editor/preview/PreviewSession.h"
+#include "viewport/CameraFollow.h"
 
 #include <QElapsedTimer>
 #include <QObject>
+#include <QPointF>
 #include <QTimer>
 
 #include <memory>
@@ -41,11 +44,25 @@ class PreviewController : public QObject {
     /// Simulated seconds per real second: 1, 1/2, 1/4, 1/10 ...
     void setSpeed(float speed) { mSpeed = speed; }
     float speed() const { return mSpeed; }
-    void setTool(PreviewTool tool) { mTool = tool; }
+    void setTool(PreviewTool tool);
     PreviewTool tool() const { return mTool; }
     /// Impulse of the hit tool, N·s; explosions use 20× this as their strength.
-    void setHitStrength(float newtonSeconds) { mHitStrength = newtonSeconds; }
+    void setHitStrength(float newtonSeconds);
     float hitStrength() const { return mHitStrength; }
+    /// Which way the hit tool strikes (HitDirection.h): along the view ray, into the surface, or level.
+    void setHitDirection(editor::HitDirection mode);
+    editor::HitDirection hitDirection() const { return mHitDirection; }
+    /// Length of the hit tool's arrow for an impulse: 0.25 m × √(J / 10 N·s) (0.35 m at the default 20 N·s).
+    static float arrowLength(float newtonSeconds);
+    /// How long (seconds of play) the arrow of a hit stays drawn after the click, fading out.
+    static constexpr float kHitArrowSeconds = 0.6f;
+
+    /// Follow Body: while previewing, the camera's orbit target follows the body's centre of mass
+    /// (viewport::CameraFollow: a 2 cm dead zone, critically damped) keeping the orbit angles and distance.
+    /// While playing the target glides; a step, seek or reset while paused moves it at once; it holds still
+    /// while a particle is dragged. A pan by the user turns it off (followBodyChanged(false)).
+    void setFollowBody(bool on);
+    bool followBody() const { return mFollowBody; }
     void setIterations(std::uint32_t iterations);
     void setTimeStep(float seconds);
     void setGravity(bool on);
@@ -83,6 +100,8 @@ class PreviewController : public QObject {
     /// The pose shown changed (a step, a seek, a reset): redraw.
     void frameReady();
     void errorOccurred(const QString& message);
+    /// Follow Body was turned on or off (also by a pan in the viewport).
+    void followBodyChanged(bool on);
 
   private:
     bool ensureSession();
@@ -90,6 +109,13 @@ class PreviewController : public QObject {
     void onPressed(QPointF pixel, Qt::KeyboardModifiers modifiers);
     void onDragged(QPointF pixel);
     void onReleased(QPointF pixel);
+    void onHover(std::optional<QPointF> pixel);
+    /// Moves the camera's target toward the body: glides by `seconds` while playing; snaps when negative.
+    void follow(double seconds);
+    /// The impulse of a hit at `hit` for the ray under the cursor (the mode's direction × strength).
+    Vec3 impulseFor(const editor::HitPoint& hit, Vec3 rayDirection) const;
+    /// Where the struck shape of `hit` is now (the particle, or the point at t along the stick).
+    Vec3 anchorOf(editor::HitPoint::Kind kind, std::uint32_t index, float t) const;
 
     editor::Document* mDocument;
     viewport::Viewport* mViewport;
@@ -101,6 +127,20 @@ class PreviewController : public QObject {
     float mAlpha = 1.f;
     float mSpeed = 1.f;
     float mHitStrength = 20.f;
+    editor::HitDirection mHitDirection = editor::HitDirection::ViewRay;
+    bool mFollowBody = true;
+    viewport::CameraFollow mFollow;
+    std::optional<QPointF> mHover; ///< the cursor over the viewport, for the hit tool's arrow
+    struct RecentHit {
+        editor::HitPoint::Kind kind = editor::HitPoint::Kind::Particle;
+        std::uint32_t index = 0;
+        float t = 0.f;
+        Vec3 offset;       ///< from the anchor (anchorOf) to the point struck
+        Vec3 direction;
+        float length = 0.f;
+        float age = 0.f;   ///< seconds of play since the click
+    };
+    std::optional<RecentHit> mRecentHit;
     PreviewTool mTool = PreviewTool::Drag;
     bool mRecording = false;
     std::optional<Vec3> mDragDepth; ///< the dragged particle's position when grabbed: the drag plane

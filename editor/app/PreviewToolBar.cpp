@@ -8,11 +8,26 @@
 #include <QComboBox>
 #include <QDoubleSpinBox>
 #include <QLabel>
+#include <QSettings>
 #include <QSlider>
 #include <QSpinBox>
 #include <QStyle>
 
+#include <iterator>
+#include <utility>
+
 namespace marionette::app {
+
+namespace {
+constexpr char kFollowKey[] = "preview/followBody";
+constexpr char kHitDirectionKey[] = "preview/hitDirection";
+/// The hit direction modes as stored in the settings, in the combo box's order.
+constexpr std::pair<const char*, editor::HitDirection> kHitDirections[] = {
+    {"viewRay", editor::HitDirection::ViewRay},
+    {"surfaceNormal", editor::HitDirection::SurfaceNormal},
+    {"horizontal", editor::HitDirection::Horizontal},
+};
+} // namespace
 
 PreviewToolBar::PreviewToolBar(PreviewController* preview, editor::Document* document, QWidget* parent)
     : QToolBar(tr("Preview"), parent), mPreview(preview), mDocument(document)
@@ -45,6 +60,18 @@ PreviewToolBar::PreviewToolBar(PreviewController* preview, editor::Document* doc
         mSpeed->addItem(QString::fromUtf8(text), double(factor));
     connect(mSpeed, &QComboBox::currentIndexChanged, this, [this](int i) { mPreview->setSpeed(float(mSpeed->itemData(i).toDouble())); });
     addWidget(mSpeed);
+    mFollow = addAction(tr("Follow Body"));
+    mFollow->setObjectName(QStringLiteral("previewFollow"));
+    mFollow->setCheckable(true);
+    mFollow->setChecked(QSettings().value(QLatin1String(kFollowKey), true).toBool());
+    mFollow->setToolTip(tr("Follow Body: the camera keeps the simulated body framed (orbit and zoom still work; "
+                           "a pan turns it off)"));
+    mPreview->setFollowBody(mFollow->isChecked());
+    connect(mFollow, &QAction::triggered, this, [this](bool on) {
+        QSettings().setValue(QLatin1String(kFollowKey), on); // the user's choice, not a pan's
+        mPreview->setFollowBody(on);
+    });
+    connect(preview, &PreviewController::followBodyChanged, mFollow, &QAction::setChecked);
 
     addSeparator();
     mIterations = new QSpinBox;
@@ -107,6 +134,28 @@ PreviewToolBar::PreviewToolBar(PreviewController* preview, editor::Document* doc
         const PreviewTool t = tool;
         connect(a, &QAction::triggered, this, [this, t] { mPreview->setTool(t); });
     }
+    mHitDirection = new QComboBox;
+    mHitDirection->setObjectName(QStringLiteral("previewHitDirection"));
+    mHitDirection->setToolTip(tr("Which way a hit strikes: along the view ray, into the surface struck, or "
+                                 "horizontally through the view (a body lying on the floor from a raised camera)"));
+    const QString storedDirection = QSettings().value(QLatin1String(kHitDirectionKey)).toString();
+    for (const auto& [key, mode] : kHitDirections) {
+        const QString text = mode == editor::HitDirection::ViewRay         ? tr("View ray")
+                             : mode == editor::HitDirection::SurfaceNormal ? tr("Surface normal")
+                                                                           : tr("Horizontal");
+        mHitDirection->addItem(text, QString::fromLatin1(key));
+        if (storedDirection == QLatin1String(key)) {
+            mHitDirection->setCurrentIndex(mHitDirection->count() - 1);
+            mPreview->setHitDirection(mode);
+        }
+    }
+    connect(mHitDirection, &QComboBox::currentIndexChanged, this, [this](int i) {
+        if (i < 0 || i >= int(std::size(kHitDirections)))
+            return;
+        QSettings().setValue(QLatin1String(kHitDirectionKey), QLatin1String(kHitDirections[i].first));
+        mPreview->setHitDirection(kHitDirections[i].second);
+    });
+    addWidget(mHitDirection);
     mStrength = new QSlider(Qt::Horizontal);
     mStrength->setObjectName(QStringLiteral("previewStrength"));
     mStrength->setRange(1, 300);
@@ -144,6 +193,11 @@ PreviewToolBar::PreviewToolBar(PreviewController* preview, editor::Document* doc
     addWidget(mTimeline);
     connect(preview, &PreviewController::frameReady, this, &PreviewToolBar::syncTimeline);
     connect(preview, &PreviewController::activeChanged, this, [this](bool active) {
+        if (active) { // each preview starts with the remembered choice (a pan in the last one is forgotten)
+            const bool follow = QSettings().value(QLatin1String(kFollowKey), true).toBool();
+            mFollow->setChecked(follow);
+            mPreview->setFollowBody(follow);
+        }
         mStop->setEnabled(active);
         mReset->setEnabled(active);
         mTimeline->setEnabled(active);

@@ -1,6 +1,8 @@
-// Marionette editor — the preview toolbar: play/pause, step, reset, stop; slow motion; iterations, step
-// size and gravity (live); the test scene, drop height and initial rotation; the drag/hit/explode tools with
-// the strength slider; recording, saving the recording as a scenario, and the history timeline.
+// Marionette editor — the preview toolbar: play/pause, step, reset, stop; slow motion; Follow Body (the
+// camera keeps the simulated body framed); iterations, step size and gravity (live); the test scene, drop
+// height and initial rotation; the drag/hit/explode tools with the hit direction and the strength slider;
+// recording, saving the recording as a scenario, and the history timeline. Follow Body and the hit direction
+// are remembered (QSettings "preview/followBody", "preview/hitDirection").
 #pragma once
 
 #include <QToolBar>
@@ -32,6 +34,8 @@ class PreviewToolBar : public QToolBar {
     QAction* recordAction() const { return mRecord; }
     QAction* saveScenarioAction() const { return mSaveScenario; }
     QAction* animationAction() const { return mAnimation; }
+    QAction* followAction() const { return mFollow; }
+    QComboBox* hitDirectionBox() const { return mHitDirection; }
     QSlider* timeline() const { return mTimeline; }
 
   signals:
@@ -52,6 +56,8 @@ class PreviewToolBar : public QToolBar {
     QAction* mRecord;
     QAction* mSaveScenario;
     QAction* mAnimation;
+    QAction* mFollow;
+    QComboBox* mHitDirection;
     QComboBox* mSpeed;
     QSpinBox* mIterations;
     QComboBox* mTimeStep;
