@@ -2,11 +2,65 @@
 #include "GlProbe.h"
 #include "MainWindow.h"
 #include "PreviewController.h"
+#include "PreviewToolBar.h"
+#include "viewport/Viewport.h"
+
+#include "marionette/editor/preview/PreviewSession.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QCommandLineParser>
+#include <QMouseEvent>
+#include <QSignalBlocker>
+#include <QSlider>
 #include <QScreen>
 #include <QTimer>
+
+#include <algorithm>
+#include <vector>
+
+namespace {
+
+/// For a picture: the Hit tool striking horizontally at 60 N·s, seen from above at an angle (an arrow along
+/// the view is seen end-on), the cursor on the body part nearest its centre of mass.
+void aimHitTool(marionette::app::MainWindow& window)
+{
+    using namespace marionette;
+    const editor::PreviewSession* session = window.preview()->session();
+    viewport::Viewport* view = window.viewport();
+    if (!session || !view)
+        return;
+    window.action(QStringLiteral("previewHit"))->trigger();
+    QComboBox* direction = window.previewToolBar()->hitDirectionBox();
+    {
+        const QSignalBlocker quiet(direction); // shown, not remembered as the user's choice
+        direction->setCurrentIndex(direction->findData(QStringLiteral("horizontal")));
+    }
+    window.preview()->setHitDirection(editor::HitDirection::Horizontal);
+    if (auto* strength = window.findChild<QSlider*>(QStringLiteral("previewStrength")))
+        strength->setValue(60);
+    view->camera().setYawPitch(35.f, 40.f);
+    view->camera().setDistance(2.2f);
+    view->update();
+    const Vec3 centre = session->centreOfMass();
+    std::vector<Vec3> candidates{centre};
+    candidates.insert(candidates.end(), session->positions().begin(), session->positions().end());
+    std::stable_sort(candidates.begin() + 1, candidates.end(),
+                     [centre](Vec3 a, Vec3 b) { return length(a - centre) < length(b - centre); });
+    for (const Vec3& p : candidates) {
+        const auto pixel = view->camera().project(p, view->size());
+        if (!pixel)
+            continue;
+        const viewport::Ray ray = view->rayAt(*pixel);
+        if (!session->hitRay(ray.origin, ray.direction))
+            continue;
+        QMouseEvent move(QEvent::MouseMove, *pixel, view->mapToGlobal(*pixel), Qt::NoButton, Qt::NoButton, Qt::NoModifier);
+        QApplication::sendEvent(view, &move);
+        return;
+    }
+}
+
+} // namespace
 
 int main(int argc, char** argv)
 {
@@ -28,6 +82,9 @@ int main(int argc, char** argv)
     QCommandLineOption play(QStringLiteral("play"),
         QStringLiteral("With --screenshot: run the preview for SECONDS (dropped from 1 m) before the picture."), QStringLiteral("SECONDS"));
     parser.addOption(play);
+    QCommandLineOption aim(QStringLiteral("aim-hit"),
+        QStringLiteral("With --screenshot and --play: then take the Hit tool (horizontal) and hover the body, to show the impulse arrow."));
+    parser.addOption(aim);
     parser.process(app);
 
     marionette::app::MainWindow window;
@@ -35,7 +92,8 @@ int main(int argc, char** argv)
     const QStringList files = parser.positionalArguments();
     const QString picture = parser.value(screenshot);
     const double playSeconds = parser.value(play).toDouble();
-    QTimer::singleShot(0, &window, [&window, files, picture, playSeconds] {
+    const bool aimHit = parser.isSet(aim);
+    QTimer::singleShot(0, &window, [&window, files, picture, playSeconds, aimHit] {
         if (picture.isEmpty())
             window.offerRecovery();
         if (!files.isEmpty())
@@ -45,11 +103,15 @@ int main(int argc, char** argv)
             window.preview()->play();
         }
         if (!picture.isEmpty())
-            QTimer::singleShot(1500 + int(playSeconds * 1000), &window, [&window, picture] {
+            QTimer::singleShot(1500 + int(playSeconds * 1000), &window, [&window, picture, aimHit] {
                 window.preview()->pause();
-                // The screen's pixels: QWidget::grab() re-renders the viewport without what QPainter drew over it.
-                const bool saved = window.screen()->grabWindow(window.winId()).save(picture);
-                QApplication::exit(saved ? 0 : 1);
+                if (aimHit)
+                    aimHitTool(window);
+                QTimer::singleShot(aimHit ? 500 : 0, &window, [&window, picture] {
+                    // The screen's pixels: QWidget::grab() re-renders the viewport without what QPainter drew over it.
+                    const bool saved = window.screen()->grabWindow(window.winId()).save(picture);
+                    QApplication::exit(saved ? 0 : 1);
+                });
             });
     });
     return QApplication::exec();
