@@ -322,6 +322,11 @@ void TestViewportPreview::focus_frameAndViewKeysAimAtIt_panIsReported()
     QTest::mouseMove(mView.get(), QPoint(200, 190));
     QTest::mouseRelease(mView.get(), Qt::MiddleButton, Qt::ShiftModifier, QPoint(200, 190));
     QVERIFY(panned.count() >= 1);
+    // Leaving the widget with no button held ends the hover (the hit tool's arrow goes).
+    QSignalSpy left(mView.get(), &Viewport::hoverLeft);
+    QEvent leave(QEvent::Leave);
+    QApplication::sendEvent(mView.get(), &leave);
+    QCOMPARE(left.count(), 1);
 }
 
 void TestViewportPreview::staticBoxes_drawnShadedAndOpaque()
