@@ -385,7 +385,8 @@ void PreviewSession::step()
 
 void PreviewSession::record()
 {
-    mHistory->push(mSim->step, mSim->time, mSim->ragdoll->positions(), mSim->ragdoll->previousPositions(), mStats);
+    mHistory->push(mSim->step, mSim->time, mSim->ragdoll->positions(), mSim->ragdoll->previousPositions(),
+                   skinningPalette(1.f), mStats);
 }
 
 std::uint64_t PreviewSession::historyBegin() const { return mHistory->begin(); }
@@ -395,6 +396,18 @@ std::span<const Vec3> PreviewSession::historyPositions(std::uint64_t step) const
 {
     const History::Frame* f = mHistory->find(step);
     return f ? std::span<const Vec3>(f->positions) : std::span<const Vec3>();
+}
+
+std::span<const Mat4> PreviewSession::historyPalette(std::uint64_t step) const
+{
+    const History::Frame* f = mHistory->find(step);
+    return f ? std::span<const Mat4>(f->palette) : std::span<const Mat4>();
+}
+
+double PreviewSession::historyTime(std::uint64_t step) const
+{
+    const History::Frame* f = mHistory->find(step);
+    return f ? f->time : -1.0;
 }
 
 bool PreviewSession::seek(std::uint64_t step)

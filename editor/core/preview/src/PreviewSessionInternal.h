@@ -36,6 +36,7 @@ struct PreviewSession::History {
         std::uint64_t step = 0;
         double time = 0.;
         std::vector<Vec3> positions, previous;
+        std::vector<Mat4> palette; ///< skinningPalette(1) at this step
         PreviewStats stats;
     };
     std::vector<Frame> frames; ///< ring storage
@@ -62,7 +63,8 @@ struct PreviewSession::History {
         if (count && step + 1 < end())
             count = std::size_t(step + 1 - begin());
     }
-    void push(std::uint64_t step, double time, std::span<const Vec3> x, std::span<const Vec3> xp, const PreviewStats& s)
+    void push(std::uint64_t step, double time, std::span<const Vec3> x, std::span<const Vec3> xp,
+              std::vector<Mat4> palette, const PreviewStats& s)
     {
         Frame* f;
         if (frames.size() < capacity && count == frames.size()) {
@@ -80,6 +82,7 @@ struct PreviewSession::History {
         f->time = time;
         f->positions.assign(x.begin(), x.end());
         f->previous.assign(xp.begin(), xp.end());
+        f->palette = std::move(palette);
         f->stats = s;
     }
 };

@@ -14,7 +14,8 @@ constexpr float kLimitToleranceDegrees = 0.05f;
 } // namespace
 
 ScenarioResult runScenario(const rig::RigDescription& rig, const project::Scenario& scenario,
-                           const import::ImportedScene* mesh)
+                           const import::ImportedScene* mesh,
+                           const std::function<void(const PreviewSession&)>& afterStep)
 {
     ScenarioResult result;
     PreviewSession session;
@@ -23,6 +24,9 @@ ScenarioResult runScenario(const rig::RigDescription& rig, const project::Scenar
         result.failures << error;
         return result;
     }
+    result.started = true;
+    if (afterStep)
+        afterStep(session);
     // Until the simulated time reaches the duration (to the nearest step: the step may change on the way).
     // A scenario's step is at least 1 ms (ProjectCheck), so a 600 s scenario is at most 600 000 steps.
     const double duration = std::isfinite(scenario.duration) ? std::min(double(scenario.duration), 600.0) : 0.0;
@@ -31,6 +35,8 @@ ScenarioResult runScenario(const rig::RigDescription& rig, const project::Scenar
     for (std::uint64_t i = 0; double(session.time()) < duration - 0.5 * double(session.timeStep()) && i < 1000000; ++i) {
         ++result.steps;
         session.step();
+        if (afterStep)
+            afterStep(session);
         const PreviewStats& s = session.stats();
         if (i > 0) // the first step may still resolve the spawn pose
             result.maxPenetration = std::max(result.maxPenetration, s.maxPenetration);

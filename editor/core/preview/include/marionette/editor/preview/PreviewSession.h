@@ -175,6 +175,10 @@ public:
     std::uint64_t historyEnd() const;
     /// Positions of a held step without seeking (cheap scrubbing); empty when not held.
     std::span<const Vec3> historyPositions(std::uint64_t step) const;
+    /// The skinning palette the viewport showed at a held step (skinningPalette(1) then); empty when not held.
+    std::span<const Mat4> historyPalette(std::uint64_t step) const;
+    /// Seconds simulated at a held step; -1 when not held.
+    double historyTime(std::uint64_t step) const;
     /// Restores step `step` exactly (re-simulated from the start), drag ended; the history after it is kept
     /// until the next step() or interaction, which discards it with the live events after it.
     bool seek(std::uint64_t step);

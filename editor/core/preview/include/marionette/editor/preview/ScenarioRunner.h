@@ -11,11 +11,15 @@
 #include <QStringList>
 
 #include <cstdint>
+#include <functional>
 
 namespace marionette::editor {
 
+class PreviewSession;
+
 struct ScenarioResult {
     bool passed = false;
+    bool started = false; ///< the scenario could start (else failures holds why)
     /// One line per failed expectation, e.g. "settle: still moving after 3.0 s (expected within 3.0 s)";
     /// a scenario that cannot run at all has one line saying why (and passed = false).
     QStringList failures;
@@ -32,7 +36,10 @@ struct ScenarioResult {
 /// angular tolerance (0.05°): an expectation of 0 means "none beyond rounding".
 /// A scenario with an animation start needs the project's source mesh (`mesh`, imported as the project
 /// records it); without it the run fails with one line saying so.
+/// `afterStep`, when given, sees the session once at the start (step 0) and after every step (a bake
+/// records the palettes through it, BakedClip.h).
 ScenarioResult runScenario(const rig::RigDescription& rig, const project::Scenario& scenario,
-                           const import::ImportedScene* mesh = nullptr);
+                           const import::ImportedScene* mesh = nullptr,
+                           const std::function<void(const PreviewSession&)>& afterStep = {});
 
 } // namespace marionette::editor
