@@ -24,6 +24,7 @@ const Command kCommands[] = {
     {"export", "write a project's rig as a .mrig binary rig or another format (--format)", exportCommand},
     {"build", "import, auto-rig and export a mesh straight to a .mrig", buildCommand},
     {"simulate", "drop a rig onto a scene headless, apply hits, report settling and errors", simulateCommand},
+    {"bake", "replay a project's scenario and write it as an animation clip: .glb with the skinned mesh, or .json", bakeCommand},
     {"render", "draw a rig (and a project's skinned mesh) at a frame of a drop into a PNG, headless", renderCommand},
     {"bench", "time World::step() on many ragdolls of a rig (piles or spread)", benchCommand},
     {"plugins", "list the exporters, importers and rig templates, and the plugins that did not load", pluginsCommand},

@@ -38,6 +38,8 @@ int benchCommand(const QStringList& arguments, Io& io);
 /// `simulate PROJECT --scenario NAME` (all = false) or `--all-scenarios`: replays and checks recorded scenarios.
 int simulateScenarios(const QString& path, const QString& name, bool all, bool json, Io& io, const QString& command);
 int pluginsCommand(const QStringList& arguments, Io& io);
+/// `bake PROJECT --scenario NAME -o FILE`: a scenario replayed and written as an animation clip (.glb, .json).
+int bakeCommand(const QStringList& arguments, Io& io);
 
 /// The plugin host the commands share: built-ins registered, the default plugin folders loaded on the first
 /// call (commands that need no extension never load a plugin).
