@@ -61,6 +61,11 @@ class MainWindow : public QMainWindow {
     bool saveRecordedScenario(const QString& name, const project::Expectations& expectations);
     /// Replays every scenario of the project headless and reports to the log; returns how many failed.
     int runScenarios();
+    /// Preview ▸ Bake to Animation: the preview's history, from its first held step to the one shown, baked
+    /// onto the mesh's skeleton and written to `path` (.glb with the skinned mesh, or .json; asked in a file
+    /// dialog opened in the project's folder when empty) off the UI thread. False (after a message) when
+    /// nothing was simulated, there is no skinned mesh, or the write fails.
+    bool bakePreview(const QString& path = {});
     /// The action of a menu entry by object name ("fileSave", "editUndo", "toolAddStick" ...), or null.
     QAction* action(const QString& name) const;
 

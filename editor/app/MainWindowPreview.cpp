@@ -6,11 +6,17 @@
 #include "PreviewDialogs.h"
 #include "PreviewToolBar.h"
 #include "PropertiesPanel.h"
+#include "TaskRunner.h"
 
+#include "marionette/editor/preview/BakedClip.h"
+#include "marionette/editor/preview/ClipFiles.h"
 #include "marionette/editor/preview/ScenarioRunner.h"
 #include "marionette/editor/document/commands/AddScenarioCommand.h"
 
+#include <QDir>
 #include <QDockWidget>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -46,6 +52,7 @@ void MainWindow::createPreview()
         if (!a->objectName().isEmpty())
             mActions.adopt(a); // the tools, gravity, ... for tests and shortcuts
     mActions.add(menu, QStringLiteral("previewRunScenarios"), tr("Run &Scenarios"), QKeySequence(tr("Ctrl+Shift+R")), [this] { runScenarios(); });
+    mActions.add(menu, QStringLiteral("previewBake"), tr("&Bake to Animation…"), QKeySequence(), [this] { bakePreview(); });
 }
 
 void MainWindow::setEditingLocked(bool locked)
@@ -109,6 +116,65 @@ void MainWindow::askStartFromAnimation()
     mPreview->showAnimationPose(std::nullopt);
     if (accepted && mPreview->startFromAnimation(dialog.clip(), dialog.time()))
         mPreview->play();
+}
+
+bool MainWindow::bakePreview(const QString& given)
+{
+    const QString title = tr("Bake to Animation");
+    editor::PreviewSession* session = mPreview->session();
+    const std::shared_ptr<const import::ImportedScene> mesh = mDocument.mesh();
+    if (!session || session->stepIndex() <= session->historyBegin()) {
+        showError(title, tr("Nothing to bake: play or step the preview first."));
+        return false;
+    }
+    if (!mesh || mesh->skeleton.empty()) {
+        showError(title, tr("The project has no skinned mesh to bake the animation onto."));
+        return false;
+    }
+    mPreview->pause();
+    QString path = given;
+    if (path.isEmpty()) {
+        const QFileInfo beside(suggestedExportPath(QStringLiteral("glb")));
+        path = QFileDialog::getSaveFileName(this, title,
+            beside.dir().filePath(beside.completeBaseName() + QStringLiteral("-bake.glb")),
+            tr("glTF binary with the mesh (*.glb);;Clip JSON (*.json)"));
+        if (path.isEmpty())
+            return false;
+        if (QFileInfo(path).suffix().isEmpty())
+            path += QStringLiteral(".glb");
+    }
+    editor::ClipFormat format;
+    if (!editor::clipFormatForPath(path, format)) {
+        showError(title, tr("%1: name the file .glb or .json").arg(path));
+        return false;
+    }
+    const project::SourceMesh& source = mDocument.project().sourceMesh;
+    if (!source.path.isEmpty() && QFileInfo(source.resolve(mDocument.filePath())) == QFileInfo(path)) {
+        showError(title, tr("%1 is the project's source mesh: choose another file").arg(path));
+        return false;
+    }
+    QString error;
+    editor::PaletteRecording recording;
+    if (!editor::recordHistory(*session, session->historyBegin(), session->stepIndex(), recording, error)) {
+        showError(title, error);
+        return false;
+    }
+    editor::BakeOptions options;
+    options.name = QFileInfo(path).completeBaseName().toStdString();
+    const auto baked = runWithProgress(this, tr("Baking the animation…"), [&]() -> std::pair<bool, std::size_t> {
+        editor::BakedClip clip;
+        const bool ok = editor::bakeClip(*mesh, recording, options, clip, error) &&
+                        editor::writeBakedClip(path, format, *mesh, clip, error);
+        return {ok, clip.frameCount()};
+    });
+    if (!baked.first) {
+        showError(title, error);
+        return false;
+    }
+    mLog->info(tr("Baked %1 frames (steps %2 to %3) to %4").arg(baked.second).arg(recording.steps.front())
+                   .arg(recording.steps.back()).arg(path));
+    statusBar()->showMessage(tr("Baked %1").arg(path), 4000);
+    return true;
 }
 
 int MainWindow::runScenarios()
