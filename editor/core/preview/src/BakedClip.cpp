@@ -187,15 +187,15 @@ bool bakeClip(const import::ImportedScene& mesh, const PaletteRecording& rec, co
             worlds.push_back(std::move(a));
         }
     } else {
-        for (std::size_t r = lo; r < hi; r += options.stepStride) {
+        std::vector<std::size_t> chosen;
+        for (std::size_t r = lo; r < hi; r += options.stepStride)
+            chosen.push_back(r);
+        if (chosen.back() != hi - 1)
+            chosen.push_back(hi - 1); // the last step always ends the clip
+        for (std::size_t r : chosen) {
             out.steps.push_back(rec.steps[r]);
             out.times.push_back(rec.times[r] - t0);
             worlds.push_back(worldKeys(mesh, rec, r));
-            if (r + options.stepStride >= hi && r + 1 != hi) { // the last step always ends the clip
-                out.steps.push_back(rec.steps[hi - 1]);
-                out.times.push_back(rec.times[hi - 1] - t0);
-                worlds.push_back(worldKeys(mesh, rec, hi - 1));
-            }
         }
         // The simulation's rate from its first step, to a thousandth (a 1/60 s step in float is 60 fps).
         const double firstStep = hi - lo > 1 ? double(rec.times[lo + 1]) - double(rec.times[lo]) : 0.0;
