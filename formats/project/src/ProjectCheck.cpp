@@ -219,6 +219,19 @@ void checkDocument(const Project& project, const ElementIndex& index)
     if (im.sourceUpAxis != UpAxis::Y && im.sourceUpAxis != UpAxis::Z)
         fail(importAt.key("sourceUpAxis"), QStringLiteral("unknown axis %1").arg(int(im.sourceUpAxis)));
     checkEditor(project.editor, index, root.key("editor"));
+    const JsonPath groups = root.key("collisionGroups");
+    std::uint32_t named = 0;
+    for (std::size_t i = 0; i < project.collisionGroups.size(); ++i) {
+        const CollisionGroupName& g = project.collisionGroups[i];
+        const JsonPath at = groups.index(qsizetype(i));
+        if (g.bit < 0 || g.bit >= kCollisionGroupBits)
+            fail(at.key("bit"), QStringLiteral("%1 is outside [0, 31]").arg(g.bit));
+        if (named & (1u << g.bit))
+            fail(at.key("bit"), QStringLiteral("bit %1 is named twice").arg(g.bit));
+        named |= 1u << g.bit;
+        if (g.name.trimmed().isEmpty() || g.name.size() > kMaxCollisionGroupNameLength)
+            fail(at.key("name"), QStringLiteral("expected a name of 1 to %1 characters").arg(kMaxCollisionGroupNameLength));
+    }
     const JsonPath scenarios = root.key("scenarios");
     for (std::size_t i = 0; i < project.scenarios.size(); ++i)
         checkScenario(project.scenarios[i], index, scenarios.index(qsizetype(i)));

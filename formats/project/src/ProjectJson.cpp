@@ -404,6 +404,19 @@ void readDocument(const QJsonObject& root, Project& out)
     const QJsonValue editor = o.take("editor");
     if (!editor.isUndefined())
         readEditor(editor, at.key("editor"), p.editor);
+    const QJsonValue groups = o.take("collisionGroups");
+    if (!groups.isUndefined()) {
+        const JsonPath list = at.key("collisionGroups");
+        const QJsonArray a = toArray(groups, list);
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            ObjectReader g(a[i], list.index(i));
+            CollisionGroupName name;
+            name.bit = int(toInteger(g.require("bit"), g.path().key("bit"), 0, kCollisionGroupBits - 1));
+            convert(g.require("name"), g.path().key("name"), name.name);
+            g.finish();
+            p.collisionGroups.push_back(name);
+        }
+    }
     const QJsonValue scenarios = o.take("scenarios");
     if (!scenarios.isUndefined()) {
         const JsonPath list = at.key("scenarios");
@@ -445,6 +458,17 @@ QJsonObject writeDocument(const Project& p)
     for (std::size_t k = 0; k < p.scenarios.size(); ++k)
         scenarios.append(writeScenario(p.scenarios[k], scenariosAt.index(qsizetype(k))));
     w.set("scenarios", scenarios);
+    if (!p.collisionGroups.empty()) { // optional: a project without names is written as before
+        QJsonArray groups;
+        const JsonPath groupsAt = at.key("collisionGroups");
+        for (std::size_t k = 0; k < p.collisionGroups.size(); ++k) {
+            ObjectWriter g(groupsAt.index(qsizetype(k)));
+            g.set("bit", p.collisionGroups[k].bit);
+            g.putString("name", p.collisionGroups[k].name);
+            groups.append(g.object());
+        }
+        w.set("collisionGroups", groups);
+    }
     return w.object();
 }
 

@@ -57,6 +57,7 @@ class TestProjectRoundTrip : public QObject {
   private slots:
     void fullProject_keepsEveryFieldAndRewritesTheSameText();
     void scenarioEvents_roundTripAndAreWrittenOnlyWhenUsed();
+    void collisionGroupNames_roundTripAndAreWrittenOnlyWhenNamed();
     void version2_writesTheRateKeysAndNoneOfVersion1s();
     void angleDamping_isWrittenForEveryAngleAndReadBack_data();
     void angleDamping_isWrittenForEveryAngleAndReadBack();
@@ -121,6 +122,34 @@ void TestProjectRoundTrip::scenarioEvents_roundTripAndAreWrittenOnlyWhenUsed()
     // A change writes only the settings it changes.
     QVERIFY(!back.scenarios[0].settingChanges[1].iterations && !back.scenarios[0].settingChanges[1].timeStep);
     QVERIFY(!back.scenarios[1].animationStart && back.scenarios[1].explosions.empty());
+}
+
+// Group names are editor metadata in an optional section: a project without names is written without it (so
+// the committed fixtures, which have none, load and rewrite unchanged), one with names keeps bit and name.
+void TestProjectRoundTrip::collisionGroupNames_roundTripAndAreWrittenOnlyWhenNamed()
+{
+    Project p = fullProject();
+    QString error;
+    QVERIFY(!writeProject(p, error).contains("collisionGroups"));
+    p.collisionGroups = {{0, QStringLiteral("body")}, {3, QStringLiteral("props ☺")}, {31, QStringLiteral("last")}};
+    QByteArray first;
+    const Project back = roundTrip(p, &first);
+    QVERIFY(first.contains("\"collisionGroups\""));
+    QCOMPARE(back.collisionGroups.size(), std::size_t(3));
+    for (std::size_t i = 0; i < 3; ++i)
+        QVERIFY(back.collisionGroups[i] == p.collisionGroups[i]);
+    QCOMPARE(writeProject(back, error), first);
+    // Reading: a bit outside 0..31 and a repeated bit are refused with the path.
+    QByteArray bad = first;
+    bad.replace("\"bit\": 31", "\"bit\": 32");
+    Project out;
+    LoadResult r = readProject(bad, QStringLiteral("groups.mproj"), out);
+    QVERIFY(!r.ok());
+    QVERIFY2(r.error.contains(QStringLiteral("collisionGroups[2].bit")), qPrintable(r.error));
+    bad = first;
+    bad.replace("\"bit\": 31", "\"bit\": 3");
+    r = readProject(bad, QStringLiteral("groups.mproj"), out);
+    QVERIFY2(r.error.contains(QStringLiteral("collisionGroups[2].bit: bit 3 is named twice")), qPrintable(r.error));
 }
 
 // Version 2 stores the solver schedule (substeps, iterations per substep) and rates per second; the per-step
@@ -485,6 +514,10 @@ void TestProjectRoundTrip::write_refusesWhatItCannotWriteFaithfully_data()
     QTest::newRow("too many particles") << ProjectEdit([](Project& p) {
         p.rig.particles.resize(kMaxElementsPerKind + 1);
     }) << QStringLiteral("$.rig.particles: 1000001 particles; a project holds at most 1000000 of each kind");
+    QTest::newRow("empty group name") << ProjectEdit([](Project& p) { p.collisionGroups = {{2, QString()}}; })
+                                      << QStringLiteral("$.collisionGroups[0].name: expected a name of 1 to 64 characters");
+    QTest::newRow("group bit 32") << ProjectEdit([](Project& p) { p.collisionGroups = {{32, QStringLiteral("x")}}; })
+                                  << QStringLiteral("$.collisionGroups[0].bit: 32 is outside [0, 31]");
     QTest::newRow("camera at the target") << ProjectEdit([](Project& p) { p.editor.camera.distance = 0.f; })
                                           << QStringLiteral("$.editor.camera.distance: 0 is outside (0, 1e+06]");
 }

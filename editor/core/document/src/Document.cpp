@@ -84,6 +84,7 @@ void Document::adopt(project::Project project, const QString& path, bool modifie
     emit settingsChanged();
     emit viewsChanged();
     emit scenariosChanged();
+    emit collisionGroupsChanged();
     emit selectionChanged();
 }
 
@@ -260,6 +261,13 @@ void Document::setMeshSource(project::SourceMesh source, project::ImportSettings
 }
 
 void Document::setProjectName(const QString& name) { mProject.name = name; }
+
+void Document::setCollisionGroups(std::vector<project::CollisionGroupName> groups)
+{
+    std::sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) { return a.bit < b.bit; });
+    mProject.collisionGroups = std::move(groups);
+    emit collisionGroupsChanged();
+}
 
 void Document::appendScenario(project::Scenario scenario)
 {

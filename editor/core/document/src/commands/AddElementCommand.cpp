@@ -22,11 +22,13 @@ void AddElementCommand::redo()
 {
     mSelectionBefore = mDocument->selection();
     mDocument->appendElement(mElement);
+    QUndoCommand::redo(); // children (AddParticleCommand::withNeighbourMass's rescale) after the element
     mDocument->setSelection({ref()});
 }
 
 void AddElementCommand::undo()
 {
+    QUndoCommand::undo();
     mDocument->removeLastElement(kindOf(mElement));
     mDocument->setSelection(mSelectionBefore);
 }

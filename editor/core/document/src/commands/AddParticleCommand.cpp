@@ -1,5 +1,8 @@
 #include "marionette/editor/document/commands/AddParticleCommand.h"
 
+#include "marionette/editor/document/Masses.h"
+#include "marionette/editor/document/commands/ReplaceElementsCommand.h"
+
 #include <QCoreApplication>
 
 namespace marionette::editor {
@@ -8,6 +11,20 @@ AddParticleCommand::AddParticleCommand(Document* document, Vec3 position, float 
     : AddElementCommand(document, make(*document, position, radius, mass, bone),
           QCoreApplication::translate("Commands", "Add Particle"), "particle")
 {
+}
+
+AddParticleCommand* AddParticleCommand::withNeighbourMass(Document* document, Vec3 position, float radius,
+    std::int32_t bone, bool keepTotal)
+{
+    const rig::RigDescription& rig = document->rig();
+    const float mass = neighbourMass(rig, position);
+    if (!keepTotal)
+        return new AddParticleCommand(document, position, radius, mass, bone);
+    std::vector<float> masses = massesKeepingTotal(rig, mass);
+    auto* command = new AddParticleCommand(document, position, radius, masses.back(), bone);
+    masses.pop_back();
+    new ReplaceElementsCommand(document, particlesWithMasses(rig, masses), command->text(), command);
+    return command;
 }
 
 rig::Particle AddParticleCommand::make(const Document& document, Vec3 position, float radius, float mass,

@@ -177,6 +177,17 @@ struct Scenario {
     Expectations expect;
 };
 
+/// The name of one collision group bit (rig::Particle/Stick/Shape group and mask bits). Editor metadata: the
+/// `.mrig` keeps only the bits.
+struct CollisionGroupName {
+    int bit = 0;  ///< [0, 31]: the group is the bit 1 << bit
+    QString name; ///< not empty, at most kMaxCollisionGroupNameLength characters
+
+    bool operator==(const CollisionGroupName&) const = default;
+};
+constexpr int kCollisionGroupBits = 32;
+constexpr qsizetype kMaxCollisionGroupNameLength = 64;
+
 /// The whole document. The format version is not stored: in memory a project is always the current
 /// version (kProjectVersion in Migration.h); LoadResult says which version the file had.
 struct Project {
@@ -186,6 +197,9 @@ struct Project {
     rig::RigDescription rig;
     EditorState editor;
     std::vector<Scenario> scenarios;
+    /// Named collision groups, each bit at most once (the editor keeps them in bit order); bits without a name
+    /// have none.
+    std::vector<CollisionGroupName> collisionGroups;
 };
 
 /// Gives every rig element whose id is 0 a fresh id of its kind (larger than every id in use, or the

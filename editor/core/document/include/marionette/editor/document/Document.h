@@ -88,6 +88,8 @@ class Document : public QObject {
     void setMeshSource(project::SourceMesh source, project::ImportSettings settings,
         std::shared_ptr<const import::ImportedScene> mesh);
     void setProjectName(const QString& name);
+    /// Replaces the named collision groups (kept in bit order; editor metadata, the .mrig has only bits).
+    void setCollisionGroups(std::vector<project::CollisionGroupName> groups);
     void appendScenario(project::Scenario scenario);
     void removeLastScenario();
 
@@ -100,6 +102,7 @@ class Document : public QObject {
     void viewsChanged();
     void meshChanged();
     void scenariosChanged();
+    void collisionGroupsChanged();
     void selectionChanged();
     void modifiedChanged(bool modified);
     void filePathChanged(const QString& path);
