@@ -183,7 +183,8 @@ void EditTools::addParticleAt(QPointF pixel, bool snapToJoint)
         // Radius: most of the limb's half thickness along the ray, within sensible bounds.
         const float thickness = surface->hasExit ? length(surface->exit - surface->entry) : 0.1f;
         const float radius = std::clamp(0.4f * thickness, 0.01f, 0.25f);
-        mDocument->undoStack()->push(new editor::AddParticleCommand(mDocument, surface->midpoint, radius));
+        mDocument->undoStack()->push(
+            editor::AddParticleCommand::withNeighbourMass(mDocument, surface->midpoint, radius, rig::kNone, mKeepTotalMass));
         return;
     }
     const std::optional<int> joint = mViewport->nearestJoint(pixel);
@@ -191,8 +192,8 @@ void EditTools::addParticleAt(QPointF pixel, bool snapToJoint)
     if (joint && std::size_t(*joint) < bones.size()) {
         const Mat4& m = bones[std::size_t(*joint)].bindWorld;
         const bool rigHasBone = std::size_t(*joint) < mDocument->rig().bones.size();
-        mDocument->undoStack()->push(new editor::AddParticleCommand(mDocument, Vec3{m(0, 3), m(1, 3), m(2, 3)}, 0.05f, 1.f,
-            rigHasBone ? *joint : rig::kNone));
+        mDocument->undoStack()->push(editor::AddParticleCommand::withNeighbourMass(mDocument, Vec3{m(0, 3), m(1, 3), m(2, 3)},
+            0.05f, rigHasBone ? *joint : rig::kNone, mKeepTotalMass));
         return;
     }
     emit hint(snapToJoint ? tr("No joint near the cursor") : tr("Click on the mesh (or Ctrl+click near a joint)"));

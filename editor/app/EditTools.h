@@ -37,6 +37,10 @@ class EditTools : public QObject {
     /// Switches tool. A linking tool whose inputs are already selected applies at once (and stays active
     /// for the next ones).
     void setTool(Tool tool);
+    /// Add Particle gives the new particle its neighbours' mass; with keepTotalMass it also scales every mass
+    /// so the rig's total stays as it was (Tools ▸ Keep Total Mass, remembered in the settings).
+    void setKeepTotalMass(bool keep) { mKeepTotalMass = keep; }
+    bool keepTotalMass() const { return mKeepTotalMass; }
 
     /// Particle positions while the gizmo drags (one per rig particle), else empty: the viewport draws them.
     const std::vector<Vec3>& previewPositions() const { return mPreview; }
@@ -76,6 +80,7 @@ class EditTools : public QObject {
     editor::Document* mDocument;
     viewport::Viewport* mViewport;
     Tool mTool = Tool::Select;
+    bool mKeepTotalMass = false;
     std::vector<project::ElementRef> mPending; ///< inputs clicked so far for a linking tool
     std::vector<project::ElementRef> mDragged;
     std::vector<Vec3> mDragStart;

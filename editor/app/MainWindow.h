@@ -82,6 +82,12 @@ class MainWindow : public QMainWindow {
                     const ImportOptions& options = {});
     /// Replaces the rig with the template's (one undo step). Needs a mesh with a skeleton.
     bool autoRig(const QString& templateName, float totalMass);
+    /// Tools ▸ Collision Groups…: the named groups and their matrix; OK applies them as one undo step.
+    void editCollisionGroups(); // MainWindowRigTools.cpp
+    /// Tools ▸ Masses from Mesh…: asks the total (the rig's total by default) and spreads it over the particles
+    /// by the skinned volume each drives (editor::massesFromMesh), one undo step. False (after a dialog) when
+    /// cancelled or refused.
+    bool massesFromMesh();
     bool saveTo(const QString& path);
     /// Validates, then exports with the exporter `format` ("mrig", or a plugin's). Refused, with the
     /// validation list shown, when the rig has errors.
@@ -108,6 +114,7 @@ class MainWindow : public QMainWindow {
     void createEditMenu();
     void createViewMenu();
     QToolBar* createToolsMenu(); ///< returns the tools' tool bar
+    void createRigToolsEntries(QMenu* tools); // MainWindowRigTools.cpp
     void createHelpMenu();
     void refreshScene();
     void refreshTitle();

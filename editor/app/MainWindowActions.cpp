@@ -239,6 +239,7 @@ QToolBar* MainWindow::createToolsMenu()
         [this] { mTools->setTool(Tool::Select); }));
     tools->addSeparator();
     mActions.add(tools, QStringLiteral("toolAutoRig"), tr("&Auto-Rig…"), QKeySequence(tr("Ctrl+R")), [this] { autoRig(QString(), 75.f); });
+    createRigToolsEntries(tools);
     mActions.fill(toolBar, {"", "toolAutoRig"});
     return toolBar;
 }

@@ -1,5 +1,6 @@
 #include "PropertiesPanel.h"
 
+#include "marionette/editor/document/CollisionGroups.h"
 #include "marionette/editor/document/commands/ChangePropertyCommand.h"
 
 #include <QCheckBox>
@@ -9,9 +10,12 @@
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
+#include <QMenu>
 #include <QMessageBox>
 #include <QSpinBox>
+#include <QToolButton>
 
+#include <bit>
 #include <cmath>
 
 namespace marionette::app {
@@ -48,6 +52,7 @@ PropertiesPanel::PropertiesPanel(editor::Document* document, QWidget* parent) : 
     connect(document, &editor::Document::structureChanged, this, &PropertiesPanel::rebuild);
     connect(document, &editor::Document::elementsChanged, this, &PropertiesPanel::refreshValues);
     connect(document, &editor::Document::settingsChanged, this, &PropertiesPanel::refreshValues);
+    connect(document, &editor::Document::collisionGroupsChanged, this, &PropertiesPanel::refreshValues);
     rebuild();
 }
 
@@ -131,20 +136,49 @@ QWidget* PropertiesPanel::makeEditor(const PropertyDef& def)
             });
             return box;
         }
-        auto* edit = new QLineEdit; // 32-bit masks: hexadecimal
-        edit->setInputMask(QStringLiteral("\\0\\xHHHHHHHH"));
-        edit->setToolTip(def.toolTip);
-        connect(edit, &QLineEdit::editingFinished, this, [this, edit, key] {
-            bool ok = false;
-            const qulonglong v = edit->text().mid(2).toULongLong(&ok, 16);
-            if (ok)
-                commit(key, v);
-        });
-        mRefreshers.push_back([this, edit, key] {
+        // 32-bit group and mask bits: the collision groups by name (CollisionGroups.h), a check list.
+        auto* button = new QToolButton;
+        button->setPopupMode(QToolButton::InstantPopup);
+        button->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        button->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+        button->setToolTip(def.toolTip);
+        auto* menu = new QMenu(button);
+        button->setMenu(menu);
+        mRefreshers.push_back([this, button, key] {
             bool mixed = false;
-            edit->setText(QStringLiteral("0x%1").arg(currentValue(key, &mixed).toULongLong(), 8, 16, QLatin1Char('0')));
+            const auto bits = std::uint32_t(currentValue(key, &mixed).toULongLong());
+            button->setText(mixed ? tr("(mixed)") : editor::describeGroupBits(mDocument->project().collisionGroups, bits));
         });
-        return edit;
+        // Filled when it opens, so an entry is never deleted while its own toggle commits.
+        connect(menu, &QMenu::aboutToShow, this, [this, menu, key] {
+            bool mixed = false;
+            const auto bits = std::uint32_t(currentValue(key, &mixed).toULongLong());
+            const auto& names = mDocument->project().collisionGroups;
+            menu->clear();
+            // The groups that have a name or an element, the first, and this value's own when it has few.
+            std::uint32_t shown = editor::usedGroupBits(mDocument->rig()) | 1u | (std::popcount(bits) <= 16 ? bits : 0u);
+            for (const project::CollisionGroupName& g : names)
+                shown |= 1u << g.bit;
+            for (int bit = 0; bit < project::kCollisionGroupBits; ++bit) {
+                if (!(shown & (1u << bit)))
+                    continue;
+                QAction* a = menu->addAction(editor::groupName(names, bit));
+                a->setObjectName(QStringLiteral("bit_%1").arg(bit));
+                a->setCheckable(true);
+                a->setChecked(bits & (1u << bit));
+                connect(a, &QAction::toggled, this, [this, key, bits, bit](bool on) {
+                    commit(key, qulonglong(on ? bits | (1u << bit) : bits & ~(1u << bit)));
+                });
+            }
+            menu->addSeparator();
+            QAction* all = menu->addAction(tr("All"));
+            all->setObjectName(QStringLiteral("bits_all"));
+            connect(all, &QAction::triggered, this, [this, key] { commit(key, qulonglong(~0u)); });
+            QAction* none = menu->addAction(tr("None"));
+            none->setObjectName(QStringLiteral("bits_none"));
+            connect(none, &QAction::triggered, this, [this, key] { commit(key, qulonglong(0)); });
+        });
+        return button;
     }
     case PropertyType::Bool: {
         auto* box = new QCheckBox;
