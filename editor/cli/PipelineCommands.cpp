@@ -30,6 +30,7 @@ struct PipelineOptions {
     QCommandLineOption mass{QStringLiteral("mass"), {}, QStringLiteral("KG")};
     QCommandLineOption json{QStringLiteral("json"), {}};
     QCommandLineOption strict{QStringLiteral("strict"), {}};
+    QCommandLineOption massFromMesh{QStringLiteral("mass-from-mesh"), {}};
 };
 
 /// What import and build share: the mesh imported and auto-rigged.
@@ -43,7 +44,7 @@ struct Rigged {
 int importAndRig(const QStringList& arguments, QCommandLineParser& parser, PipelineOptions& o, bool withJson,
                  const char* help, Io& io, Rigged& out)
 {
-    parser.addOptions({o.output, o.rigTemplate, o.scale, o.up, o.mass, o.strict});
+    parser.addOptions({o.output, o.rigTemplate, o.scale, o.up, o.mass, o.strict, o.massFromMesh});
     if (withJson)
         parser.addOption(o.json);
     if (const int code = parseCommand(arguments, parser, io, help, "MESH"); code >= 0)
@@ -108,6 +109,8 @@ int importAndRig(const QStringList& arguments, QCommandLineParser& parser, Pipel
     out.rig = editor::autoRigMesh(*rigTemplate, out.scene, totalMass);
     if (!out.rig.ok)
         return fail(io, QStringLiteral("%1: %2").arg(mesh, QString::fromStdString(out.rig.error)));
+    if (parser.isSet(o.massFromMesh) && !editor::applyMeshMasses(out.rig, out.scene, totalMass))
+        return fail(io, QStringLiteral("%1: --mass-from-mesh: %2").arg(mesh, QString::fromStdString(out.rig.notes.back())));
     return -1;
 }
 
@@ -158,7 +161,8 @@ QString summary(const rig::RigDescription& d, const std::string& templateUsed)
 }
 
 const char* kImportHelp =
-    "Usage: marionette import MESH -o PROJECT.mproj [--template NAME] [--scale S] [--up y|z] [--strict]\n\n"
+    "Usage: marionette import MESH -o PROJECT.mproj [--template NAME] [--scale S] [--up y|z] [--mass KG]\n"
+    "                         [--mass-from-mesh] [--strict]\n\n"
     "Imports a skinned mesh (any format Assimp or an importer plugin reads) in metres and +Y up, builds a\n"
     "ragdoll on its skeleton with the auto-rig or another template, and saves a project referring to the\n"
     "mesh (relative path and SHA-256).\n\n"
@@ -169,6 +173,8 @@ const char* kImportHelp =
     "  --scale S                   metres per unit of the file, replacing what it declares\n"
     "  --up y|z                    the file's up axis, replacing what it declares\n"
     "  --mass KG                   total mass of the ragdoll (default 75)\n"
+    "  --mass-from-mesh            spread the total over the particles by the skinned volume each drives\n"
+    "                              instead of the template's masses\n"
     "  --strict                    refuse a mesh with any fault the import would repair (keys past a clip's\n"
     "                              end, unsorted or non-finite keys, weights not summing to 1, a file failing\n"
     "                              Assimp's validation); by default they are repaired, each with a warning\n"
@@ -178,7 +184,8 @@ const char* kImportHelp =
     "'error: ...'; 2 usage.\n";
 
 const char* kBuildHelp =
-    "Usage: marionette build MESH -o RIG.mrig [--template NAME] [--scale S] [--up y|z] [--strict] [--json]\n\n"
+    "Usage: marionette build MESH -o RIG.mrig [--template NAME] [--scale S] [--up y|z] [--mass KG]\n"
+    "                        [--mass-from-mesh] [--strict] [--json]\n\n"
     "import, auto-rig and export in one go: the .mrig a game loads, straight from a skinned mesh.\n\n"
     "Options:\n"
     "  -o, --output RIG.mrig  the rig to write (atomically; required)\n"
@@ -187,6 +194,8 @@ const char* kBuildHelp =
     "  --scale S              metres per unit of the file, replacing what it declares\n"
     "  --up y|z               the file's up axis, replacing what it declares\n"
     "  --mass KG              total mass of the ragdoll (default 75)\n"
+    "  --mass-from-mesh       spread the total over the particles by the skinned volume each drives\n"
+    "                         instead of the template's masses\n"
     "  --strict               refuse a mesh with any fault the import would repair (keys past a clip's end,\n"
     "                         unsorted or non-finite keys, weights not summing to 1, a file failing Assimp's\n"
     "                         validation); by default they are repaired, each with a warning\n"

@@ -65,6 +65,7 @@ private slots:
     void build_meshToRig_data();
     void build_meshToRig();
     void import_meshToProject();
+    void import_massFromMesh_spreadsTheTotalByVolume();
     void build_badInput_data();
     void build_badInput();
 };
@@ -582,6 +583,47 @@ void TestCli::import_meshToProject()
     QCOMPARE(cli({QStringLiteral("build"), source, QStringLiteral("-o"), direct}).exitCode, 0);
     const QStringList sim{QStringLiteral("simulate"), QStringLiteral("--json"), QStringLiteral("--frames"), QStringLiteral("60")};
     QCOMPARE(cli(sim + QStringList{fromProject}).out, cli(sim + QStringList{direct}).out);
+}
+
+// --mass-from-mesh: the template's rig with masses from the skinned volume (editor::massesFromMesh): the total
+// kept, a note with the volume found, left and right alike, no particle under a tenth of the heaviest.
+void TestCli::import_massFromMesh_spreadsTheTotalByVolume()
+{
+    const QString source = QStringLiteral("/usr/share/assimp/models/X/BCN_Epileptic.X");
+    if (!QFile::exists(source))
+        QSKIP("Assimp's test models are not installed (Debian package assimp-testmodels)");
+    const QString plainFile = path("bcn-plain.mproj"), meshFile = path("bcn-mesh.mproj");
+    Run r = cli({QStringLiteral("import"), source, QStringLiteral("--mass"), QStringLiteral("70"), QStringLiteral("-o"), plainFile});
+    QCOMPARE(r.exitCode, 0);
+    r = cli({QStringLiteral("import"), source, QStringLiteral("--mass"), QStringLiteral("70"), QStringLiteral("--mass-from-mesh"),
+             QStringLiteral("-o"), meshFile});
+    QVERIFY2(r.exitCode == 0 && r.out.contains(QStringLiteral("note: masses from the mesh's skinned volume (")), qPrintable(r.describe()));
+    project::Project plain, mesh;
+    QVERIFY(project::loadProject(plainFile, plain).ok() && project::loadProject(meshFile, mesh).ok());
+    QCOMPARE(mesh.rig.particles.size(), plain.rig.particles.size());
+    double total = 0.0;
+    float lightest = 1e9f, heaviest = 0.f;
+    bool differs = false;
+    for (std::size_t i = 0; i < mesh.rig.particles.size(); ++i) {
+        const float m = mesh.rig.particles[i].mass;
+        total += double(m);
+        lightest = std::min(lightest, m);
+        heaviest = std::max(heaviest, m);
+        differs = differs || std::abs(m - plain.rig.particles[i].mass) > 0.05f;
+    }
+    QVERIFY2(std::abs(total - 70.0) < 1e-4, qPrintable(QString::number(total)));
+    QVERIFY(differs);
+    QVERIFY(lightest >= heaviest / 10.f * 0.999f);
+    auto massOf = [&](const char* name) {
+        for (const rig::Particle& p : mesh.rig.particles)
+            if (p.name == name)
+                return p.mass;
+        return -1.f;
+    };
+    for (const char* side : {"hip", "shoulder", "knee", "ankle", "elbow", "wrist"}) {
+        const float l = massOf((QByteArray(side) + "_l").constData()), rr = massOf((QByteArray(side) + "_r").constData());
+        QVERIFY2(l > 0.f && std::abs(l - rr) <= 0.02f * l, side);
+    }
 }
 
 void TestCli::build_badInput_data()

@@ -1,7 +1,7 @@
 // Masses from the mesh (editor/autorig MeshMasses.h) on hand-made skinned boxes whose volumes are known: a
 // 2 × 1 × 1 box (2 m³) skinned half to each of two bones gives them equal masses, a 1:3 split of every
 // vertex's weights gives 1:3, a bone nothing drives passes its volume to its driven parent, inside-out
-// winding changes nothing, an open box is estimated, the total is kept to float rounding, and bad input (no
+// winding changes nothing, an open box is measured part by part (2/3 m³ a half), the total is kept to float rounding, and bad input (no
 // skeleton, no skin, zero volume, NaN, bad total, no dynamic particle) is refused with one line.
 #include "marionette/editor/autorig/MeshMasses.h"
 
@@ -166,16 +166,21 @@ void TestMeshMasses::insideOut_givesTheSameMasses()
     QVERIFY(std::abs(r.masses[0] - 1.25f) < 1e-5f && std::abs(r.masses[3] - 3.75f) < 1e-5f);
 }
 
+// Without its +x face the box is open: each half is measured to its own centre, (-1, 0, 0) and (1, 0, 0). Its
+// end face is flat through that centre (no volume); each of the four side faces, 0.5 m from it with 1 m² of
+// its triangles on the half's side, gives 1/3 × 1 × 0.5 = 1/6 m³: 2/3 m³ each, equal masses.
 void TestMeshMasses::openBox_isEstimatedAndKeepsTheTotal()
 {
     import::ImportedScene scene = box(halfByX);
     auto& idx = scene.meshes[0].indices;
-    idx.resize(idx.size() - 6); // no +x face: open; its tetrahedra's absolute volumes estimate each part
+    idx.resize(idx.size() - 6); // no +x face
     const editor::MeshMasses r = editor::massesFromMesh(drivenRig(scene), scene, 70.f);
     QVERIFY2(r.error.empty(), r.error.c_str());
     QVERIFY(!r.closed);
-    QVERIFY(r.volume > 0.0 && std::isfinite(r.volume));
-    QVERIFY(r.boneVolumes[0] > r.boneVolumes[1]); // A keeps its -x face, B lost its +x face
+    QVERIFY2(std::abs(r.boneVolumes[0] - 2.0 / 3.0) < 1e-12 && std::abs(r.boneVolumes[1] - 2.0 / 3.0) < 1e-12,
+        qPrintable(QStringLiteral("%1 %2").arg(r.boneVolumes[0]).arg(r.boneVolumes[1])));
+    for (float m : r.masses)
+        QVERIFY(std::abs(m - 17.5f) < 1e-5f);
     QCOMPARE(sum(r.masses), 70.0);
 }
 

@@ -167,24 +167,11 @@ MeshMasses massesFromMesh(const rig::RigDescription& rig, const import::Imported
             }
         const bool closed = isClosed(mesh);
         r.closed = r.closed && closed;
-        std::vector<double> vertexVolume(mesh.positions.size(), 0.0);
-        double signedSum = 0.0;
-        for (std::size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
-            const std::uint32_t a = mesh.indices[t], b = mesh.indices[t + 1], c = mesh.indices[t + 2];
-            const double v = tripleProduct(dvec(mesh.positions[a]) - centroid, dvec(mesh.positions[b]) - centroid,
-                                           dvec(mesh.positions[c]) - centroid) / 6.0;
-            signedSum += v;
-            const double share = (closed ? v : std::abs(v)) / 3.0;
-            vertexVolume[a] += share;
-            vertexVolume[b] += share;
-            vertexVolume[c] += share;
-        }
-        const double turn = closed && signedSum < 0.0 ? -1.0 : 1.0; // inside-out winding
-        for (std::size_t v = 0; v < mesh.positions.size(); ++v) {
-            const double volume = turn * vertexVolume[v];
+        // The bones of vertex v with their weights normalised over the bones the skeleton has.
+        auto forEachBone = [&](std::size_t v, auto&& f) {
             if (!skinned) {
-                r.boneVolumes[std::size_t(mesh.rigidBone)] += volume;
-                continue;
+                f(mesh.rigidBone, 1.0);
+                return;
             }
             const import::VertexInfluences& in = mesh.influences[v];
             double weights = 0.0;
@@ -192,11 +179,56 @@ MeshMasses massesFromMesh(const rig::RigDescription& rig, const import::Imported
                 if (in.bone[std::size_t(k)] >= 0 && std::size_t(in.bone[std::size_t(k)]) < bones && in.weight[std::size_t(k)] > 0.f)
                     weights += double(in.weight[std::size_t(k)]);
             if (!(weights > 0.0) || !std::isfinite(weights))
-                continue; // a vertex bound to nothing
+                return; // a vertex bound to nothing
             for (int k = 0; k < import::kMaxInfluences; ++k)
                 if (in.bone[std::size_t(k)] >= 0 && std::size_t(in.bone[std::size_t(k)]) < bones && in.weight[std::size_t(k)] > 0.f)
-                    r.boneVolumes[std::size_t(in.bone[std::size_t(k)])] += volume * double(in.weight[std::size_t(k)]) / weights;
+                    f(in.bone[std::size_t(k)], double(in.weight[std::size_t(k)]) / weights);
+        };
+        auto tet = [&](std::uint32_t a, std::uint32_t b, std::uint32_t c, DVec apex) {
+            return tripleProduct(dvec(mesh.positions[a]) - apex, dvec(mesh.positions[b]) - apex,
+                                 dvec(mesh.positions[c]) - apex) / 6.0;
+        };
+        if (closed) {
+            // Signed tetrahedra to the mesh's centroid: they add up to the enclosed volume.
+            std::vector<double> vertexVolume(mesh.positions.size(), 0.0);
+            double signedSum = 0.0;
+            for (std::size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
+                const std::uint32_t a = mesh.indices[t], b = mesh.indices[t + 1], c = mesh.indices[t + 2];
+                const double v = tet(a, b, c, centroid);
+                signedSum += v;
+                vertexVolume[a] += v / 3.0;
+                vertexVolume[b] += v / 3.0;
+                vertexVolume[c] += v / 3.0;
+            }
+            const double turn = signedSum < 0.0 ? -1.0 : 1.0; // inside-out winding
+            for (std::size_t v = 0; v < mesh.positions.size(); ++v)
+                forEachBone(v, [&](std::int32_t bone, double w) { r.boneVolumes[std::size_t(bone)] += turn * w * vertexVolume[v]; });
+            continue;
         }
+        // Open: each bone's part measured to its own centre (the weighted centroid of its vertices), so a
+        // part's missing caps cost only small cones and a part far from the body's centre is not inflated.
+        std::vector<DVec> centre(bones);
+        std::vector<double> weight(bones, 0.0);
+        for (std::size_t v = 0; v < mesh.positions.size(); ++v)
+            forEachBone(v, [&](std::int32_t bone, double w) {
+                const DVec p = dvec(mesh.positions[v]);
+                DVec& c = centre[std::size_t(bone)];
+                c.x += w * p.x, c.y += w * p.y, c.z += w * p.z;
+                weight[std::size_t(bone)] += w;
+            });
+        for (std::size_t b = 0; b < bones; ++b)
+            if (weight[b] > 0.0)
+                centre[b] = {centre[b].x / weight[b], centre[b].y / weight[b], centre[b].z / weight[b]};
+        std::vector<double> part(bones, 0.0);
+        for (std::size_t t = 0; t + 2 < mesh.indices.size(); t += 3) {
+            const std::uint32_t corner[3] = {mesh.indices[t], mesh.indices[t + 1], mesh.indices[t + 2]};
+            for (std::uint32_t v : corner)
+                forEachBone(v, [&](std::int32_t bone, double w) {
+                    part[std::size_t(bone)] += w / 3.0 * tet(corner[0], corner[1], corner[2], centre[std::size_t(bone)]);
+                });
+        }
+        for (std::size_t b = 0; b < bones; ++b)
+            r.boneVolumes[b] += std::abs(part[b]); // either winding
     }
     if (!anySkin) {
         r.error = "no vertex of the mesh is bound to a bone (the mesh has no skin)";

@@ -1,6 +1,7 @@
 #include "marionette/editor/pluginhost/MeshImport.h"
 
 #include "marionette/editor/pluginhost/PluginHost.h"
+#include "marionette/editor/autorig/MeshMasses.h"
 #include "marionette/editor/autorig/SceneInput.h"
 #include "marionette/plugin/MeshImporter.h"
 #include "marionette/plugin/RigTemplate.h"
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <array>
 #include <cmath>
+#include <cstdio>
 
 namespace marionette::editor {
 
@@ -198,6 +200,22 @@ AutoRigResult autoRigMesh(const plugin::RigTemplate& tmpl, const import::Importe
     AutoRigInput input = autoRigInputFromScene(scene, RigTemplate::Auto, totalMass);
     input.name = name;
     return PluginHost::buildRig(tmpl, input);
+}
+
+bool applyMeshMasses(AutoRigResult& result, const import::ImportedScene& scene, float totalMass)
+{
+    const MeshMasses masses = massesFromMesh(result.rig, scene, totalMass);
+    if (!masses.error.empty()) {
+        result.notes.push_back("masses from the template, not the mesh: " + masses.error);
+        return false;
+    }
+    for (std::size_t i = 0; i < masses.masses.size(); ++i)
+        result.rig.particles[i].mass = masses.masses[i];
+    char litres[32];
+    std::snprintf(litres, sizeof litres, "%.3g L", masses.volume * 1000.0);
+    result.notes.push_back(std::string("masses from the mesh's skinned volume (") + litres + ", " +
+                           (masses.closed ? "closed" : "open: estimated") + ")");
+    return true;
 }
 
 QString meshFileFilter(const PluginHost& host)

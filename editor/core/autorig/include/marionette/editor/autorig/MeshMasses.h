@@ -1,11 +1,13 @@
 // Marionette — particle masses from the skinned mesh: a total mass spread over the particles by the volume of
 // the body each one drives (docs/autorig.md, "Masses from the mesh").
 //
-// 1. Volume per bone: each triangle of a skinned (or bone-parented) mesh and the centroid of its mesh make a
-//    tetrahedron; its volume goes a third to each corner vertex and from the vertex to its bones by skin
-//    weight. A closed mesh (every edge, with vertices welded by position, shared by exactly two triangles)
-//    uses signed volumes, which add up to the volume it encloses (inside-out winding is turned round); an open
-//    mesh uses their absolute values, an estimate that stays positive. Static meshes are left out.
+// 1. Volume per bone: a closed mesh (every edge, with vertices welded by position, shared by exactly two
+//    triangles): each triangle and the mesh's centroid make a signed tetrahedron, and these add up to the
+//    volume the mesh encloses (inside-out winding is turned round); a tetrahedron's volume goes a third to each
+//    corner vertex and from the vertex to its bones by skin weight. An open mesh: each bone's part is measured
+//    the same way but to its own centre (the weight-averaged position of its vertices), and its absolute value
+//    taken, so a part's missing caps cost only small cones and a part far from the body's centre (an ear, a
+//    tail) is not inflated: an estimate. Static meshes are left out.
 // 2. Bone to particles: a bone's volume goes in equal parts to the dynamic particles of the stick or triangle
 //    whose binding drives it, or, for a bone nothing drives (fingers, twist bones), to those of its nearest
 //    driven ancestor; a rig without bindings gives it to the particles created from the bone (Particle::bone),

@@ -111,6 +111,12 @@ void recordImport(project::Project& project, const QString& meshPath, const proj
 AutoRigResult autoRigMesh(const plugin::RigTemplate& tmpl, const import::ImportedScene& scene, float totalMass,
                           const std::string& name = {});
 
+/// Replaces the masses of a template's rig with editor::massesFromMesh()'s (import and build
+/// --mass-from-mesh; the templates keep their own masses by default, docs/autorig.md says why) for `totalMass` kg and adds a note
+/// ("masses from the mesh's skinned volume (62.1 L, closed)"); when the mesh cannot give masses (no skin, no
+/// volume) the masses stay and the note says why. False then.
+bool applyMeshMasses(AutoRigResult& result, const import::ImportedScene& scene, float totalMass);
+
 /// The file-dialog filter of every loaded importer: one entry per plugin importer, the built-in's
 /// "Meshes (...)", then "All files (*)", separated by ";;".
 QString meshFileFilter(const PluginHost& host);
