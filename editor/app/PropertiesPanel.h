@@ -1,7 +1,8 @@
 // Marionette editor — the properties panel: the editable properties (editor/core Properties.h) of the
 // selected elements of one kind — the kind of the first selected element — or the rig's settings when
 // nothing is selected. An edit applies to every selected element of that kind as one undo step; a value
-// that differs between them is marked "(mixed)".
+// that differs between them is marked "(mixed)". Collision group and mask bits show as the groups' names
+// (CollisionGroups.h) with a check list.
 #pragma once
 
 #include "marionette/editor/document/Document.h"
