@@ -30,6 +30,7 @@ void MainWindow::createPreview()
     mPreviewBar = new PreviewToolBar(mPreview, &mDocument, this);
     addToolBarBreak();
     addToolBar(mPreviewBar);
+    addToolBar(Qt::BottomToolBarArea, mPreviewBar->timelineBar());
     connect(mPreview, &PreviewController::frameReady, this, &MainWindow::refreshScene);
     connect(mPreview, &PreviewController::activeChanged, this, &MainWindow::setEditingLocked);
     connect(mPreview, &PreviewController::errorOccurred, this, [this](const QString& m) { showError(tr("Preview"), m); });
@@ -48,9 +49,10 @@ void MainWindow::createPreview()
         menu->addAction(a);
         mActions.adopt(a);
     }
-    for (QAction* a : mPreviewBar->actions())
-        if (!a->objectName().isEmpty())
-            mActions.adopt(a); // the tools, gravity, ... for tests and shortcuts
+    for (QToolBar* bar : {static_cast<QToolBar*>(mPreviewBar), mPreviewBar->timelineBar()})
+        for (QAction* a : bar->actions())
+            if (!a->objectName().isEmpty())
+                mActions.adopt(a); // the tools, gravity, ... for tests and shortcuts
     mActions.add(menu, QStringLiteral("previewRunScenarios"), tr("Run &Scenarios"), QKeySequence(tr("Ctrl+Shift+R")), [this] { runScenarios(); });
     mActions.add(menu, QStringLiteral("previewBake"), tr("&Bake to Animation…"), QKeySequence(), [this] { bakePreview(); });
 }

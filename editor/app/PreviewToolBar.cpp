@@ -122,11 +122,14 @@ PreviewToolBar::PreviewToolBar(PreviewController* preview, editor::Document* doc
     connect(mRotation, &QComboBox::currentIndexChanged, this, &PreviewToolBar::applyRotation);
     addWidget(mRotation);
 
-    addSeparator();
+    // The second bar, at the window's bottom: the preview's tools, recording and the timeline, which stretches.
+    mTimelineBar = new QToolBar(tr("Preview Timeline"), parent);
+    mTimelineBar->setObjectName(QStringLiteral("previewTimelineBar"));
+    QToolBar* bar = mTimelineBar;
     auto* tools = new QActionGroup(this);
     for (const auto& [name, text, tool] : {std::tuple{"previewDrag", tr("Drag"), PreviewTool::Drag},
              std::tuple{"previewHit", tr("Hit"), PreviewTool::Hit}, std::tuple{"previewExplode", tr("Explode"), PreviewTool::Explode}}) {
-        QAction* a = addAction(text);
+        QAction* a = bar->addAction(text);
         a->setObjectName(QString::fromLatin1(name));
         a->setCheckable(true);
         a->setChecked(tool == PreviewTool::Drag);
@@ -155,7 +158,7 @@ PreviewToolBar::PreviewToolBar(PreviewController* preview, editor::Document* doc
         QSettings().setValue(QLatin1String(kHitDirectionKey), QLatin1String(kHitDirections[i].first));
         mPreview->setHitDirection(kHitDirections[i].second);
     });
-    addWidget(mHitDirection);
+    bar->addWidget(mHitDirection);
     mStrength = new QSlider(Qt::Horizontal);
     mStrength->setObjectName(QStringLiteral("previewStrength"));
     mStrength->setRange(1, 300);
@@ -167,30 +170,31 @@ PreviewToolBar::PreviewToolBar(PreviewController* preview, editor::Document* doc
         mPreview->setHitStrength(float(v));
         mStrengthLabel->setText(tr("%1 N·s").arg(v));
     });
-    addWidget(mStrength);
-    addWidget(mStrengthLabel);
+    bar->addWidget(mStrength);
+    bar->addWidget(mStrengthLabel);
 
-    addSeparator();
-    mRecord = addAction(tr("● Record"));
+    bar->addSeparator();
+    mRecord = bar->addAction(tr("● Record"));
     mRecord->setObjectName(QStringLiteral("previewRecord"));
     mRecord->setCheckable(true);
     mRecord->setToolTip(tr("Record the drop, hits and drags, to save them as a scenario"));
     connect(mRecord, &QAction::toggled, this, [this](bool on) { mPreview->setRecording(on); });
-    mSaveScenario = addAction(tr("Save Scenario…"), this, [this] { emit saveScenarioRequested(); });
+    mSaveScenario = bar->addAction(tr("Save Scenario…"), this, [this] { emit saveScenarioRequested(); });
     mSaveScenario->setObjectName(QStringLiteral("previewSaveScenario"));
-    mAnimation = addAction(tr("From Animation…"), this, [this] { emit startFromAnimationRequested(); });
+    mAnimation = bar->addAction(tr("From Animation…"), this, [this] { emit startFromAnimationRequested(); });
     mAnimation->setObjectName(QStringLiteral("previewFromAnimation"));
     mAnimation->setToolTip(tr("Play a clip of the mesh and switch to physics at a chosen frame, keeping its velocity"));
 
     mTimeline = new QSlider(Qt::Horizontal);
     mTimeline->setObjectName(QStringLiteral("previewTimeline"));
     mTimeline->setMinimumWidth(160);
+    mTimeline->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
     mTimeline->setToolTip(tr("History: drag to scrub back through the last steps; Play continues from there"));
     connect(mTimeline, &QSlider::valueChanged, this, [this](int v) {
         if (!mSyncing)
             mPreview->seek(std::uint64_t(v));
     });
-    addWidget(mTimeline);
+    bar->addWidget(mTimeline);
     connect(preview, &PreviewController::frameReady, this, &PreviewToolBar::syncTimeline);
     connect(preview, &PreviewController::activeChanged, this, [this](bool active) {
         if (active) { // each preview starts with the remembered choice (a pan in the last one is forgotten)

@@ -1,7 +1,8 @@
-// Marionette editor — the preview toolbar: play/pause, step, reset, stop; slow motion; Follow Body (the
-// camera keeps the simulated body framed); iterations, step size and gravity (live); the test scene, drop
-// height and initial rotation; the drag/hit/explode tools with the hit direction and the strength slider;
-// recording, saving the recording as a scenario, and the history timeline. Follow Body and the hit direction
+// Marionette editor — the preview toolbars. The top one: play/pause, step, reset, stop; slow motion; Follow
+// Body (the camera keeps the simulated body framed); iterations, step size and gravity (live); the test scene,
+// drop height and initial rotation. The bottom one (timelineBar()): the drag/hit/explode tools with the hit
+// direction and the strength slider; recording, saving the recording as a scenario, starting from an
+// animation, and the history timeline, which stretches. Follow Body and the hit direction
 // are remembered (QSettings "preview/followBody", "preview/hitDirection").
 #pragma once
 
@@ -37,6 +38,8 @@ class PreviewToolBar : public QToolBar {
     QAction* followAction() const { return mFollow; }
     QComboBox* hitDirectionBox() const { return mHitDirection; }
     QSlider* timeline() const { return mTimeline; }
+    /// The second bar (the window puts it at the bottom): the drag/hit/explode tools, recording, the timeline.
+    QToolBar* timelineBar() const { return mTimelineBar; }
 
   signals:
     /// The user asked to save what was recorded as a scenario.
@@ -49,6 +52,7 @@ class PreviewToolBar : public QToolBar {
 
     PreviewController* mPreview;
     editor::Document* mDocument;
+    QToolBar* mTimelineBar = nullptr;
     QAction* mPlay;
     QAction* mStep;
     QAction* mReset;

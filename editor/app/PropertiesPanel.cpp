@@ -8,6 +8,7 @@
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
+#include <QVBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
@@ -204,8 +205,10 @@ QWidget* PropertiesPanel::makeEditor(const PropertyDef& def)
         return edit;
     }
     case PropertyType::Vec3: {
+        // x, y and z one above the other, each as wide as the panel (side by side they were cut off in a
+        // 320-pixel panel: "x 0.00(").
         auto* row = new QWidget;
-        auto* layout = new QHBoxLayout(row);
+        auto* layout = new QVBoxLayout(row);
         layout->setContentsMargins(0, 0, 0, 0);
         layout->setSpacing(2);
         std::array<QDoubleSpinBox*, 3> boxes{};
@@ -213,7 +216,7 @@ QWidget* PropertiesPanel::makeEditor(const PropertyDef& def)
             boxes[std::size_t(c)] = numberBox(def, def.minimumExclusive ? def.minimum + 1e-4 : def.minimum, def.maximum);
             boxes[std::size_t(c)]->setSuffix(QString());
             boxes[std::size_t(c)]->setPrefix(QStringLiteral("xyz").mid(c, 1) + QStringLiteral(" "));
-            // The three share the row whatever their range (a wide range makes a very wide size hint).
+            // As wide as the panel whatever their range (a wide range makes a very wide size hint).
             boxes[std::size_t(c)]->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
             boxes[std::size_t(c)]->setMinimumWidth(60);
             layout->addWidget(boxes[std::size_t(c)]);

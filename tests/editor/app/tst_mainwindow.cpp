@@ -33,6 +33,10 @@
 #include <QPushButton>
 #include <QProcess>
 #include <QSettings>
+#include <QAbstractSpinBox>
+#include <QLineEdit>
+#include <QSlider>
+#include <QToolBar>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -103,6 +107,8 @@ class TestMainWindow : public QObject {
     void authoring_importRigClickUndoRedoSaveReopenExport();
     void viewport_drawsMeshAndRig();
     void drawing_xrayWhilePlacingAndSmallerParticles();
+    void layout_everythingReachableWithoutOverflow_data();
+    void layout_everythingReachableWithoutOverflow();
     void panels_outlinerPropertiesAndValidationEditTheDocument();
     void angularGizmo_dragEditsLimitAsOneStep();
     void recovery_offeredAfterCrash();
@@ -336,6 +342,64 @@ void TestMainWindow::drawing_xrayWhilePlacingAndSmallerParticles()
         QVERIFY(again.action(QStringLiteral("viewParticleSize25"))->isChecked());
     }
     QSettings().remove(QStringLiteral("view"));
+}
+
+void TestMainWindow::layout_everythingReachableWithoutOverflow_data()
+{
+    QTest::addColumn<QSize>("size");
+    QTest::newRow("1400x900 (the default)") << QSize(1400, 900);
+    QTest::newRow("1280x720") << QSize(1280, 720);
+}
+
+// At the default window size and at 1280×720 no tool bar hides an action in its overflow menu, the timeline is
+// on screen, and no number field of the properties panel (the rig's settings: gravity x, y, z) is cut off.
+void TestMainWindow::layout_everythingReachableWithoutOverflow()
+{
+    QFETCH(QSize, size);
+    app::MainWindow w;
+    w.resize(size);
+    w.show();
+    waitForViewport(w);
+    QVERIFY(w.importMesh(kHuman, QStringLiteral("humanoid"), 70.f));
+    w.document().setSelection({});
+    QCoreApplication::processEvents();
+    QCOMPARE(w.size(), size);
+    int bars = 0, reachable = 0;
+    for (QToolBar* bar : w.findChildren<QToolBar*>()) {
+        if (!bar->isVisible())
+            continue;
+        ++bars;
+        const QWidget* overflow = bar->findChild<QWidget*>(QStringLiteral("qt_toolbar_ext_button"));
+        QVERIFY2(!overflow || !overflow->isVisible(), qPrintable(bar->objectName() + QStringLiteral(" overflows")));
+        for (QAction* a : bar->actions()) {
+            if (a->isSeparator() || !a->isVisible())
+                continue;
+            const QWidget* shown = bar->widgetForAction(a);
+            QVERIFY2(shown && shown->isVisible() && bar->rect().contains(shown->geometry()),
+                     qPrintable(QStringLiteral("%1: '%2' is not on the bar").arg(bar->objectName(), a->text().isEmpty() ? a->objectName() : a->text())));
+            ++reachable;
+        }
+    }
+    QVERIFY(bars >= 4); // file, tools, preview, preview timeline
+    QVERIFY(reachable >= 30);
+    for (const char* name : {"toolAutoRig", "previewPlay", "previewRecord", "previewFromAnimation", "previewFollow"})
+        QVERIFY2(w.findChild<QAction*>(QString::fromLatin1(name)), name);
+    const auto* timeline = w.findChild<QSlider*>(QStringLiteral("previewTimeline"));
+    QVERIFY(timeline && timeline->isVisible() && timeline->width() >= 160);
+    QVERIFY(timeline->mapTo(&w, QPoint(timeline->width(), timeline->height())).x() <= w.width());
+
+    // Every number field in the properties panel shows its whole text.
+    int fields = 0;
+    for (const QAbstractSpinBox* box : w.findChild<QWidget*>(QStringLiteral("properties"))->findChildren<QAbstractSpinBox*>()) {
+        if (!box->isVisible())
+            continue;
+        const QLineEdit* edit = box->findChild<QLineEdit*>();
+        QVERIFY(edit);
+        const int needed = edit->fontMetrics().horizontalAdvance(edit->displayText());
+        QVERIFY2(needed <= edit->width(), qPrintable(QStringLiteral("'%1' needs %2 px, has %3").arg(edit->displayText()).arg(needed).arg(edit->width())));
+        ++fields;
+    }
+    QVERIFY2(fields >= 3, qPrintable(QString::number(fields))); // at least the gravity vector
 }
 
 void TestMainWindow::panels_outlinerPropertiesAndValidationEditTheDocument()
