@@ -1,11 +1,13 @@
 #include "AutoRigDialog.h"
 
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QPushButton>
 #include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
+#include <QSettings>
 #include <QVBoxLayout>
 
 namespace marionette::app {
@@ -22,7 +24,8 @@ QDoubleSpinBox* totalMassBox()
 }
 
 AutoRigDialog::AutoRigDialog(const std::vector<Choice>& templates, QWidget* parent)
-    : QDialog(parent), mTemplate(new QComboBox), mMass(totalMassBox()), mDescription(new QLabel), mChoices(templates)
+    : QDialog(parent), mTemplate(new QComboBox), mMass(totalMassBox()), mMassFromMesh(new QCheckBox(tr("Masses from the mesh's volume"))),
+      mDescription(new QLabel), mChoices(templates)
 {
     setWindowTitle(tr("Auto-Rig"));
     setObjectName(QStringLiteral("autoRigDialog"));
@@ -42,6 +45,12 @@ AutoRigDialog::AutoRigDialog(const std::vector<Choice>& templates, QWidget* pare
     form->addRow(tr("Template"), mTemplate);
     form->addRow(QString(), mDescription);
     form->addRow(tr("Total mass"), mMass);
+    mMassFromMesh->setObjectName(QStringLiteral("massFromMesh"));
+    mMassFromMesh->setToolTip(tr("Spread the total over the particles by the skinned volume each drives, instead of the "
+                                 "template's table (which the sample characters settle better with)"));
+    mMassFromMesh->setChecked(QSettings().value(QStringLiteral("autoRig/massFromMesh"), false).toBool());
+    connect(mMassFromMesh, &QCheckBox::toggled, this, [](bool on) { QSettings().setValue(QStringLiteral("autoRig/massFromMesh"), on); });
+    form->addRow(QString(), mMassFromMesh);
     auto* buttons = new QDialogButtonBox(QDialogButtonBox::Ok | QDialogButtonBox::Cancel);
     buttons->button(QDialogButtonBox::Ok)->setText(tr("Build Rig"));
     connect(buttons, &QDialogButtonBox::accepted, this, &QDialog::accept);
@@ -64,5 +73,7 @@ void AutoRigDialog::setTemplateName(const QString& name)
 float AutoRigDialog::totalMass() const { return float(mMass->value()); }
 
 void AutoRigDialog::setTotalMass(float kg) { mMass->setValue(double(kg)); }
+
+bool AutoRigDialog::massFromMesh() const { return mMassFromMesh->isChecked(); }
 
 } // namespace marionette::app

@@ -1,9 +1,11 @@
 // Marionette editor — the auto-rig dialog: which template (the built-in auto/humanoid/generic and any
-// template plugin) and the ragdoll's total mass.
+// template plugin), the ragdoll's total mass, and whether the masses come from the mesh's skinned volume
+// instead of the template's table (remembered: QSettings "autoRig/massFromMesh").
 #pragma once
 
 #include <QDialog>
 
+class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
 class QLabel;
@@ -26,10 +28,12 @@ class AutoRigDialog : public QDialog {
     void setTemplateName(const QString& name);
     float totalMass() const;
     void setTotalMass(float kg);
+    bool massFromMesh() const;
 
   private:
     QComboBox* mTemplate;
     QDoubleSpinBox* mMass;
+    QCheckBox* mMassFromMesh;
     QLabel* mDescription;
     std::vector<Choice> mChoices;
 };

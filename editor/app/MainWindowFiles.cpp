@@ -275,6 +275,7 @@ bool MainWindow::autoRig(const QString& given, float totalMass)
     }
     QString name = given;
     float mass = totalMass;
+    bool massFromMesh = false;
     if (name.isEmpty()) {
         std::vector<AutoRigDialog::Choice> choices;
         for (const auto& [n, description] : templateChoices())
@@ -284,6 +285,7 @@ bool MainWindow::autoRig(const QString& given, float totalMass)
             return false;
         name = dialog.templateName();
         mass = dialog.totalMass();
+        massFromMesh = dialog.massFromMesh();
     }
     plugin::RigTemplate* tmpl = mPlugins.rigTemplate(name);
     if (!tmpl) {
@@ -291,7 +293,12 @@ bool MainWindow::autoRig(const QString& given, float totalMass)
         return false;
     }
     const editor::AutoRigResult result = runWithProgress(this, tr("Building the rig…"),
-        [tmpl, mesh, mass, name = mDocument.project().name.toStdString()] { return editor::autoRigMesh(*tmpl, *mesh, mass, name); });
+        [tmpl, mesh, mass, massFromMesh, name = mDocument.project().name.toStdString()] {
+            editor::AutoRigResult r = editor::autoRigMesh(*tmpl, *mesh, mass, name);
+            if (r.ok && massFromMesh)
+                editor::applyMeshMasses(r, *mesh, mass); // on failure the template's masses stay, a note says why
+            return r;
+        });
     if (!result.ok) {
         showError(tr("Auto-Rig failed"), QString::fromStdString(result.error));
         return false;

@@ -109,6 +109,7 @@ class TestMainWindow : public QObject {
     void drawing_xrayWhilePlacingAndSmallerParticles();
     void layout_everythingReachableWithoutOverflow_data();
     void layout_everythingReachableWithoutOverflow();
+    void autoRig_massesFromTheMeshWhenAsked();
     void panels_outlinerPropertiesAndValidationEditTheDocument();
     void angularGizmo_dragEditsLimitAsOneStep();
     void recovery_offeredAfterCrash();
@@ -400,6 +401,39 @@ void TestMainWindow::layout_everythingReachableWithoutOverflow()
         ++fields;
     }
     QVERIFY2(fields >= 3, qPrintable(QString::number(fields))); // at least the gravity vector
+}
+
+// Tools ▸ Auto-Rig… with "Masses from the mesh's volume" ticked: the same rig with the total spread by the skinned
+// volume (the head lighter relative to the thighs than Dempster's table has it, on the mannequin's ellipsoids),
+// the total kept, one undo step; the choice is remembered.
+void TestMainWindow::autoRig_massesFromTheMeshWhenAsked()
+{
+    QSettings().remove(QStringLiteral("autoRig"));
+    app::MainWindow w;
+    w.show();
+    QVERIFY(w.importMesh(kHuman, QStringLiteral("humanoid"), 70.f));
+    const rig::RigDescription table = w.document().rig();
+    const int steps = w.document().undoStack()->count();
+    auto answer = answerNextDialog([](QDialog* d) {
+        d->findChild<QComboBox*>(QStringLiteral("template"))->setCurrentText(QStringLiteral("humanoid"));
+        d->findChild<QDoubleSpinBox*>(QStringLiteral("mass"))->setValue(70.0);
+        d->findChild<QCheckBox*>(QStringLiteral("massFromMesh"))->setChecked(true);
+        d->accept();
+    });
+    QVERIFY(w.autoRig(QString(), 0.f));
+    QVERIFY(answer->seen);
+    const rig::RigDescription& fromMesh = w.document().rig();
+    QCOMPARE(fromMesh.particles.size(), table.particles.size());
+    double total = 0.0, changed = 0.0;
+    for (std::size_t i = 0; i < fromMesh.particles.size(); ++i) {
+        total += double(fromMesh.particles[i].mass);
+        changed = std::max(changed, std::fabs(double(fromMesh.particles[i].mass - table.particles[i].mass)));
+    }
+    QVERIFY2(std::fabs(total - 70.0) < 1e-3, qPrintable(QString::number(total)));
+    QVERIFY2(changed > 0.1, qPrintable(QString::number(changed))); // not the template's table
+    QCOMPARE(w.document().undoStack()->count(), steps + 1);
+    QVERIFY(QSettings().value(QStringLiteral("autoRig/massFromMesh")).toBool());
+    QSettings().remove(QStringLiteral("autoRig"));
 }
 
 void TestMainWindow::panels_outlinerPropertiesAndValidationEditTheDocument()
