@@ -15,6 +15,7 @@
 #include <QProcess>
 #include <QSlider>
 #include <QStandardPaths>
+#include <QComboBox>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -70,6 +71,7 @@ class TestPreview : public QObject {
     void recordedScenario_replaysHeadlessWithTheSameOutcome();
     void playing_keepsTheUiThreadResponsive();
     void animationHandoff_startsFromTheClipPoseWithItsVelocity();
+    void stairs_drawnAsStepsStandingOnTheFloor();
 
   private:
     std::unique_ptr<app::MainWindow> mWindow;
@@ -353,6 +355,27 @@ void TestPreview::animationHandoff_startsFromTheClipPoseWithItsVelocity()
         speed = std::max(speed, length(session->positions()[i] - previous[i]) / session->timeStep());
     QVERIFY2(speed > 0.01f, qPrintable(QStringLiteral("fastest particle %1 m/s").arg(double(speed))));
     qInfo("anim_test at 60 %%: pose %.3f m from bind, fastest particle %.3f m/s", double(moved), double(speed));
+}
+
+// The stairs scene is drawn as it is: six steps standing on the floor, each 0.18 m higher and 0.3 m further
+// back, not as blocks reaching a metre down through the translucent floor (which read as towers).
+void TestPreview::stairs_drawnAsStepsStandingOnTheFloor()
+{
+    app::MainWindow& w = *mWindow;
+    auto* scene = w.findChild<QComboBox*>(QStringLiteral("previewScene"));
+    QVERIFY(scene);
+    scene->setCurrentIndex(scene->findData(int(project::Scene::Stairs)));
+    stepN(w, 1);
+    QCoreApplication::processEvents();
+    const std::vector<viewport::SceneBoxShape>& boxes = w.viewport()->scene().staticBoxes;
+    QCOMPARE(int(boxes.size()), 6);
+    for (int k = 0; k < 6; ++k) {
+        const viewport::SceneBoxShape& b = boxes[std::size_t(k)];
+        const float bottom = b.pose.translation.y - b.halfExtents.y, top = b.pose.translation.y + b.halfExtents.y;
+        QVERIFY2(std::fabs(bottom) < 1e-5f, qPrintable(QStringLiteral("step %1 starts at y = %2").arg(k).arg(double(bottom))));
+        QVERIFY(std::fabs(top - 0.18f * float(k + 1)) < 1e-5f);
+        QVERIFY(std::fabs(b.pose.translation.z - (-0.15f - 0.3f * float(k))) < 1e-5f);
+    }
 }
 
 int main(int argc, char** argv)
