@@ -53,20 +53,6 @@ using project::ElementRef;
 
 namespace {
 
-std::int32_t particleNamed(const rig::RigDescription& rig, const char* name)
-{
-    for (std::size_t i = 0; i < rig.particles.size(); ++i)
-        if (rig.particles[i].name == name)
-            return std::int32_t(i);
-    return -1;
-}
-
-QPoint pixelOf(viewport::Viewport* v, Vec3 p)
-{
-    const auto pixel = v->camera().project(p, v->size());
-    return pixel ? pixel->toPoint() : QPoint(-1, -1);
-}
-
 // Every crossing of the ray with the mesh's triangles, sorted by distance: (t, facing the ray's origin).
 std::vector<std::pair<float, bool>> crossings(const import::ImportedScene& scene, Vec3 origin, Vec3 dir)
 {
@@ -88,14 +74,6 @@ std::vector<std::pair<float, bool>> crossings(const import::ImportedScene& scene
         }
     std::sort(out.begin(), out.end());
     return out;
-}
-
-void waitForViewport(app::MainWindow& w)
-{
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY2(w.viewport(), qPrintable(w.glProblem()));
-    QTRY_VERIFY_WITH_TIMEOUT(w.viewport()->isValid(), 10000);
-    QCoreApplication::processEvents();
 }
 
 } // namespace

@@ -1,6 +1,7 @@
 // The preview in the real main window under Xvfb: play a dropped rig, hit, drag, reset, the skinned mesh
 // following, a recorded scenario replayed headless, editing locked, and the UI thread's frame cost.
 #include "DialogDriver.h"
+#include "MainWindowTestSupport.h"
 #include "GlProbe.h"
 #include "MainWindow.h"
 #include "PreviewController.h"
@@ -23,19 +24,10 @@
 #include <cmath>
 
 using namespace marionette;
+using namespace marionette::test;
 using project::ElementKind;
 
 namespace {
-
-const QString kMannequin = QStringLiteral(MARIONETTE_SAMPLES "/characters/mannequin/mannequin.mproj");
-
-std::int32_t particleNamed(const rig::RigDescription& rig, const char* name)
-{
-    for (std::size_t i = 0; i < rig.particles.size(); ++i)
-        if (rig.particles[i].name == name)
-            return std::int32_t(i);
-    return -1;
-}
 
 std::int32_t stickBetween(const rig::RigDescription& rig, std::int32_t a, std::int32_t b)
 {
@@ -43,18 +35,6 @@ std::int32_t stickBetween(const rig::RigDescription& rig, std::int32_t a, std::i
         if (std::minmax(rig.sticks[i].a, rig.sticks[i].b) == std::minmax(a, b))
             return std::int32_t(i);
     return -1;
-}
-
-QPoint pixelOf(viewport::Viewport* v, Vec3 p)
-{
-    const auto pixel = v->camera().project(p, v->size());
-    return pixel ? pixel->toPoint() : QPoint(-1, -1);
-}
-
-void stepN(app::MainWindow& w, int n)
-{
-    for (int i = 0; i < n; ++i)
-        w.action(QStringLiteral("previewStep"))->trigger();
 }
 
 } // namespace

@@ -2,6 +2,7 @@
 // body framed (orbit and zoom still work, a pan turns it off), F and the view keys aim at the current pose, and
 // the hit tool shows its impulse as an arrow and strikes a body lying on the floor horizontally through the view.
 #include "DialogDriver.h"
+#include "MainWindowTestSupport.h"
 #include "GlProbe.h"
 #include "MainWindow.h"
 #include "PreviewController.h"
@@ -21,30 +22,9 @@
 #include <cmath>
 
 using namespace marionette;
+using namespace marionette::test;
 
 namespace {
-
-const QString kMannequin = QStringLiteral(MARIONETTE_SAMPLES "/characters/mannequin/mannequin.mproj");
-
-std::int32_t particleNamed(const rig::RigDescription& rig, const char* name)
-{
-    for (std::size_t i = 0; i < rig.particles.size(); ++i)
-        if (rig.particles[i].name == name)
-            return std::int32_t(i);
-    return -1;
-}
-
-QPoint pixelOf(viewport::Viewport* v, Vec3 p)
-{
-    const auto pixel = v->camera().project(p, v->size());
-    return pixel ? pixel->toPoint() : QPoint(-1, -1);
-}
-
-void stepN(app::MainWindow& w, int n)
-{
-    for (int i = 0; i < n; ++i)
-        w.action(QStringLiteral("previewStep"))->trigger();
-}
 
 /// The simulated pose's bounds: every particle sphere.
 viewport::Bounds poseBounds(const editor::PreviewSession& s, const rig::RigDescription& rig)

@@ -31,28 +31,6 @@ using project::ElementRef;
 
 namespace {
 
-std::int32_t particleNamed(const rig::RigDescription& rig, const char* name)
-{
-    for (std::size_t i = 0; i < rig.particles.size(); ++i)
-        if (rig.particles[i].name == name)
-            return std::int32_t(i);
-    return -1;
-}
-
-QPoint pixelOf(viewport::Viewport* v, Vec3 p)
-{
-    const auto pixel = v->camera().project(p, v->size());
-    return pixel ? pixel->toPoint() : QPoint(-1, -1);
-}
-
-void waitForViewport(app::MainWindow& w)
-{
-    QVERIFY(QTest::qWaitForWindowExposed(&w));
-    QVERIFY2(w.viewport(), qPrintable(w.glProblem()));
-    QTRY_VERIFY_WITH_TIMEOUT(w.viewport()->isValid(), 10000);
-    QCoreApplication::processEvents();
-}
-
 } // namespace
 
 class TestRigTools : public QObject {
