@@ -63,7 +63,7 @@ struct BuildContext {
     /// Skinned mesh instances (node, mesh) whose skin disagrees with the bind pose chosen for a bone.
     std::vector<std::pair<std::int32_t, std::uint32_t>> rebound;
     /// Skinned mesh instances (node, mesh) bound in the scene root's space, not their node's (the DirectX
-    /// convention: a skinned mesh's frame transform is not applied; see rootSpaceSkins()).
+    /// convention: a skinned mesh's frame transform is not applied; found by findRootSpaceSkins()).
     std::vector<std::pair<std::int32_t, std::uint32_t>> rootSpaceSkins;
     /// The space a skinned mesh instance's vertices and inverse bind matrices are in (Assimp space).
     const Affine& skinSpace(std::int32_t node, std::uint32_t mesh) const
