@@ -73,6 +73,20 @@ const char* kBakeHelp =
     "scenario that cannot run, or a write failure, with 'error: ...' on stderr; 2 usage error (an unknown\n"
     "scenario, format or --fps).\n";
 
+/// Loads PATH, which must be a project (scenarios live in projects), for `bake` and `simulate --scenario`:
+/// kOk, else the exit code with its one error line printed.
+int loadScenarioProject(const QString& path, Io& io, const QString& command, project::Project& proj)
+{
+    RigFile file;
+    if (const QString error = loadRigFile(path, file); !error.isEmpty())
+        return fail(io, error);
+    if (file.kind != RigFile::Kind::Project)
+        return usageError(io, command, QStringLiteral("%1 is a binary rig: scenarios live in projects (.mproj)").arg(path));
+    if (const project::LoadResult r = project::loadProject(path, proj); !r.ok())
+        return fail(io, r.error);
+    return kOk;
+}
+
 } // namespace
 
 int bakeCommand(const QStringList& arguments, Io& io)
@@ -115,14 +129,9 @@ int bakeCommand(const QStringList& arguments, Io& io)
         options.fps = float(value);
     }
 
-    RigFile file;
-    if (const QString error = loadRigFile(path, file); !error.isEmpty())
-        return fail(io, error);
-    if (file.kind != RigFile::Kind::Project)
-        return usageError(io, command, QStringLiteral("%1 is a binary rig: scenarios live in projects (.mproj)").arg(path));
     project::Project proj;
-    if (const project::LoadResult r = project::loadProject(path, proj); !r.ok())
-        return fail(io, r.error);
+    if (const int failed = loadScenarioProject(path, io, command, proj); failed != kOk)
+        return failed;
     const QString name = parser.value(scenarioOption);
     const auto scenario = std::find_if(proj.scenarios.begin(), proj.scenarios.end(),
                                        [&](const project::Scenario& s) { return s.name == name; });
@@ -154,14 +163,9 @@ int bakeCommand(const QStringList& arguments, Io& io)
 
 int simulateScenarios(const QString& path, const QString& name, bool all, bool json, Io& io, const QString& command)
 {
-    RigFile file;
-    if (const QString error = loadRigFile(path, file); !error.isEmpty())
-        return fail(io, error);
-    if (file.kind != RigFile::Kind::Project)
-        return usageError(io, command, QStringLiteral("%1 is a binary rig: scenarios live in projects (.mproj)").arg(path));
     project::Project proj;
-    if (const project::LoadResult r = project::loadProject(path, proj); !r.ok())
-        return fail(io, r.error);
+    if (const int failed = loadScenarioProject(path, io, command, proj); failed != kOk)
+        return failed;
 
     std::vector<const project::Scenario*> chosen;
     for (const project::Scenario& s : proj.scenarios)
