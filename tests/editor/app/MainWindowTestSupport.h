@@ -13,6 +13,7 @@
 #include <QDialog>
 #include <QElapsedTimer>
 #include <QPointer>
+#include <QStandardPaths>
 #include <QTest>
 #include <QTimer>
 
@@ -64,6 +65,17 @@ inline void stepN(app::MainWindow& w, int n)
     for (int i = 0; i < n; ++i)
         w.action(QStringLiteral("previewStep"))->trigger();
 }
+
+#ifdef MARIONETTE_BIN_DIR
+/// The editor's surroundings for a test: QStandardPaths' test mode, autosaves in `recoveryDir`, the plugins
+/// of this build.
+inline void useTestEnvironment(const QString& recoveryDir)
+{
+    QStandardPaths::setTestModeEnabled(true);
+    qputenv("MARIONETTE_RECOVERY_DIR", recoveryDir.toUtf8());
+    qputenv("MARIONETTE_PLUGIN_PATH", QByteArray(MARIONETTE_BIN_DIR "/plugins"));
+}
+#endif
 
 /// Runs `test` in a QApplication with the editor's surface format. A dialog nobody answers would block a
 /// test forever: any modal dialog left open for 20 s is closed.

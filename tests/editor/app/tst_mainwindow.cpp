@@ -107,9 +107,7 @@ class TestMainWindow : public QObject {
 
 void TestMainWindow::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    qputenv("MARIONETTE_RECOVERY_DIR", mDir.filePath(QStringLiteral("recovery")).toUtf8());
-    qputenv("MARIONETTE_PLUGIN_PATH", QByteArray(MARIONETTE_BIN_DIR "/plugins"));
+    useTestEnvironment(mDir.filePath(QStringLiteral("recovery")));
     if (!QFileInfo::exists(kHuman))
         QFAIL("the sample mannequin is missing");
 }

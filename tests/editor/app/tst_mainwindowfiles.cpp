@@ -47,9 +47,7 @@ class TestMainWindowFiles : public QObject {
 
 void TestMainWindowFiles::initTestCase()
 {
-    QStandardPaths::setTestModeEnabled(true);
-    qputenv("MARIONETTE_RECOVERY_DIR", mDir.filePath(QStringLiteral("recovery")).toUtf8());
-    qputenv("MARIONETTE_PLUGIN_PATH", QByteArray(MARIONETTE_BIN_DIR "/plugins"));
+    useTestEnvironment(mDir.filePath(QStringLiteral("recovery")));
     if (!QFileInfo::exists(kHuman))
         QFAIL("the sample mannequin is missing");
 }

@@ -360,15 +360,10 @@ void TestPreview::stairs_drawnAsStepsStandingOnTheFloor()
 
 int main(int argc, char** argv)
 {
-    app::setDefaultSurfaceFormat();
-    QApplication app(argc, argv);
-    QApplication::setOrganizationName(QStringLiteral("MarionetteTests"));
-    QStandardPaths::setTestModeEnabled(true);
     QTemporaryDir recovery;
-    qputenv("MARIONETTE_RECOVERY_DIR", recovery.path().toUtf8());
-    qputenv("MARIONETTE_PLUGIN_PATH", QByteArray(MARIONETTE_BIN_DIR "/plugins"));
+    useTestEnvironment(recovery.path());
     TestPreview test;
-    return QTest::qExec(&test, argc, argv);
+    return runGuiTests(test, argc, argv);
 }
 
 #include "tst_preview.moc"
