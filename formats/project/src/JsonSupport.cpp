@@ -1,5 +1,7 @@
 #include "JsonSupport.h"
 
+#include "marionette/project/JsonNumbers.h"
+
 #include <QLocale>
 
 #include <cfloat>
@@ -258,16 +260,7 @@ QJsonValue floatValue(float f, const JsonPath& at)
 {
     if (!std::isfinite(f))
         fail(at, QStringLiteral("%1 cannot be saved (not a finite number)").arg(formatNumber(double(f))));
-    // The shortest decimal that reads back as f (std::to_chars), read as a double. Qt then writes that double
-    // with the fewest digits that read back as the same double. Reading goes decimal -> double -> float; the
-    // double rounding of that path is checked here, falling back to the exact value of f as a double.
-    char buffer[64];
-    const std::to_chars_result written = std::to_chars(buffer, buffer + sizeof buffer, f);
-    double d = 0.0;
-    const std::from_chars_result parsed = std::from_chars(buffer, written.ptr, d);
-    if (written.ec != std::errc() || parsed.ec != std::errc() || static_cast<float>(d) != f)
-        d = static_cast<double>(f);
-    return QJsonValue(d);
+    return QJsonValue(shortestDouble(f));
 }
 
 QJsonValue doubleValue(double d, const JsonPath& at)
@@ -310,3 +303,18 @@ QJsonValue stringValue(const std::string& utf8)
 }
 
 } // namespace marionette::project::detail
+
+namespace marionette::project {
+
+double shortestDouble(float f)
+{
+    char buffer[64];
+    const std::to_chars_result written = std::to_chars(buffer, buffer + sizeof buffer, f);
+    double d = 0.0;
+    const std::from_chars_result parsed = std::from_chars(buffer, written.ptr, d);
+    if (written.ec != std::errc() || parsed.ec != std::errc() || static_cast<float>(d) != f)
+        d = static_cast<double>(f);
+    return d;
+}
+
+} // namespace marionette::project

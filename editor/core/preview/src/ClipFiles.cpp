@@ -1,6 +1,8 @@
 // Writing baked clips: binary glTF 2.0 and the clip JSON (ClipFiles.h, docs/formats.md).
 #include "marionette/editor/preview/ClipFiles.h"
 
+#include "marionette/project/JsonNumbers.h"
+
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -8,7 +10,6 @@
 #include <QSaveFile>
 
 #include <algorithm>
-#include <charconv>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -19,20 +20,9 @@ namespace {
 
 QString str(const std::string& s) { return QString::fromStdString(s); }
 
-/// The shortest decimal that reads back as f, as a double (Qt writes it with as few digits).
-double shortest(float f)
-{
-    char buffer[64];
-    const std::to_chars_result written = std::to_chars(buffer, buffer + sizeof buffer, f);
-    double d = 0.0;
-    const std::from_chars_result parsed = std::from_chars(buffer, written.ptr, d);
-    if (written.ec != std::errc() || parsed.ec != std::errc() || static_cast<float>(d) != f)
-        d = static_cast<double>(f);
-    return d;
-}
 
-QJsonArray vec(Vec3 v) { return {shortest(v.x), shortest(v.y), shortest(v.z)}; }
-QJsonArray quat(Quat q) { return {shortest(q.x), shortest(q.y), shortest(q.z), shortest(q.w)}; }
+QJsonArray vec(Vec3 v) { return {project::shortestDouble(v.x), project::shortestDouble(v.y), project::shortestDouble(v.z)}; }
+QJsonArray quat(Quat q) { return {project::shortestDouble(q.x), project::shortestDouble(q.y), project::shortestDouble(q.z), project::shortestDouble(q.w)}; }
 
 // glTF constants.
 constexpr int kFloat = 5126, kUnsignedShort = 5123, kUnsignedInt = 5125;
@@ -224,8 +214,8 @@ QByteArray glbBytes(const import::ImportedScene& mesh, const BakedClip& clip, QS
     const QJsonArray skins{QJsonObject{{QStringLiteral("joints"), joints}, {QStringLiteral("inverseBindMatrices"), ibm}}};
     // The animation: one shared time accessor, three samplers per bone.
     const std::size_t frames = clip.frameCount();
-    const int input = bin.add(clip.times, kFloat, "SCALAR", frames, 0, QJsonArray{shortest(clip.times.front())},
-                              QJsonArray{shortest(clip.times.back())});
+    const int input = bin.add(clip.times, kFloat, "SCALAR", frames, 0, QJsonArray{project::shortestDouble(clip.times.front())},
+                              QJsonArray{project::shortestDouble(clip.times.back())});
     QJsonArray samplers, channels;
     for (std::size_t b = 0; b < bones; ++b) {
         std::vector<float> t, r, s;
@@ -251,7 +241,7 @@ QByteArray glbBytes(const import::ImportedScene& mesh, const BakedClip& clip, QS
     for (const import::ImportedMaterial& m : mesh.materials) {
         QJsonArray colour;
         for (float c : m.baseColor)
-            colour.append(shortest(c));
+            colour.append(project::shortestDouble(c));
         materials.append(QJsonObject{{QStringLiteral("name"), str(m.name)},
                                      {QStringLiteral("pbrMetallicRoughness"),
                                       QJsonObject{{QStringLiteral("baseColorFactor"), colour},
@@ -298,7 +288,7 @@ QByteArray clipJsonBytes(const BakedClip& clip)
 {
     QJsonArray times, steps, bones;
     for (std::size_t f = 0; f < clip.frameCount(); ++f) {
-        times.append(shortest(clip.times[f]));
+        times.append(project::shortestDouble(clip.times[f]));
         steps.append(qint64(clip.steps[f]));
     }
     for (std::size_t b = 0; b < clip.boneCount(); ++b) {
@@ -324,7 +314,7 @@ QByteArray clipJsonBytes(const BakedClip& clip)
                           {QStringLiteral("version"), kClipJsonVersion},
                           {QStringLiteral("units"), units},
                           {QStringLiteral("name"), str(clip.name)},
-                          {QStringLiteral("frameRate"), shortest(clip.frameRate)},
+                          {QStringLiteral("frameRate"), project::shortestDouble(clip.frameRate)},
                           {QStringLiteral("frameCount"), qint64(clip.frameCount())},
                           {QStringLiteral("times"), times},
                           {QStringLiteral("steps"), steps},
