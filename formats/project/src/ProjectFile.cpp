@@ -1,6 +1,8 @@
 // Public entry points: parse and write documents in memory, load and save files.
 #include "marionette/project/ProjectFile.h"
 
+#include "marionette/project/AtomicFile.h"
+
 #include "marionette/project/Migration.h"
 
 #include "ProjectInternal.h"
@@ -239,5 +241,26 @@ SaveResult saveProject(const QString& path, const Project& project, const SaveOp
         return {notSaved + (pending.isEmpty() ? file.errorString() : pending)};
     return {};
 }
+
+bool writeFileAtomically(const QString& path, const QByteArray& bytes, QString& error)
+{
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) {
+        error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
+        return false;
+    }
+    if (file.write(bytes) != bytes.size()) {
+        error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
+        file.cancelWriting();
+        return false;
+    }
+    const QString pending = file.error() != QFileDevice::NoError ? file.errorString() : QString();
+    if (!file.commit()) {
+        error = QStringLiteral("%1: cannot write: %2").arg(path, pending.isEmpty() ? file.errorString() : pending);
+        return false;
+    }
+    return true;
+}
+
 
 } // namespace marionette::project

@@ -5,9 +5,9 @@
 #include "BuiltinAssimpImporter.h"
 #include "BuiltinMrigExporter.h"
 
+#include "marionette/project/AtomicFile.h"
 #include "marionette/runtime/Rig.h"
 
-#include <QSaveFile>
 
 namespace marionette::editor {
 
@@ -77,14 +77,12 @@ namespace {
 /// Writes `bytes` to context.targetPath atomically.
 bool writeAtomically(const QByteArray& bytes, const plugin::ExportContext& context, QString* error)
 {
-    QSaveFile file(context.targetPath);
-    if (!file.open(QIODevice::WriteOnly) || file.write(bytes) != bytes.size() || !file.commit()) {
-        if (error)
-            *error = QStringLiteral("%1: cannot write: %2").arg(context.targetPath, file.errorString());
-        file.cancelWriting();
-        return false;
-    }
-    return true;
+    QString why;
+    if (project::writeFileAtomically(context.targetPath, bytes, why))
+        return true;
+    if (error)
+        *error = why;
+    return false;
 }
 
 /// exportRigBytes() for `rig` (a description or its proof of validation), written to context.targetPath.

@@ -1,13 +1,13 @@
 // Writing baked clips: binary glTF 2.0 and the clip JSON (ClipFiles.h, docs/formats.md).
 #include "marionette/editor/preview/ClipFiles.h"
 
+#include "marionette/project/AtomicFile.h"
 #include "marionette/project/JsonNumbers.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QSaveFile>
 
 #include <algorithm>
 #include <cmath>
@@ -130,26 +130,6 @@ void appendU32(QByteArray& out, std::uint32_t v)
 {
     for (int shift = 0; shift < 32; shift += 8)
         out.append(char((v >> shift) & 0xFF));
-}
-
-bool atomicWrite(const QString& path, const QByteArray& bytes, QString& error)
-{
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) {
-        error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
-        return false;
-    }
-    if (file.write(bytes) != bytes.size()) {
-        error = QStringLiteral("%1: cannot write: %2").arg(path, file.errorString());
-        file.cancelWriting();
-        return false;
-    }
-    const QString pending = file.error() != QFileDevice::NoError ? file.errorString() : QString();
-    if (!file.commit()) {
-        error = QStringLiteral("%1: cannot write: %2").arg(path, pending.isEmpty() ? file.errorString() : pending);
-        return false;
-    }
-    return true;
 }
 
 } // namespace
@@ -343,7 +323,7 @@ bool writeBakedClip(const QString& path, ClipFormat format, const import::Import
         error = QStringLiteral("%1: not written: %2").arg(path, why);
         return false;
     }
-    return atomicWrite(path, bytes, error);
+    return project::writeFileAtomically(path, bytes, error);
 }
 
 } // namespace marionette::editor
