@@ -2,11 +2,13 @@
 // merged). Each bone with length becomes a body: a branch point's joints make a triangle (full frame); a
 // chain segment is a stick that drives its bone by direction, with a helper particle and a triangle only
 // where no ancestor has a frame. Bends are limited by law-of-cosines ranges at every joint, relative
-// orientations of triangle bodies by cones; masses follow the bones' volumes.
+// orientations of triangle bodies by swing/twist limits (swing in a cone, twist about the body's axis);
+// masses follow the bones' volumes.
 #include "Templates.h"
 
 #include "marionette/editor/autorig/AutoRigSupport.h"
 #include "marionette/runtime/Procedural.h"
+#include "marionette/runtime/Rig.h"
 
 #include <algorithm>
 #include <cmath>
@@ -20,6 +22,11 @@ namespace {
 
 constexpr float kBend = radians(45.f);     ///< bend allowed at each joint of a chain, from the bind pose
 constexpr float kMaxCone = radians(150.f);
+/// Twist allowed at each joint between two framed bodies. Their limit is swing/twist only where the swing
+/// stays within kMaxTwistSwing: towards a half-turn of swing the twist about the body's axis is not defined
+/// (the decomposition is singular there), and past a cone of two joints a cone limits better.
+constexpr float kTwist = radians(30.f);
+constexpr float kMaxTwistSwing = radians(90.f);
 /// The most a run of segments (a tail, a rope, a tentacle) may curl in all (one and a half turns), shared
 /// among its joints by the lengths of the links they join: a long chain of short links does not coil on
 /// itself. Runs of up to 12 equal links keep kBend at every joint.
@@ -77,6 +84,7 @@ private:
     float fitBody(const Body& body, float fallback) const;
     void makeBody(Body& body, const std::string& name, bool framedAncestor);
     void limitBend(const Body& body, const std::string& name);
+    bool twistMeasurable(std::int32_t triangleA, std::int32_t triangleB) const;
     float reachOf(const Body& b) const
     {
         float r = 0.f;
@@ -207,6 +215,23 @@ void GenericBuilder::limitBend(const Body& body, const std::string& name)
     // against it pushes the long arm around: such a bend is limited but not damped.
     c.damping = la < kShortArm * lb ? 0.f : runtime::kChainJointDamping;
     mD.angles.push_back(c);
+}
+
+/// Whether a twist limit between two triangles can hold without fighting contacts: neither frame much
+/// smaller than the other (longest edges within kShortArm). A small frame (a hand made of finger tips
+/// beside a trunk) turns by degrees when its particles move by millimetres on the ground; a twist limit
+/// against a large one then corrects contact jitter forever. Such a pair keeps a cone.
+bool GenericBuilder::twistMeasurable(std::int32_t triangleA, std::int32_t triangleB) const
+{
+    auto size = [&](std::int32_t t) {
+        const rig::Triangle& tri = mD.triangles[std::size_t(t)];
+        float longest = 0.f;
+        for (int k = 0; k < 3; ++k)
+            longest = std::max(longest, length(pos(tri.p[(k + 1) % 3]) - pos(tri.p[k])));
+        return longest;
+    };
+    const float a = size(triangleA), b = size(triangleB);
+    return std::min(a, b) >= kShortArm * std::max(a, b);
 }
 
 bool GenericBuilder::run(std::string* error)
@@ -366,8 +391,9 @@ bool GenericBuilder::run(std::string* error)
         mRunLength[std::size_t(mRun[k])] += reachOf(body);
     }
 
-    // Limits: a bend range at each joint; a cone between each triangle and its nearest triangle ancestor,
-    // wider by kBend for every stick-driven segment between them (their twist is carried, not limited).
+    // Limits: a bend range at each joint; a swing/twist limit between each triangle and its nearest triangle
+    // ancestor, wider by kBend and kTwist for every stick-driven segment between them (a segment has no
+    // frame: its twist is carried from its parent, and the two frames' limit bounds the run's).
     for (std::size_t k = 0; k < mBodies.size(); ++k) {
         const Body& body = mBodies[k];
         const std::string& name = mD.bones[std::size_t(body.bones.front())].name;
@@ -386,12 +412,28 @@ bool GenericBuilder::run(std::string* error)
         }
         if (t < 0)
             continue;
+        const std::int32_t parentTriangle = mBodies[std::size_t(t)].triangle;
+        const float swing = std::min(kMaxCone, kBend * float(1 + between));
+        const rig::Triangle& tri = mD.triangles[std::size_t(body.triangle)];
+        const Vec3 axis = pos(body.far) - pos(body.origin);
+        Mat3 frame;
+        if (swing <= kMaxTwistSwing + 1e-4f && twistMeasurable(parentTriangle, body.triangle) &&
+            runtime::Rig::triangleFrame(pos(tri.p[0]), pos(tri.p[1]), pos(tri.p[2]), frame) && length(axis) > 1e-6f) {
+            // Swing within the cone about the body's axis; twist about it within kTwist per joint between
+            // the two frames (the segments between carry theirs). The first swing axis is the triangle's
+            // normal.
+            const Vec3 normal = cross(pos(tri.p[1]) - pos(tri.p[0]), pos(tri.p[2]) - pos(tri.p[0]));
+            const float twist = kTwist * float(1 + between);
+            mD.angular.push_back(makeSwingTwist(name, parentTriangle, body.triangle, frame, axis, normal, {0, 1, 0},
+                                                -twist, twist, swing, swing));
+            continue;
+        }
         rig::AngularConstraint c;
         c.name = name;
-        c.triangleA = mBodies[std::size_t(t)].triangle;
+        c.triangleA = parentTriangle;
         c.triangleB = body.triangle;
         c.limit = rig::AngularLimit::Cone;
-        c.coneAngle = std::min(kMaxCone, kBend * float(1 + between));
+        c.coneAngle = swing;
         c.damping = runtime::kHumanoidJointDamping;
         c.staticFrictionSpeed = runtime::kHumanoidJointStaticFriction;
         mD.angular.push_back(c);
