@@ -87,6 +87,11 @@ void checkEditor(const EditorState& e, const ElementIndex& index, const JsonPath
 {
     checkCamera(e.camera, at.key("camera"));
     range(e.meshOpacity, 0.f, 1.f, at.key("meshOpacity"));
+    const JsonPath symmetry = at.key("symmetry");
+    range(e.symmetry.offset, -1e6f, 1e6f, symmetry.key("offset"));
+    range(e.symmetry.tolerance, 0.f, 1.f, symmetry.key("tolerance"), true);
+    if (e.symmetry.axis != MirrorAxis::X && e.symmetry.axis != MirrorAxis::Y && e.symmetry.axis != MirrorAxis::Z)
+        fail(symmetry.key("axis"), QStringLiteral("unknown mirror axis %1").arg(int(e.symmetry.axis)));
     const JsonPath elements = at.key("elements");
     std::map<ElementRef, std::size_t> seen;
     for (std::size_t i = 0; i < e.elements.size(); ++i) {

@@ -20,6 +20,7 @@ constexpr EnumName<Projection> kProjections[] = {
     {"perspective", Projection::Perspective},
     {"orthographic", Projection::Orthographic},
 };
+constexpr EnumName<MirrorAxis> kMirrorAxes[] = {{"x", MirrorAxis::X}, {"y", MirrorAxis::Y}, {"z", MirrorAxis::Z}};
 constexpr EnumName<Scene> kScenes[] = {
     {"floor", Scene::Floor}, {"stairs", Scene::Stairs}, {"ledge", Scene::Ledge}, {"box", Scene::Box}};
 
@@ -88,6 +89,15 @@ void readEditor(const QJsonValue& value, const JsonPath& at, EditorState& e)
     }
     o.optional("meshOpacity", e.meshOpacity);
     o.optional("xray", e.xray);
+    const QJsonValue symmetry = o.take("symmetry");
+    if (!symmetry.isUndefined()) {
+        ObjectReader m(symmetry, at.key("symmetry"));
+        m.optional("enabled", e.symmetry.enabled);
+        optionalEnum<MirrorAxis>(m, "axis", e.symmetry.axis, kMirrorAxes, "mirror axis");
+        m.optional("offset", e.symmetry.offset);
+        m.optional("tolerance", e.symmetry.tolerance);
+        m.finish();
+    }
     const QJsonValue elements = o.take("elements");
     if (!elements.isUndefined()) {
         const JsonPath list = at.key("elements");
@@ -134,6 +144,14 @@ QJsonObject writeEditor(const EditorState& e, const JsonPath& at)
     w.set("camera", c.object());
     w.put("meshOpacity", e.meshOpacity);
     w.put("xray", e.xray);
+    if (e.symmetry != SymmetrySettings{}) { // absent when default, so older projects rewrite unchanged
+        ObjectWriter m(at.key("symmetry"));
+        m.put("enabled", e.symmetry.enabled);
+        m.set("axis", enumValue<MirrorAxis>(e.symmetry.axis, kMirrorAxes, m.path().key("axis"), "mirror axis"));
+        m.put("offset", e.symmetry.offset);
+        m.put("tolerance", e.symmetry.tolerance);
+        w.set("symmetry", m.object());
+    }
     QJsonArray elements;
     const JsonPath elementsAt = at.key("elements");
     for (std::size_t i = 0; i < e.elements.size(); ++i) {

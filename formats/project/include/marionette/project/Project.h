@@ -96,10 +96,25 @@ struct ElementView {
     std::optional<Rgba> colour; ///< nullopt = the editor's colour for the kind
 };
 
+/// The axis a mirror plane is perpendicular to.
+enum class MirrorAxis : std::uint8_t { X, Y, Z };
+
+/// Symmetric editing (the editor's Edit ▸ Symmetry): left/right pairs mirror each other through the plane
+/// axis = offset. Particles pair by their names' sides, else by mirrored positions within `tolerance`.
+struct SymmetrySettings {
+    bool enabled = false;
+    MirrorAxis axis = MirrorAxis::X;
+    float offset = 0.f;      ///< metres, |offset| <= 1e6
+    float tolerance = 0.01f; ///< metres, (0, 1]
+
+    bool operator==(const SymmetrySettings&) const = default;
+};
+
 struct EditorState {
     Camera camera;
     float meshOpacity = 1.f; ///< [0, 1]
     bool xray = false;
+    SymmetrySettings symmetry;
     std::vector<ElementView> elements; ///< at most one entry per element, every one naming an existing element
     std::vector<ElementRef> selection; ///< selected elements in selection order, no repeats
 };

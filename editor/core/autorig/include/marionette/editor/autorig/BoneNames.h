@@ -1,10 +1,14 @@
 // Bone-name parsing for the humanoid mapping: namespaces and prefixes stripped, split into words, side
-// and numbers taken out, the rest joined into a key ("mixamorig:LeftForeArm" -> left, "forearm").
+// and numbers taken out, the rest joined into a key ("mixamorig:LeftForeArm" -> left, "forearm"); and the
+// left/right pairs of names that symmetric editing uses.
 #pragma once
+
+#include "marionette/rig/RigDescription.h"
 
 #include <cstdint>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace marionette::editor::autorig {
 
@@ -44,5 +48,27 @@ struct ParsedName {
 /// bone, bn, b, def, org); side as a word (l, r, left, right, lf, rt) or glued ("LeftArm", "leftarm",
 /// "ArmLeft").
 ParsedName parseBoneName(std::string_view name);
+
+/// A name without its side: the remaining words, lower-case, space-separated ("Bip01 L Thigh" -> "bip 01
+/// thigh", Left; "mixamorig:LeftForeArm" -> "mixamorig fore arm", Left; "spine" -> "spine", None).
+struct SidedName {
+    std::string rest;
+    Side side = Side::None;
+};
+SidedName splitSide(std::string_view name);
+
+/// The name of the other side, spelled as the name spells its side ("elbow_l" -> "elbow_r", "Thigh.L" ->
+/// "Thigh.R", "mixamorig:LeftArm" -> "mixamorig:RightArm", "LEFT_hand" -> "RIGHT_hand", "armleft" ->
+/// "armright"); the name unchanged when it names no side.
+std::string mirroredName(std::string_view name);
+
+/// For each name, the index of the name on the other side with the same words otherwise (every naming scheme
+/// parseBoneName knows: "_l"/"_r", ".L"/".R", "Left"/"Right", "L "/"R ", glued), or -1: no side, no
+/// partner, or more than one candidate on either side.
+std::vector<std::int32_t> mirrorPartnersByName(const std::vector<std::string>& names);
+
+/// For each particle of `rig`, its partner by name (mirrorPartnersByName on the particles' names), else
+/// through the bone it was made from (the one particle made from that bone's partner), or -1.
+std::vector<std::int32_t> mirrorParticlesByName(const rig::RigDescription& rig);
 
 } // namespace marionette::editor::autorig

@@ -6,6 +6,7 @@ namespace marionette::editor {
 enum CommandId : int {
     kChangePropertyCommandId = 1,
     kMoveParticlesCommandId = 2,
+    kSymmetricEditCommandId = 3,
 };
 
 } // namespace marionette::editor
