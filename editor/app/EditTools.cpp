@@ -1,5 +1,7 @@
 #include "EditTools.h"
 
+#include "SymmetricEdits.h"
+
 #include "viewport/Viewport.h"
 
 #include "marionette/editor/document/commands/AddAngularConstraintCommand.h"
@@ -95,14 +97,14 @@ bool EditTools::applyLink(const std::vector<std::int32_t>& inputs)
         for (std::size_t j = i + 1; j < inputs.size(); ++j)
             if (inputs[i] == inputs[j])
                 return false;
-    QUndoStack* stack = mDocument->undoStack();
+    editor::Document* doc = mDocument;
     switch (mTool) {
-    case Tool::AddStick: stack->push(new editor::AddStickCommand(mDocument, inputs[0], inputs[1], rig::StickKind::Rigid)); break;
-    case Tool::AddRange: stack->push(new editor::AddStickCommand(mDocument, inputs[0], inputs[1], rig::StickKind::Range)); break;
-    case Tool::AddMinOnly: stack->push(new editor::AddStickCommand(mDocument, inputs[0], inputs[1], rig::StickKind::MinOnly)); break;
-    case Tool::AddMaxOnly: stack->push(new editor::AddStickCommand(mDocument, inputs[0], inputs[1], rig::StickKind::MaxOnly)); break;
-    case Tool::MakeTriangle: stack->push(new editor::AddTriangleCommand(mDocument, inputs[0], inputs[1], inputs[2])); break;
-    case Tool::AddAngular: stack->push(new editor::AddAngularConstraintCommand(mDocument, inputs[0], inputs[1])); break;
+    case Tool::AddStick: pushEdit(doc, new editor::AddStickCommand(doc, inputs[0], inputs[1], rig::StickKind::Rigid)); break;
+    case Tool::AddRange: pushEdit(doc, new editor::AddStickCommand(doc, inputs[0], inputs[1], rig::StickKind::Range)); break;
+    case Tool::AddMinOnly: pushEdit(doc, new editor::AddStickCommand(doc, inputs[0], inputs[1], rig::StickKind::MinOnly)); break;
+    case Tool::AddMaxOnly: pushEdit(doc, new editor::AddStickCommand(doc, inputs[0], inputs[1], rig::StickKind::MaxOnly)); break;
+    case Tool::MakeTriangle: pushEdit(doc, new editor::AddTriangleCommand(doc, inputs[0], inputs[1], inputs[2])); break;
+    case Tool::AddAngular: pushEdit(doc, new editor::AddAngularConstraintCommand(doc, inputs[0], inputs[1])); break;
     case Tool::Select:
     case Tool::AddParticle: return false;
     }
@@ -183,8 +185,7 @@ void EditTools::addParticleAt(QPointF pixel, bool snapToJoint)
         // Radius: most of the limb's half thickness along the ray, within sensible bounds.
         const float thickness = surface->hasExit ? length(surface->exit - surface->entry) : 0.1f;
         const float radius = std::clamp(0.4f * thickness, 0.01f, 0.25f);
-        mDocument->undoStack()->push(
-            editor::AddParticleCommand::withNeighbourMass(mDocument, surface->midpoint, radius, rig::kNone, mKeepTotalMass));
+        pushEdit(mDocument, editor::AddParticleCommand::withNeighbourMass(mDocument, surface->midpoint, radius, rig::kNone, mKeepTotalMass));
         return;
     }
     const std::optional<int> joint = mViewport->nearestJoint(pixel);
@@ -192,8 +193,8 @@ void EditTools::addParticleAt(QPointF pixel, bool snapToJoint)
     if (joint && std::size_t(*joint) < bones.size()) {
         const Mat4& m = bones[std::size_t(*joint)].bindWorld;
         const bool rigHasBone = std::size_t(*joint) < mDocument->rig().bones.size();
-        mDocument->undoStack()->push(editor::AddParticleCommand::withNeighbourMass(mDocument, Vec3{m(0, 3), m(1, 3), m(2, 3)},
-            0.05f, rigHasBone ? *joint : rig::kNone, mKeepTotalMass));
+        pushEdit(mDocument, editor::AddParticleCommand::withNeighbourMass(mDocument, Vec3{m(0, 3), m(1, 3), m(2, 3)}, 0.05f,
+                                rigHasBone ? *joint : rig::kNone, mKeepTotalMass));
         return;
     }
     emit hint(snapToJoint ? tr("No joint near the cursor") : tr("Click on the mesh (or Ctrl+click near a joint)"));
@@ -225,7 +226,7 @@ void EditTools::onAngularDragged(quint32 id, int handle, float radians)
     }
     const editor::PropertyDef* def = editor::findProperty(editor::propertiesOf(ElementKind::Angular), key);
     const double value = std::clamp(double(radians), def->minimum, def->maximum);
-    mDocument->undoStack()->push(new editor::ChangePropertyCommand(mDocument, {ref}, key, value));
+    pushEdit(mDocument, new editor::ChangePropertyCommand(mDocument, {ref}, key, value));
 }
 
 std::optional<rig::ElementId> EditTools::angularGizmo() const
@@ -278,9 +279,20 @@ void EditTools::onMoveUpdated(Vec3 delta)
     mPreview.clear();
     for (const rig::Particle& p : mDocument->rig().particles)
         mPreview.push_back(p.position);
+    // With symmetry on, each dragged particle's partner follows mirrored (unless it is dragged too).
+    const project::SymmetrySettings& symmetry = mDocument->project().editor.symmetry;
+    const editor::MirrorMap pairs = symmetry.enabled ? mirrorPairs(*mDocument) : editor::MirrorMap{};
+    const editor::MirrorPlane plane = editor::MirrorPlane::of(symmetry);
+    std::vector<char> dragged(mPreview.size(), 0);
+    for (const ElementRef& r : mDragged)
+        if (const std::int32_t i = editor::indexOf(mDocument->rig(), r); i != rig::kNone)
+            dragged[std::size_t(i)] = 1;
     for (std::size_t k = 0; k < mDragged.size(); ++k)
-        if (const std::int32_t i = editor::indexOf(mDocument->rig(), mDragged[k]); i != rig::kNone)
+        if (const std::int32_t i = editor::indexOf(mDocument->rig(), mDragged[k]); i != rig::kNone) {
             mPreview[std::size_t(i)] = mDragStart[k] + delta;
+            if (const std::int32_t j = pairs.partner(ElementKind::Particle, i); j != rig::kNone && j != i && !dragged[std::size_t(j)])
+                mPreview[std::size_t(j)] = plane.reflect(mPreview[std::size_t(i)]);
+        }
     emit previewChanged();
 }
 
@@ -291,7 +303,7 @@ void EditTools::onMoveFinished(Vec3 delta)
         std::vector<Vec3> positions;
         for (const Vec3& start : mDragStart)
             positions.push_back(start + delta);
-        mDocument->undoStack()->push(new editor::MoveParticlesCommand(mDocument, mDragged, positions));
+        pushEdit(mDocument, new editor::MoveParticlesCommand(mDocument, mDragged, positions));
     }
     mDragged.clear();
     emit previewChanged();

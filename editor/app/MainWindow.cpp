@@ -6,6 +6,7 @@
 #include "PreviewController.h"
 #include "PreviewToolBar.h"
 #include "PropertiesPanel.h"
+#include "SymmetricEdits.h"
 #include "ValidationPanel.h"
 #include "viewport/Viewport.h"
 
@@ -217,7 +218,14 @@ void MainWindow::scheduleValidation() { mValidationTimer.start(); }
 
 void MainWindow::runValidation()
 {
-    mValidation->setIssues(editor::validateRig(mDocument.rig(), mDocument.mesh().get()));
+    std::vector<editor::ValidationIssue> issues = editor::validateRig(mDocument.rig(), mDocument.mesh().get());
+    // With symmetry on, the pairs that are not mirror images (warnings, after the rig's own problems).
+    if (const project::SymmetrySettings& s = mDocument.project().editor.symmetry; s.enabled) {
+        const std::vector<editor::ValidationIssue> asymmetric =
+            editor::symmetryIssues(mDocument.rig(), mirrorPairs(mDocument), editor::MirrorPlane::of(s), s.tolerance);
+        issues.insert(issues.end(), asymmetric.begin(), asymmetric.end());
+    }
+    mValidation->setIssues(issues);
 }
 
 void MainWindow::deleteSelection()
@@ -237,7 +245,7 @@ void MainWindow::deleteSelection()
     auto* command = new editor::RemoveElementsCommand(&mDocument, refs);
     if (command->removed().size() > refs.size())
         mLog->info(tr("Deleting %1 element(s) with %2 that depend on them").arg(refs.size()).arg(command->removed().size() - refs.size()));
-    mDocument.undoStack()->push(command);
+    pushEdit(&mDocument, command);
 }
 
 void MainWindow::setSelectionView(std::optional<bool> visible, std::optional<bool> locked)

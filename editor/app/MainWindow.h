@@ -118,6 +118,7 @@ class MainWindow : public QMainWindow {
     void createHelpMenu();
     void refreshScene();
     void refreshTitle();
+    void createSymmetryActions(QMenu* edit);
     void scheduleValidation();
     void runValidation();
     void loadProjectMesh();

@@ -5,8 +5,10 @@
 #include "ToolIcons.h"
 #include "MainWindow.h"
 #include "PreviewController.h"
+#include "SymmetricEdits.h"
 #include "viewport/Viewport.h"
 
+#include "marionette/editor/document/commands/ReplaceRigCommand.h"
 #include "marionette/editor/document/commands/SetElementViewCommand.h"
 
 #include <QActionGroup>
@@ -14,6 +16,8 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
+#include <QSignalBlocker>
+#include <QStatusBar>
 #include <QStyle>
 #include <QToolBar>
 #include <QUndoStack>
@@ -107,6 +111,84 @@ void MainWindow::createEditMenu()
     });
     mActions.add(edit, QStringLiteral("editLock"), tr("&Lock Selected"), QKeySequence(tr("Ctrl+L")), [this] { setSelectionView(std::nullopt, true); });
     mActions.add(edit, QStringLiteral("editUnlock"), tr("U&nlock Selected"), QKeySequence(tr("Ctrl+Shift+L")), [this] { setSelectionView(std::nullopt, false); });
+    edit->addSeparator();
+    createSymmetryActions(edit);
+}
+
+void MainWindow::createSymmetryActions(QMenu* edit)
+{
+    // Symmetric editing: every edit repeated on the other side of the plane as one undo step (SymmetricEdits.h).
+    auto settings = [this] { return mDocument.project().editor.symmetry; };
+    QAction* on = mActions.addToggle(edit, QStringLiteral("editSymmetry"), tr("S&ymmetry"), QKeySequence(tr("Ctrl+M")),
+                                     settings().enabled, [this, settings](bool enabled) {
+                                         project::SymmetrySettings s = settings();
+                                         s.enabled = enabled;
+                                         mDocument.setSymmetry(s);
+                                     });
+    QMenu* plane = edit->addMenu(tr("Mirror &Plane"));
+    plane->setObjectName(QStringLiteral("editMirrorPlaneMenu"));
+    auto* axes = new QActionGroup(plane);
+    const std::pair<project::MirrorAxis, QString> kAxes[] = {{project::MirrorAxis::X, tr("&X (left/right)")},
+                                                               {project::MirrorAxis::Y, tr("&Y (up/down)")},
+                                                               {project::MirrorAxis::Z, tr("&Z (front/back)")}};
+    std::vector<QAction*> axisActions;
+    for (const auto& [axis, text] : kAxes) {
+        QAction* a = mActions.addToggle(plane, QStringLiteral("editMirrorAxis%1").arg(int(axis)), text, {}, settings().axis == axis,
+                                        [this, settings, axis](bool checked) {
+                                            if (!checked)
+                                                return;
+                                            project::SymmetrySettings s = settings();
+                                            s.axis = axis;
+                                            mDocument.setSymmetry(s);
+                                        });
+        axes->addAction(a);
+        axisActions.push_back(a);
+    }
+    plane->addSeparator();
+    mActions.add(plane, QStringLiteral("editMirrorPlaneAtSelection"), tr("Through the &Selection"), {}, [this, settings] {
+        const std::vector<std::int32_t> selected = mDocument.selectedIndices(ElementKind::Particle);
+        if (selected.empty()) {
+            statusBar()->showMessage(tr("Select the particles the mirror plane goes through"), 4000);
+            return;
+        }
+        project::SymmetrySettings s = settings();
+        const editor::MirrorPlane at{s.axis, 0.f};
+        float sum = 0.f;
+        for (std::int32_t i : selected)
+            sum += at.distance(mDocument.rig().particles[std::size_t(i)].position);
+        s.offset = sum / float(selected.size());
+        mDocument.setSymmetry(s);
+        statusBar()->showMessage(tr("Mirror plane at %1 m").arg(double(s.offset), 0, 'f', 3), 4000);
+    });
+    mActions.add(plane, QStringLiteral("editMirrorPlaneAtOrigin"), tr("Through the &Origin"), {}, [this, settings] {
+        project::SymmetrySettings s = settings();
+        s.offset = 0.f;
+        mDocument.setSymmetry(s);
+    });
+    auto mirror = [this](bool leftToRight) {
+        const project::SymmetrySettings& s = mDocument.project().editor.symmetry;
+        const editor::MirrorSource left = leftSide(mDocument);
+        const editor::MirrorSource from = leftToRight ? left
+                                          : left == editor::MirrorSource::PositiveSide ? editor::MirrorSource::NegativeSide
+                                                                                       : editor::MirrorSource::PositiveSide;
+        const rig::RigDescription mirrored = editor::mirrorSide(mDocument.rig(), mirrorPairs(mDocument), editor::MirrorPlane::of(s),
+                                                                s.tolerance, from, mirrorNamer());
+        mDocument.undoStack()->push(
+            new editor::ReplaceRigCommand(&mDocument, mirrored, leftToRight ? tr("Mirror Left to Right") : tr("Mirror Right to Left")));
+    };
+    mActions.add(edit, QStringLiteral("editMirrorLeftToRight"), tr("Mirror &Left → Right"), {}, [mirror] { mirror(true); });
+    mActions.add(edit, QStringLiteral("editMirrorRightToLeft"), tr("Mirror &Right → Left"), {}, [mirror] { mirror(false); });
+    // The menu follows the document (a project opened with its own settings).
+    connect(&mDocument, &editor::Document::symmetryChanged, this, [this, on, axisActions] {
+        const project::SymmetrySettings& s = mDocument.project().editor.symmetry;
+        const QSignalBlocker block(on);
+        on->setChecked(s.enabled);
+        for (std::size_t k = 0; k < axisActions.size(); ++k) {
+            const QSignalBlocker b(axisActions[k]);
+            axisActions[k]->setChecked(int(s.axis) == int(k));
+        }
+        scheduleValidation();
+    });
 }
 
 void MainWindow::createViewMenu()

@@ -1,5 +1,7 @@
 #include "OutlinerPanel.h"
 
+#include "SymmetricEdits.h"
+
 #include "marionette/editor/document/commands/SetElementViewCommand.h"
 
 #include <QHeaderView>
@@ -75,6 +77,7 @@ OutlinerPanel::OutlinerPanel(editor::Document* document, QWidget* parent) : QTre
         mExpanded[kind] = kind == ElementKind::Particle;
 
     connect(document, &editor::Document::structureChanged, this, &OutlinerPanel::rebuild);
+    connect(document, &editor::Document::symmetryChanged, this, &OutlinerPanel::rebuild);
     connect(document, &editor::Document::elementsChanged, this, &OutlinerPanel::refreshNames);
     connect(document, &editor::Document::viewsChanged, this, &OutlinerPanel::refreshViews);
     connect(document, &editor::Document::selectionChanged, this, &OutlinerPanel::pullSelection);
@@ -109,6 +112,7 @@ void OutlinerPanel::rebuild()
     mItems.clear();
     mGroups.clear();
     const rig::RigDescription& rig = mDocument->rig();
+    mPairs = mDocument->project().editor.symmetry.enabled ? mirrorPairs(*mDocument) : editor::MirrorMap{};
     for (ElementKind kind : kOrder) {
         const std::size_t count = editor::countOf(rig, kind);
         if (count == 0 && kind != ElementKind::Particle)
@@ -126,7 +130,7 @@ void OutlinerPanel::rebuild()
         std::vector<QStandardItem*> bones;
         for (std::size_t i = 0; i < count; ++i) {
             const ElementRef ref{kind, editor::idAt(rig, kind, i)};
-            QList<QStandardItem*> row = makeRow(ref, displayName(rig, kind, i));
+            QList<QStandardItem*> row = makeRow(ref, rowText(kind, i));
             QStandardItem* parent = group;
             if (kind == ElementKind::Bone) {
                 const std::int32_t p = rig.bones[i].parent;
@@ -145,6 +149,17 @@ void OutlinerPanel::rebuild()
     pullSelection();
 }
 
+QString OutlinerPanel::rowText(ElementKind kind, std::size_t index) const
+{
+    const rig::RigDescription& rig = mDocument->rig();
+    QString text = displayName(rig, kind, index);
+    // With symmetry on, each element names its mirror partner.
+    if (const std::int32_t j = mPairs.partner(kind, std::int32_t(index)); j != rig::kNone && std::size_t(j) != index &&
+                                                                         std::size_t(j) < editor::countOf(rig, kind))
+        text += QStringLiteral("  \u21c4 ") + displayName(rig, kind, std::size_t(j));
+    return text;
+}
+
 void OutlinerPanel::refreshNames(const std::vector<ElementRef>& refs)
 {
     const rig::RigDescription& rig = mDocument->rig();
@@ -152,7 +167,7 @@ void OutlinerPanel::refreshNames(const std::vector<ElementRef>& refs)
         const auto it = mItems.find(ref);
         const std::int32_t i = editor::indexOf(rig, ref);
         if (it != mItems.end() && i != rig::kNone)
-            it->second->setText(displayName(rig, ref.kind, std::size_t(i)));
+            it->second->setText(rowText(ref.kind, std::size_t(i)));
     }
 }
 

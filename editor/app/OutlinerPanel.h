@@ -4,6 +4,7 @@
 #pragma once
 
 #include "marionette/editor/document/Document.h"
+#include "marionette/editor/document/Symmetry.h"
 
 #include <QStandardItemModel>
 #include <QTreeView>
@@ -25,6 +26,8 @@ class OutlinerPanel : public QTreeView {
 
   private:
     void rebuild();
+    /// The row's text: the element's name, and its mirror partner's with symmetry on ("elbow_l ⇄ elbow_r").
+    QString rowText(project::ElementKind kind, std::size_t index) const;
     void refreshNames(const std::vector<project::ElementRef>& refs);
     void refreshViews();
     void pullSelection();
@@ -38,6 +41,7 @@ class OutlinerPanel : public QTreeView {
     std::map<project::ElementKind, QStandardItem*> mGroups;
     std::map<project::ElementKind, bool> mExpanded;
     bool mUpdating = false;
+    editor::MirrorMap mPairs; ///< with symmetry on, the rig's mirror pairs (rebuild() finds them)
 };
 
 } // namespace marionette::app

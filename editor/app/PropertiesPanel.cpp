@@ -1,5 +1,7 @@
 #include "PropertiesPanel.h"
 
+#include "SymmetricEdits.h"
+
 #include "marionette/editor/document/CollisionGroups.h"
 #include "marionette/editor/document/commands/ChangePropertyCommand.h"
 
@@ -103,7 +105,7 @@ void PropertiesPanel::commit(const QString& key, const QVariant& value)
         return; // every target already has it: no empty undo step
     auto* command = mTargets.empty() ? new editor::ChangePropertyCommand(mDocument, key, value)
                                      : new editor::ChangePropertyCommand(mDocument, mTargets, key, value);
-    mDocument->undoStack()->push(command);
+    pushEdit(mDocument, command);
 }
 
 QWidget* PropertiesPanel::makeEditor(const PropertyDef& def)

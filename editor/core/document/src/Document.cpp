@@ -197,6 +197,14 @@ void Document::removeLastElement(ElementKind kind)
         emit selectionChanged();
 }
 
+void Document::setSymmetry(const project::SymmetrySettings& symmetry)
+{
+    if (mProject.editor.symmetry == symmetry)
+        return;
+    mProject.editor.symmetry = symmetry;
+    emit symmetryChanged();
+}
+
 void Document::replaceRig(rig::RigDescription rig, std::vector<project::ElementView> views)
 {
     mProject.rig = std::move(rig);

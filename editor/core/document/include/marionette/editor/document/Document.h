@@ -57,6 +57,9 @@ class Document : public QObject {
     /// Records how the viewport looks (camera, mesh opacity, X-ray) for the next save. Not an edit: it does
     /// not make the document modified.
     void setViewState(const project::Camera& camera, float meshOpacity, bool xray);
+    /// Symmetric editing's settings (Edit ▸ Symmetry), kept in the project's editor state for the next save.
+    /// Not an edit: it does not make the document modified.
+    void setSymmetry(const project::SymmetrySettings& symmetry);
     /// Shows `mesh` (already imported from project().sourceMesh) without changing the project.
     void attachMesh(std::shared_ptr<const import::ImportedScene> mesh);
 
@@ -103,6 +106,7 @@ class Document : public QObject {
     void meshChanged();
     void scenariosChanged();
     void collisionGroupsChanged();
+    void symmetryChanged();
     void selectionChanged();
     void modifiedChanged(bool modified);
     void filePathChanged(const QString& path);
