@@ -13,6 +13,7 @@
 
 #include <QActionGroup>
 #include <QDockWidget>
+#include <QInputDialog>
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QSettings>
@@ -163,6 +164,17 @@ void MainWindow::createSymmetryActions(QMenu* edit)
     mActions.add(plane, QStringLiteral("editMirrorPlaneAtOrigin"), tr("Through the &Origin"), {}, [this, settings] {
         project::SymmetrySettings s = settings();
         s.offset = 0.f;
+        mDocument.setSymmetry(s);
+    });
+    mActions.add(plane, QStringLiteral("editSymmetryTolerance"), tr("&Tolerance…"), {}, [this, settings] {
+        project::SymmetrySettings s = settings();
+        bool ok = false;
+        const double mm = QInputDialog::getDouble(this, tr("Symmetry Tolerance"),
+                                                  tr("Particles this close to each other's mirror image, or to the plane, pair (mm):"),
+                                                  double(s.tolerance) * 1000.0, 0.01, 1000.0, 2, &ok);
+        if (!ok)
+            return;
+        s.tolerance = float(mm / 1000.0);
         mDocument.setSymmetry(s);
     });
     auto mirror = [this](bool leftToRight) {
