@@ -151,6 +151,7 @@ class TestLimitFit : public QObject {
 private slots:
     void sweep_fitsTheSweptSwingAndTwistPlusTheMargin_data();
     void sweep_fitsTheSweptSwingAndTwistPlusTheMargin();
+    void jointHeldAtRest_notCovered();
     void narrowerLimit_countsTheFramesOutsideIt();
     void fit_changesOnlyLimitFields();
     void badInput_refusedWithOneLine();
@@ -210,6 +211,27 @@ void TestLimitFit::sweep_fitsTheSweptSwingAndTwistPlusTheMargin()
     QCOMPARE(still.fitted.coneAngle, rig.angular[2].coneAngle);
     QCOMPARE(r.constraints[2].coneAngle, rig.angular[2].coneAngle);
     QVERIFY(QString::fromStdString(still.note).contains(QLatin1String("not covered")));
+}
+
+void TestLimitFit::jointHeldAtRest_notCovered()
+{
+    // A channel on otherTip that holds it at rest: the clip animates the joint's bone but never turns it.
+    import::ImportedScene scene = sweepScene();
+    import::BoneChannel held;
+    held.bone = 4;
+    held.positions = {{0.f, {1.f, 0.f, 0.f}}};
+    held.rotations = {{0.f, Quat{}}, {float(2 * kPoses), Quat{}}};
+    held.scales = {{0.f, {1.f, 1.f, 1.f}}};
+    scene.animations[0].channels.push_back(held);
+    const rig::RigDescription rig = sweepRig();
+    editor::LimitFitResult r;
+    std::string error;
+    QVERIFY2(editor::fitLimits(rig, {{&scene, 0, "sweep.glb"}}, {}, r, error), error.c_str());
+    const editor::JointFit& still = joint(r, "still");
+    QCOMPARE(still.status, editor::JointFit::Status::NotCovered);
+    QCOMPARE(still.frames, r.framesSampled); // measured, at rest throughout
+    QCOMPARE(still.fitted.coneAngle, rig.angular[2].coneAngle);
+    QCOMPARE(joint(r, "elbow").status, editor::JointFit::Status::Fitted);
 }
 
 void TestLimitFit::narrowerLimit_countsTheFramesOutsideIt()

@@ -266,6 +266,11 @@ bool fitLimits(const rig::RigDescription& rig, const std::vector<LimitFitClip>& 
         if (!o.covered) {
             j.status = JointFit::Status::NotCovered;
             j.note = "not covered: no clip moves a bone between its triangles";
+        } else if (o.frames > 0 && o.maxAngle <= kLimitFitTolerance) {
+            // The clips animate bones around it, but none turns one triangle against the other (a bone's own
+            // rotation does not move the particle at its head): no range to fit.
+            j.status = JointFit::Status::NotCovered;
+            j.note = "not covered: no clip turns it from its rest pose";
         } else if (o.frames == 0) {
             j.status = JointFit::Status::Skipped;
             j.note = "skipped: its triangles are degenerate in every frame";

@@ -34,7 +34,8 @@ inline constexpr float kLimitFitTolerance = 8.7e-4f;
 struct JointFit {
     enum class Status {
         Fitted,     ///< limits set from the observed range
-        NotCovered, ///< no clip moves a bone between its two triangles: unchanged
+        NotCovered, ///< no clip moves a bone between its two triangles, or none turns it more than
+                    ///< kLimitFitTolerance from rest: unchanged
         Skipped,    ///< a clip moves it, but its frames were unusable (degenerate triangles): unchanged
     };
     std::size_t index = 0; ///< in RigDescription::angular
