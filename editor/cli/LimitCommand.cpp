@@ -44,7 +44,12 @@ const char* kFitLimitsHelp =
     "non-finite key, no clip, or a write failure, with 'error: FILE: what' on stderr; 2 usage error (missing\n"
     "-o, an unknown --clip, a margin out of range).\n";
 
-QString deg(float radians) { return QString::number(double(degrees(radians)), 'f', 1); }
+/// Degrees to one decimal, "0.0" rather than "-0.0".
+QString deg(float radians)
+{
+    const double tenths = std::round(double(degrees(radians)) * 10.0);
+    return QString::number(tenths == 0.0 ? 0.0 : tenths / 10.0, 'f', 1);
+}
 
 const char* kindName(const editor::JointFit& j)
 {
@@ -151,14 +156,16 @@ int fitLimitsCommand(const QStringList& arguments, Io& io)
     if (!parser.isSet(output) || parser.value(output).isEmpty())
         return usageError(io, command, QStringLiteral("missing -o OUT.mproj"));
     editor::LimitFitOptions options;
+    double marginDegrees = 5.0; // as given, for the report
     if (parser.isSet(marginOption)) {
         bool ok = false;
         const double value = parser.value(marginOption).toDouble(&ok);
         if (!ok || !std::isfinite(value) || value < 0.0 || value > 90.0)
             return usageError(io, command, QStringLiteral("--margin must be a number of degrees in [0, 90], not '%1'")
                                                .arg(parser.value(marginOption)));
-        options.margin = radians(float(value));
+        marginDegrees = value;
     }
+    options.margin = radians(float(marginDegrees));
     const QString path = positional.first();
     const QString target = parser.value(output);
 
@@ -241,7 +248,7 @@ int fitLimitsCommand(const QStringList& arguments, Io& io)
                                         {QStringLiteral("name"), QString::fromStdString(c.scene->animations[c.clip].name)}});
         io.out << QJsonDocument(QJsonObject{{QStringLiteral("project"), path},
                                             {QStringLiteral("output"), target},
-                                            {QStringLiteral("margin_deg"), double(degrees(options.margin))},
+                                            {QStringLiteral("margin_deg"), marginDegrees},
                                             {QStringLiteral("frames"), qint64(result.framesSampled)},
                                             {QStringLiteral("clips"), clipList},
                                             {QStringLiteral("changed"), qint64(changed)},
@@ -251,7 +258,7 @@ int fitLimitsCommand(const QStringList& arguments, Io& io)
         return kOk;
     }
     io.out << "fitted " << path << " to " << clips.size() << (clips.size() == 1 ? " clip" : " clips") << " ("
-           << result.framesSampled << " frames), margin " << deg(options.margin) << " deg; angles in degrees:\n";
+           << result.framesSampled << " frames), margin " << QString::number(marginDegrees, 'f', 1) << " deg; angles in degrees:\n";
     for (const editor::JointFit& j : result.joints)
         io.out << jointLine(j) << '\n';
     io.out << "wrote " << target << ": " << changed << " of " << result.joints.size() << " angular limits changed\n";
