@@ -44,41 +44,6 @@ const char* kFitLimitsHelp =
     "non-finite key, no clip, or a write failure, with 'error: FILE: what' on stderr; 2 usage error (missing\n"
     "-o, an unknown --clip, a margin out of range).\n";
 
-/// Degrees to one decimal, "0.0" rather than "-0.0".
-QString deg(float radians)
-{
-    const double tenths = std::round(double(degrees(radians)) * 10.0);
-    return QString::number(tenths == 0.0 ? 0.0 : tenths / 10.0, 'f', 1);
-}
-
-const char* kindName(const editor::JointFit& j)
-{
-    if (j.previous.limit == rig::AngularLimit::Cone)
-        return "cone";
-    return j.hinge ? "hinge" : "swing/twist";
-}
-
-const char* statusName(editor::JointFit::Status s)
-{
-    switch (s) {
-    case editor::JointFit::Status::Fitted: return "fitted";
-    case editor::JointFit::Status::NotCovered: return "not covered";
-    case editor::JointFit::Status::Skipped: return "skipped";
-    }
-    return "";
-}
-
-/// "cone 60.0" or "twist -30.0..30.0, swing 45.0 x 45.0" (degrees); a hinge without its swing.
-QString limitText(const rig::AngularConstraint& c, bool hinge)
-{
-    if (c.limit == rig::AngularLimit::Cone)
-        return QStringLiteral("cone %1").arg(deg(c.coneAngle));
-    QString s = QStringLiteral("twist %1..%2").arg(deg(c.twistMin), deg(c.twistMax));
-    if (!hinge)
-        s += QStringLiteral(", swing %1 x %2").arg(deg(c.swing1), deg(c.swing2));
-    return s;
-}
-
 QJsonObject limitJson(const rig::AngularConstraint& c)
 {
     if (c.limit == rig::AngularLimit::Cone)
@@ -93,8 +58,8 @@ QJsonObject jointJson(const editor::JointFit& j)
 {
     QJsonObject o{{QStringLiteral("name"), QString::fromStdString(j.name)},
                   {QStringLiteral("id"), qint64(j.id)},
-                  {QStringLiteral("kind"), QString::fromLatin1(kindName(j))},
-                  {QStringLiteral("status"), QString::fromLatin1(statusName(j.status))},
+                  {QStringLiteral("kind"), QString::fromLatin1(editor::limitKindName(j))},
+                  {QStringLiteral("status"), QString::fromLatin1(editor::fitStatusName(j.status))},
                   {QStringLiteral("frames"), qint64(j.frames)},
                   {QStringLiteral("frames_outside_previous"), qint64(j.framesOutside)},
                   {QStringLiteral("previous"), limitJson(j.previous)},
@@ -111,21 +76,16 @@ QJsonObject jointJson(const editor::JointFit& j)
 }
 
 /// "  neck (swing/twist): observed twist -12.3..8.1, swing 20.1 x 15.2; twist ... -> twist ...; 3 of 240
-/// frames outside the previous limit"
+/// frames outside the previous limit", or the note of a joint left as it was.
 QString jointLine(const editor::JointFit& j)
 {
-    QString line = QStringLiteral("  %1 (%2): ").arg(QString::fromStdString(j.name), QLatin1String(kindName(j)));
+    auto q = [](const std::string& s) { return QString::fromStdString(s); };
+    const QString line = QStringLiteral("  %1 (%2): ").arg(q(j.name), QLatin1String(editor::limitKindName(j)));
     if (j.status != editor::JointFit::Status::Fitted)
-        return line + QString::fromStdString(j.note) + QStringLiteral(" (%1)").arg(limitText(j.previous, j.hinge));
-    if (j.previous.limit == rig::AngularLimit::Cone)
-        line += QStringLiteral("observed %1").arg(deg(j.maxAngle));
-    else if (j.hinge)
-        line += QStringLiteral("observed twist %1..%2").arg(deg(j.twistMin), deg(j.twistMax));
-    else
-        line += QStringLiteral("observed twist %1..%2, swing %3 x %4")
-                    .arg(deg(j.twistMin), deg(j.twistMax), deg(j.swing1Max), deg(j.swing2Max));
-    return line + QStringLiteral("; %1 -> %2; %3 of %4 frames outside the previous limit")
-                      .arg(limitText(j.previous, j.hinge), limitText(j.fitted, j.hinge))
+        return line + QStringLiteral("%1 (%2)").arg(q(j.note), q(editor::limitText(j.previous, j.hinge)));
+    return line + QStringLiteral("observed %1; %2 -> %3; %4 of %5 frames outside the previous limit")
+                      .arg(q(editor::observedText(j)), q(editor::limitText(j.previous, j.hinge)),
+                           q(editor::limitText(j.fitted, j.hinge)))
                       .arg(j.framesOutside)
                       .arg(j.frames);
 }

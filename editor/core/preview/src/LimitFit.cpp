@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace marionette::editor {
 
@@ -102,7 +103,55 @@ void fitSwing(const Observed& o, float margin, float& s1, float& s2)
     s2 = std::min(k * eb + margin, kPi);
 }
 
+/// Degrees to one decimal, "0.0" rather than "-0.0".
+std::string deg(float radians)
+{
+    const double tenths = std::round(double(degrees(radians)) * 10.0);
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f", tenths == 0.0 ? 0.0 : tenths / 10.0);
+    return text;
+}
+
 } // namespace
+
+const char* limitKindName(const JointFit& joint)
+{
+    if (joint.previous.limit == rig::AngularLimit::Cone)
+        return "cone";
+    return joint.hinge ? "hinge" : "swing/twist";
+}
+
+const char* fitStatusName(JointFit::Status status)
+{
+    switch (status) {
+    case JointFit::Status::Fitted: return "fitted";
+    case JointFit::Status::NotCovered: return "not covered";
+    case JointFit::Status::Skipped: return "skipped";
+    }
+    return "";
+}
+
+std::string limitText(const rig::AngularConstraint& c, bool hinge)
+{
+    if (c.limit == rig::AngularLimit::Cone)
+        return "cone " + deg(c.coneAngle);
+    std::string s = "twist " + deg(c.twistMin) + ".." + deg(c.twistMax);
+    if (!hinge)
+        s += ", swing " + deg(c.swing1) + " x " + deg(c.swing2);
+    return s;
+}
+
+std::string observedText(const JointFit& joint)
+{
+    if (joint.frames == 0)
+        return {};
+    if (joint.previous.limit == rig::AngularLimit::Cone)
+        return deg(joint.maxAngle);
+    std::string s = "twist " + deg(joint.twistMin) + ".." + deg(joint.twistMax);
+    if (!joint.hinge)
+        s += ", swing " + deg(joint.swing1Max) + " x " + deg(joint.swing2Max);
+    return s;
+}
 
 std::vector<rig::AngularConstraint> LimitFitResult::changed() const
 {

@@ -62,6 +62,17 @@ struct LimitFitResult {
     std::vector<rig::AngularConstraint> changed() const;
 };
 
+/// "cone", "swing/twist" or "hinge": what the joint's limit is, as reports name it.
+const char* limitKindName(const JointFit& joint);
+/// "fitted", "not covered" or "skipped".
+const char* fitStatusName(JointFit::Status status);
+/// The limit in degrees to one decimal: "cone 60.0", "twist -30.0..30.0, swing 45.0 x 45.0" (swing1 x swing2),
+/// or for a hinge "twist -5.0..140.0".
+std::string limitText(const rig::AngularConstraint& c, bool hinge);
+/// What the joint's frames showed, in the form of its limit (degrees): "54.2" for a cone, "twist -12.3..8.1,
+/// swing 20.1 x 15.2" (largest |swing| per axis), "twist 0.0..49.0" for a hinge; empty when no frame measured it.
+std::string observedText(const JointFit& joint);
+
 /// Frame times of `clip`: every key time of every channel within [0, duration] plus k / rate, sorted, each once.
 std::vector<float> limitFitTimes(const import::AnimationClip& clip, float rate);
 
