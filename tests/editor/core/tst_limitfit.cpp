@@ -151,6 +151,7 @@ class TestLimitFit : public QObject {
 private slots:
     void sweep_fitsTheSweptSwingAndTwistPlusTheMargin_data();
     void sweep_fitsTheSweptSwingAndTwistPlusTheMargin();
+    void restOrientation_measuredFromIt();
     void jointHeldAtRest_notCovered();
     void narrowerLimit_countsTheFramesOutsideIt();
     void fit_changesOnlyLimitFields();
@@ -211,6 +212,31 @@ void TestLimitFit::sweep_fitsTheSweptSwingAndTwistPlusTheMargin()
     QCOMPARE(still.fitted.coneAngle, rig.angular[2].coneAngle);
     QCOMPARE(r.constraints[2].coneAngle, rig.angular[2].coneAngle);
     QVERIFY(QString::fromStdString(still.note).contains(QLatin1String("not covered")));
+}
+
+void TestLimitFit::restOrientation_measuredFromIt()
+{
+    // Rest = the bind's relative orientation turned 10° about the twist axis (+Y in both frames here): every
+    // frame's twist is 10° less (a twist on the left of swing·twist adds to the twist and turns the swing's
+    // axis), so the twist range is [−30°, 10°]; the swings keep their 35° size on axes turned by 10°, whose
+    // per-axis maxima (35°·cos 10°) the ellipse scales back up to 35°.
+    const import::ImportedScene scene = sweepScene();
+    rig::RigDescription rig = sweepRig();
+    rig.angular[0].hasRestOrientation = true;
+    rig.angular[0].restOrientation = Quat::fromAxisAngle({0.f, 1.f, 0.f}, radians(10.f));
+    editor::LimitFitResult r;
+    std::string error;
+    QVERIFY2(editor::fitLimits(rig, {{&scene, 0, "sweep.glb"}}, {}, r, error), error.c_str());
+    const editor::JointFit& elbow = joint(r, "elbow");
+    const float tol = radians(0.05f), m = editor::LimitFitOptions{}.margin;
+    QVERIFY2(std::fabs(elbow.twistMin + radians(30.f)) < tol && std::fabs(elbow.twistMax - radians(10.f)) < tol,
+             qPrintable(QStringLiteral("twist %1..%2").arg(degrees(elbow.twistMin)).arg(degrees(elbow.twistMax))));
+    QVERIFY(std::fabs(elbow.swing1Max - kSwing * std::cos(radians(10.f))) < tol);
+    QVERIFY(std::fabs(elbow.swing2Max - kSwing * std::cos(radians(10.f))) < tol);
+    QVERIFY(std::fabs(elbow.fitted.twistMin + radians(30.f) + m) < tol);
+    QVERIFY(std::fabs(elbow.fitted.twistMax - radians(10.f) - m) < tol);
+    QVERIFY2(std::fabs(elbow.fitted.swing1 - kSwing - m) < tol && std::fabs(elbow.fitted.swing2 - kSwing - m) < tol,
+             qPrintable(QStringLiteral("swing %1, %2").arg(degrees(elbow.fitted.swing1)).arg(degrees(elbow.fitted.swing2))));
 }
 
 void TestLimitFit::jointHeldAtRest_notCovered()
