@@ -88,6 +88,9 @@ class MainWindow : public QMainWindow {
     /// by the skinned volume each drives (editor::massesFromMesh), one undo step. False (after a dialog) when
     /// cancelled or refused.
     bool massesFromMesh();
+    /// Tools ▸ Fit Limits from Animation…: the dialog that fits the angular limits to the mesh's clips and
+    /// to clip files, one undo step per Fit (MainWindowRigTools.cpp).
+    void fitLimitsFromAnimation();
     bool saveTo(const QString& path);
     /// Validates, then exports with the exporter `format` ("mrig", or a plugin's). Refused, with the
     /// validation list shown, when the rig has errors.

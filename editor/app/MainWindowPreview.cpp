@@ -62,7 +62,7 @@ void MainWindow::setEditingLocked(bool locked)
     // While the preview runs, the document cannot change: no edits, no undo, no new rig.
     for (const char* name : {"fileNew", "fileOpen", "fileImportMesh", "editDelete", "editHide", "editShowAll", "editLock",
              "editUnlock", "editUndo", "editRedo", "toolAutoRig", "toolSelect", "toolAddParticle", "toolAddStick",
-             "toolAddRange", "toolAddMinOnly", "toolAddMaxOnly", "toolMakeTriangle", "toolAddAngular"})
+             "toolAddRange", "toolAddMinOnly", "toolAddMaxOnly", "toolMakeTriangle", "toolAddAngular", "toolFitLimits"})
         if (QAction* a = action(QString::fromLatin1(name)))
             a->setEnabled(!locked);
     mProperties->setEnabled(!locked);

@@ -1,6 +1,7 @@
-// MainWindow: the Tools menu's rig-wide edits: Collision Groups…, Masses from Mesh…, and the Add Particle
-// tool's Keep Total Mass option.
+// MainWindow: the Tools menu's rig-wide edits: Collision Groups…, Masses from Mesh…, Fit Limits from
+// Animation…, and the Add Particle tool's Keep Total Mass option.
 #include "CollisionGroupsDialog.h"
+#include "FitLimitsDialog.h"
 #include "EditTools.h"
 #include "LogPanel.h"
 #include "MainWindow.h"
@@ -32,6 +33,16 @@ void MainWindow::createRigToolsEntries(QMenu* tools)
     })->setToolTip(tr("Add Particle scales every mass so the rig's total stays as it was"));
     mActions.add(tools, QStringLiteral("toolMassesFromMesh"), tr("&Masses from Mesh…"), {}, [this] { massesFromMesh(); });
     mActions.add(tools, QStringLiteral("toolCollisionGroups"), tr("&Collision Groups…"), {}, [this] { editCollisionGroups(); });
+    mActions.add(tools, QStringLiteral("toolFitLimits"), tr("&Fit Limits from Animation…"), {},
+                 [this] { fitLimitsFromAnimation(); });
+}
+
+void MainWindow::fitLimitsFromAnimation()
+{
+    FitLimitsDialog dialog(&mDocument, &mPlugins, this);
+    dialog.exec();
+    if (!dialog.fitResult().joints.empty())
+        mLog->info(dialog.status());
 }
 
 void MainWindow::editCollisionGroups()

@@ -25,6 +25,7 @@ const Command kCommands[] = {
     {"build", "import, auto-rig and export a mesh straight to a .mrig", buildCommand},
     {"simulate", "drop a rig onto a scene headless, apply hits, report settling and errors", simulateCommand},
     {"bake", "replay a project's scenario and write it as an animation clip: .glb with the skinned mesh, or .json", bakeCommand},
+    {"fit-limits", "fit a project's angular limits to animation clips (range-of-motion takes, mocap)", fitLimitsCommand},
     {"render", "draw a rig (and a project's skinned mesh) at a frame of a drop into a PNG, headless", renderCommand},
     {"bench", "time World::step() on many ragdolls of a rig (piles or spread)", benchCommand},
     {"plugins", "list the exporters, importers and rig templates, and the plugins that did not load", pluginsCommand},
@@ -36,7 +37,7 @@ void printUsage(QTextStream& s)
          "Marionette's command-line tool: builds rigs from meshes, checks, describes, simulates and benchmarks them.\n\n"
          "Commands:\n";
     for (const Command& c : kCommands)
-        s << "  " << QString::fromLatin1(c.name).leftJustified(10) << c.summary << '\n';
+        s << "  " << QString::fromLatin1(c.name).leftJustified(11) << c.summary << '\n';
     s << "\nOptions:\n"
          "  -h, --help     show this help, or a command's with 'marionette COMMAND --help'\n"
          "  -v, --version  show the version and the file formats this build reads\n\n"

@@ -6,7 +6,11 @@
 #include <QStringList>
 #include <QTextStream>
 
+#include <optional>
+
 namespace marionette::editor { class PluginHost; }
+namespace marionette::import { struct ImportedScene; }
+namespace marionette::project { struct Project; }
 
 namespace marionette::cli {
 
@@ -38,6 +42,13 @@ int benchCommand(const QStringList& arguments, Io& io);
 /// `simulate PROJECT --scenario NAME` (all = false) or `--all-scenarios`: replays and checks recorded scenarios.
 int simulateScenarios(const QString& path, const QString& name, bool all, bool json, Io& io, const QString& command);
 int pluginsCommand(const QStringList& arguments, Io& io);
+/// `fit-limits PROJECT [CLIP...] -o OUT`: angular limits fitted to animation clips (editor::fitLimits).
+int fitLimitsCommand(const QStringList& arguments, Io& io);
+
+/// The project's source mesh, `proj` saved at `path`, imported as the project records it (the import's warnings
+/// printed as `warning:` lines); nullopt with `error` one line, or "" when the project has no source mesh.
+std::optional<import::ImportedScene> importProjectMesh(const project::Project& proj, const QString& path, Io& io,
+                                                       QString& error);
 /// `bake PROJECT --scenario NAME -o FILE`: a scenario replayed and written as an animation clip (.glb, .json).
 int bakeCommand(const QStringList& arguments, Io& io);
 

@@ -34,8 +34,8 @@ QString noSuchScenario(const project::Project& proj, const QString& name, const 
                            : QStringLiteral("no scenario '%1' in %2 (it has: %3)").arg(name, path, names.join(QStringLiteral(", ")));
 }
 
-/// The project's source mesh imported as the project records it (the import's warnings printed as `warning:`
-/// lines); nullopt with `error` one line, or "" when the project has no source mesh.
+} // namespace
+
 std::optional<import::ImportedScene> importProjectMesh(const project::Project& proj, const QString& path, Io& io,
                                                        QString& error)
 {
@@ -54,6 +54,8 @@ std::optional<import::ImportedScene> importProjectMesh(const project::Project& p
         io.err << "warning: " << w << '\n';
     return mesh;
 }
+
+namespace {
 
 const char* kBakeHelp =
     "Usage: marionette bake PROJECT.mproj --scenario NAME -o FILE.glb|FILE.json [--fps N] [--format glb|json]\n\n"

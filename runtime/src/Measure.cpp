@@ -1,6 +1,7 @@
 // Measurements of a ragdoll's constraint errors from its current positions: what tools, tests and the
 // command line report (the solver's own tolerances do not enter).
 #include "RagdollState.h"
+#include "marionette/runtime/AngularDeviation.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,15 +10,15 @@ namespace marionette::runtime {
 
 namespace {
 
-/// Radians by which frames qA, qB break angular constraint c (0 inside): a cone by the deviation angle
-/// from the rest relative orientation; swing/twist by the distance of (twist, swing about X, swing about Z)
-/// from its clamp into the limits (twist range, swing ellipse); a hinge by its twist only.
-float excessOf(const AngularData& c, Quat qA, Quat qB)
+/// Radians by which frames qA, qB break angular constraint c (0 inside).
+float excessOf(const AngularData& c, Quat qA, Quat qB) { return angularExcess(c, angularDeviation(c, qA, qB)); }
+
+} // namespace
+
+AngularDeviation angularDeviation(const AngularData& c, Quat qA, Quat qB)
 {
-    if (c.limit == rig::AngularLimit::Cone) {
-        const Quat dev = qB * (qA * c.restQ).conjugate();
-        return std::max(0.f, rotationAngle(dev) - c.coneAngle);
-    }
+    AngularDeviation d{};
+    d.angle = rotationAngle(qB * (qA * c.restQ).conjugate());
     const Quat G = qA * c.restFrameQ;
     Quat q = G.conjugate() * qB * c.twistFrame;
     if (q.w < 0.f)
@@ -29,15 +30,24 @@ float excessOf(const AngularData& c, Quat qA, Quat qB)
         tw -= 2.f * kPi;
     if (tw < -kPi)
         tw += 2.f * kPi;
-    const float dt = std::clamp(tw, c.twistMin, c.twistMax) - tw;
-    if (c.hinge)
-        return std::fabs(dt);
+    d.twist = tw;
     const Quat swing = q * twist.conjugate();
     const float sv = std::sqrt(swing.x * swing.x + swing.z * swing.z);
     const float angle = 2.f * std::atan2(sv, std::fabs(swing.w));
     const float sgn = swing.w < 0.f ? -1.f : 1.f;
-    const float a = sv > 1e-7f ? angle * sgn * swing.x / sv : 0.f;
-    const float b = sv > 1e-7f ? angle * sgn * swing.z / sv : 0.f;
+    d.swing1 = sv > 1e-7f ? angle * sgn * swing.x / sv : 0.f;
+    d.swing2 = sv > 1e-7f ? angle * sgn * swing.z / sv : 0.f;
+    return d;
+}
+
+float angularExcess(const AngularData& c, const AngularDeviation& d)
+{
+    if (c.limit == rig::AngularLimit::Cone)
+        return std::max(0.f, d.angle - c.coneAngle);
+    const float dt = std::clamp(d.twist, c.twistMin, c.twistMax) - d.twist;
+    if (c.hinge)
+        return std::fabs(dt);
+    const float a = d.swing1, b = d.swing2;
     constexpr float kLock = 1e-4f;
     float ac = a, bc = b;
     if (c.swing1 < kLock)
@@ -57,8 +67,6 @@ float excessOf(const AngularData& c, Quat qA, Quat qB)
     }
     return std::sqrt(dt * dt + (ac - a) * (ac - a) + (bc - b) * (bc - b));
 }
-
-} // namespace
 
 bool Ragdoll::stickStrains(std::span<float> out) const
 {
