@@ -2,6 +2,7 @@
 // (editor::runScenario, the preview's own code path) and checked against their expectations; and
 // `marionette bake PROJECT --scenario NAME -o FILE`: one replayed and written as an animation clip.
 #include "Cli.h"
+#include "MeshOptions.h"
 #include "RigFiles.h"
 
 #include "marionette/editor/pluginhost/MeshImport.h"
@@ -22,18 +23,6 @@
 
 namespace marionette::cli {
 
-namespace {
-
-/// "no scenario 'x' in hero.mproj (it has: drop, rush)", or "(it has none)".
-QString noSuchScenario(const project::Project& proj, const QString& name, const QString& path)
-{
-    QStringList names;
-    for (const project::Scenario& s : proj.scenarios)
-        names << s.name;
-    return names.isEmpty() ? QStringLiteral("no scenario '%1' in %2 (it has none)").arg(name, path)
-                           : QStringLiteral("no scenario '%1' in %2 (it has: %3)").arg(name, path, names.join(QStringLiteral(", ")));
-}
-
 /// The project's source mesh imported as the project records it (the import's warnings printed as `warning:`
 /// lines); nullopt with `error` one line, or "" when the project has no source mesh.
 std::optional<import::ImportedScene> importProjectMesh(const project::Project& proj, const QString& path, Io& io,
@@ -53,6 +42,18 @@ std::optional<import::ImportedScene> importProjectMesh(const project::Project& p
     for (const QString& w : warnings)
         io.err << "warning: " << w << '\n';
     return mesh;
+}
+
+namespace {
+
+/// "no scenario 'x' in hero.mproj (it has: drop, rush)", or "(it has none)".
+QString noSuchScenario(const project::Project& proj, const QString& name, const QString& path)
+{
+    QStringList names;
+    for (const project::Scenario& s : proj.scenarios)
+        names << s.name;
+    return names.isEmpty() ? QStringLiteral("no scenario '%1' in %2 (it has none)").arg(name, path)
+                           : QStringLiteral("no scenario '%1' in %2 (it has: %3)").arg(name, path, names.join(QStringLiteral(", ")));
 }
 
 const char* kBakeHelp =

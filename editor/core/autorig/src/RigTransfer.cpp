@@ -21,13 +21,14 @@ using autorig::quantile;
 constexpr float kWindow = 0.25f;        ///< half-width, in bone lengths, of the vertices measured for a radius
 constexpr std::size_t kMinVertices = 4; ///< fewer near the parameter: the bone's vertices at any parameter
 constexpr float kFallbackRadius = 0.2f; ///< skin radius of a bone without vertices, in bone lengths
+constexpr float kRatioSpread = 2.f;     ///< skin ratios kept within this factor of the bone's length ratio
 
 Vec3 jointOf(const rig::Bone& b) { return {b.bindWorld.m[12], b.bindWorld.m[13], b.bindWorld.m[14]}; }
 Vec3 column(const rig::Bone& b, int c) { return {b.bindWorld.m[c * 4], b.bindWorld.m[c * 4 + 1], b.bindWorld.m[c * 4 + 2]}; }
 
-/// A bone as a line with a frame: head, unit direction, length, two unit radial axes.
+/// A bone as a line: head, unit direction, length, and the vertices it skins most.
 struct BoneAxis {
-    Vec3 head, dir, x, y;
+    Vec3 head, dir;
     float length = 0.f;
     const std::vector<Vec3>* vertices = nullptr;
 
@@ -82,15 +83,23 @@ BoneAxis boneAxis(const std::vector<rig::Bone>& bones, std::int32_t bone, std::i
         if (!(a.length > 1e-3f))
             a.length = parentLength > 1e-3f ? 0.5f * parentLength : 0.1f;
     }
-    Vec3 x = column(b, 0);
-    x = x - a.dir * dot(x, a.dir);
-    if (length(x) < 1e-3f) {
-        x = column(b, 2);
-        x = x - a.dir * dot(x, a.dir);
-    }
-    a.x = normalizeOr(x, anyPerpendicular(a.dir));
-    a.y = cross(a.dir, a.x);
     return a;
+}
+
+/// The character's own axes as a rotation (columns left, up, forward): for a skeleton mapHumanoid() reads
+/// completely, up from the pelvis to the head and left across the hips and shoulders (as the humanoid
+/// template measures them); the model's axes otherwise. Radial offsets are carried in these axes, so they
+/// do not depend on how each skeleton rolls its bones.
+Mat3 bodyFrame(const std::vector<rig::Bone>& bones, const HumanoidMapping& m, bool humanoid)
+{
+    if (!humanoid)
+        return {};
+    auto joint = [&](HumanoidPart p) { return jointOf(bones[std::size_t(m[p])]); };
+    const Vec3 up = normalizeOr(joint(HumanoidPart::Head) - joint(HumanoidPart::Pelvis), {0, 1, 0});
+    const Vec3 across = normalizeOr(joint(HumanoidPart::ThighL) - joint(HumanoidPart::ThighR), {}) +
+                        normalizeOr(joint(HumanoidPart::UpperArmL) - joint(HumanoidPart::UpperArmR), {});
+    const Vec3 left = normalizeOr(across - up * dot(across, up), anyPerpendicular(up));
+    return Mat3::fromColumns(left, up, cross(left, up));
 }
 
 /// Pairs source bones with target bones: the map, then equal names, then the humanoid parts, then the
@@ -100,6 +109,7 @@ struct Pairing {
     std::vector<std::int32_t> fromTarget; ///< per target bone
     std::vector<const char*> how;
     std::string error;
+    HumanoidMapping hs, ht; ///< each skeleton's humanoid parts
 
     Pairing(const std::vector<rig::Bone>& src, const std::vector<rig::Bone>& dst, const RigTransferOptions& options)
         : toTarget(src.size(), rig::kNone), fromTarget(dst.size(), rig::kNone), how(src.size(), "")
@@ -130,7 +140,8 @@ struct Pairing {
             if (toTarget[i] == rig::kNone)
                 if (const std::int32_t b = find(dst, src[i].name); b != rig::kNone && fromTarget[std::size_t(b)] == rig::kNone)
                     pair(std::int32_t(i), b, "name");
-        const HumanoidMapping hs = mapHumanoid(src), ht = mapHumanoid(dst);
+        hs = mapHumanoid(src);
+        ht = mapHumanoid(dst);
         for (std::size_t p = 0; p < kHumanoidPartCount; ++p)
             pairIfFree(hs.bones[p], ht.bones[p], "humanoid");
         for (const auto& [cs, ct] : {std::pair{&hs.spine, &ht.spine}, std::pair{&hs.neck, &ht.neck},
@@ -294,6 +305,8 @@ RigTransferResult transferRig(const rig::RigDescription& source, const AutoRigIn
     for (std::size_t i = 0; i < nb; ++i)
         allBones[i] = std::int32_t(i);
 
+    const bool humanoid = pairing.hs.complete() && pairing.ht.complete();
+    const Mat3 srcBody = bodyFrame(src, pairing.hs, humanoid), dstBody = bodyFrame(dst, pairing.ht, humanoid);
     out.rig = source;
     rig::RigDescription& d = out.rig;
     std::vector<Vec3> before(np), after(np);
@@ -326,9 +339,21 @@ RigTransferResult transferRig(const rig::RigDescription& source, const AutoRigIn
                 out.fallbacks.push_back(sp.name + ": no skinned vertices around " + src[std::size_t(anchor)].name +
                                         " on one side: its offset from the bone scaled by the bone's length");
         }
-        const float cx = dot(radial, a.x) / ra, cy = dot(radial, a.y) / ra;
-        after[i] = b.head + b.dir * (t * b.length) + (b.x * cx + b.y * cy) * rb;
-        ratio[i] = rb / ra;
+        // A skin ratio far from the bone's length ratio is a different build of body there (a hip bone whose
+        // vertices take in the buttock), not a wider limb: held within a factor of kRatioSpread of it.
+        const float lengthRatio = b.length / a.length, skin = rb / ra;
+        const float k = std::clamp(skin, lengthRatio / kRatioSpread, lengthRatio * kRatioSpread);
+        if (k != skin)
+            out.notes.push_back(sp.name + ": the skin around " + dst[std::size_t(map[std::size_t(anchor)])].name + " is " +
+                                std::to_string(skin).substr(0, 4) + " times the rig's, its bone " +
+                                std::to_string(lengthRatio).substr(0, 4) + " times as long: offset and radius scaled by " +
+                                std::to_string(k).substr(0, 4));
+        // The radial offset in the body's axes, turned by the least rotation from the source bone's direction
+        // to the target's, scaled by the skin radii.
+        const Vec3 turned = rotationBetween(srcBody.transposeMul(a.dir), dstBody.transposeMul(b.dir))
+                                .rotate(srcBody.transposeMul(radial));
+        after[i] = b.head + b.dir * (t * b.length) + (dstBody * turned) * k;
+        ratio[i] = k;
         rig::Particle& q = d.particles[i];
         q.position = after[i];
         q.radius = sp.radius * ratio[i];
@@ -406,6 +431,7 @@ RigTransferResult transferRig(const rig::RigDescription& source, const AutoRigIn
         b.offset = {};
         d.bindings.push_back(std::move(b));
     }
+    autorig::resolveBindOverlaps(d, out.notes);
     for (const rig::Finding& f : d.findings())
         if (f.severity == rig::Severity::Error)
             return refuse("the transferred rig is not valid: " + f.message);

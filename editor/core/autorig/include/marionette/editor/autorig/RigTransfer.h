@@ -49,6 +49,10 @@ struct RigTransferResult {
     /// Elements left out, one line each naming them and why: "bindings[3] 'Tail': bone 'Tail' has no
     /// counterpart on the target".
     std::vector<std::string> dropped;
+    /// What else an artist should know, one line each: skin ratios held near the bone's length ratio
+    /// ("hip_l: the skin around B_Hip_Left is 3.61 times the rig's, its bone 1.05 times as long: offset and
+    /// radius scaled by 2.10"), capsules shrunk because they touch at bind (the auto-rig's rule).
+    std::vector<std::string> notes;
     /// Largest distance a particle moved from its source position, metres (the identity transfer gives 0).
     float largestMove = 0.f;
 };
