@@ -3,11 +3,16 @@
 //     T_b(x) = J'_b + s_b · (x − J_b),   J'_b = T_parent(J_b)   (a root keeps its joint),
 // so a child joint moves with its parent bone and every vertex with its bones, blended by skin weight
 // (v' = Σ w_k T_bk(v)). Bind rotations are kept; bone lengths and the skin's girth around them scale by s_b.
-// Header-only; needs Marionette::import (types only).
+// writeGlb() saves such a character as a .glb for the command-line and editor suites. Header-only; needs
+// Marionette::import (types) and Marionette::editorpreview (the baked-clip glTF writer).
 #pragma once
 
 #include "marionette/Math.h"
+#include "marionette/editor/preview/BakedClip.h"
+#include "marionette/editor/preview/ClipFiles.h"
 #include "marionette/import/ImportedScene.h"
+
+#include <QString>
 
 #include <map>
 #include <string>
@@ -86,6 +91,22 @@ inline import::ImportedScene scaledScene(const import::ImportedScene& scene, con
             }
         }
     return out;
+}
+
+/// Writes `scene` (skinned mesh and skeleton at its bind pose) to `path` as binary glTF, through the writer
+/// of baked clips with a one-frame clip holding the bind pose. False with `error` one line.
+inline bool writeGlb(const QString& path, const import::ImportedScene& scene, QString& error)
+{
+    editor::BakedClip clip;
+    clip.name = "bind";
+    clip.steps = {0};
+    clip.times = {0.f};
+    for (const rig::Bone& b : scene.skeleton) {
+        clip.boneNames.push_back(b.name);
+        clip.parents.push_back(b.parent);
+        clip.keys.push_back(editor::decomposeAffine(b.bindLocal));
+    }
+    return editor::writeBakedClip(path, editor::ClipFormat::Glb, scene, clip, error);
 }
 
 } // namespace marionette::test
