@@ -5,10 +5,10 @@
 
 #include "marionette/editor/autorig/RigTransfer.h"
 #include "marionette/editor/autorig/SceneInput.h"
+#include "marionette/editor/pluginhost/BoneMapFile.h"
 #include "marionette/editor/pluginhost/MeshImport.h"
 #include "marionette/project/ProjectFile.h"
 
-#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -46,27 +46,6 @@ const char* kTransferHelp =
     "their parent), particles placed by a fallback and elements left out, with why.\n"
     "Exit codes: 0 written; 1 an unreadable project, mesh or map, no bone in common, a map naming a missing\n"
     "bone, or a rig that does not validate, with 'error: FILE: what'; 2 usage.\n";
-
-/// Reads a --map file: a JSON object of source bone name → target bone name. "" or one line naming the file.
-QString readBoneMap(const QString& path, std::vector<std::pair<std::string, std::string>>& out)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return QStringLiteral("%1: cannot read: %2").arg(path, f.errorString());
-    QJsonParseError parseError;
-    const QJsonDocument doc = QJsonDocument::fromJson(f.readAll(), &parseError);
-    if (parseError.error != QJsonParseError::NoError)
-        return QStringLiteral("%1: not JSON: %2 at offset %3").arg(path, parseError.errorString()).arg(parseError.offset);
-    if (!doc.isObject())
-        return QStringLiteral("%1: expected an object pairing bones, {\"SOURCE_BONE\": \"TARGET_BONE\", ...}").arg(path);
-    const QJsonObject o = doc.object();
-    for (auto it = o.begin(); it != o.end(); ++it) {
-        if (!it.value().isString())
-            return QStringLiteral("%1: '%2': the target bone must be a string").arg(path, it.key());
-        out.emplace_back(it.key().toStdString(), it.value().toString().toStdString());
-    }
-    return {};
-}
 
 QStringList strings(const std::vector<std::string>& v)
 {
@@ -109,7 +88,7 @@ int transferCommand(const QStringList& arguments, Io& io)
         return code;
     const QString mapPath = parser.value(mapOption);
     if (parser.isSet(mapOption))
-        if (const QString e = readBoneMap(mapPath, options.boneMap); !e.isEmpty())
+        if (const QString e = editor::readBoneMapFile(mapPath, options.boneMap); !e.isEmpty())
             return fail(io, e);
 
     project::Project proj;
