@@ -95,6 +95,7 @@ private slots:
     void scaledLimbs_particlesWhereTheAutoRigPutsThem();
     void otherNamingScheme_pairsBonesByHumanoidParts();
     void map_pairsRenamedBones();
+    void missingBone_reportedWithTheParticleFallbackAndTheDroppedBinding();
     void totalMass_rescalesTheMasses();
     void badInput_refusedWithOneLine_data();
     void badInput_refusedWithOneLine();
@@ -260,6 +261,46 @@ void TestRigTransfer::map_pairsRenamedBones()
         viaMap = viaMap || (p.source == "LeftHand" && p.target == "Mitt" && p.how == "map");
     QVERIFY(viaMap);
     QVERIFY(r.largestMove < 1e-4f);
+}
+
+void TestRigTransfer::missingBone_reportedWithTheParticleFallbackAndTheDroppedBinding()
+{
+    // The mannequin without its left hand bone (a leaf): its vertices go to the forearm.
+    editor::AutoRigInput target = editor::autoRigInputFromScene(mMesh);
+    std::int32_t hand = rig::kNone;
+    for (std::size_t b = 0; b < target.skeleton.size(); ++b)
+        if (target.skeleton[b].name == "LeftHand")
+            hand = std::int32_t(b);
+    QVERIFY(hand != rig::kNone);
+    const std::int32_t forearm = target.skeleton[std::size_t(hand)].parent;
+    for (const rig::Bone& b : target.skeleton)
+        QVERIFY(b.parent != hand);
+    auto& lists = target.boneVertices;
+    lists[std::size_t(forearm)].insert(lists[std::size_t(forearm)].end(), lists[std::size_t(hand)].begin(),
+                                       lists[std::size_t(hand)].end());
+    target.skeleton.erase(target.skeleton.begin() + hand);
+    lists.erase(lists.begin() + hand);
+    for (rig::Bone& b : target.skeleton)
+        if (b.parent > hand)
+            --b.parent;
+
+    const editor::RigTransferResult r = editor::transferRig(mProject.rig, mSourceInput, target);
+    QVERIFY2(r.ok, r.error.c_str());
+    QCOMPARE(r.unmappedSource, std::vector<std::string>{"LeftHand"});
+    QVERIFY(r.unmappedTarget.empty());
+    QCOMPARE(r.fallbacks, std::vector<std::string>{"wrist_l: anchored to the bone its triangle or stick drives "
+                                                   "(LeftForeArm), its bone LeftHand has no counterpart"});
+    QCOMPARE(r.dropped.size(), std::size_t(1));
+    QVERIFY2(r.dropped.front().find("'LeftHand': bone 'LeftHand' has no counterpart on the target") != std::string::npos,
+             r.dropped.front().c_str());
+    QCOMPARE(r.rig.bindings.size(), mProject.rig.bindings.size() - 1);
+    // The wrist is the forearm's end on both characters: it stays where it was, and so does everything else.
+    // The forearm, whose child the target lacks, ends where its parent's proportions (unchanged) say.
+    QVERIFY(std::find(r.notes.begin(), r.notes.end(),
+                      "LeftForeArm: its child LeftHand has no counterpart: its end placed as its parent bone's length "
+                      "and turn say") != r.notes.end());
+    QVERIFY(r.largestMove < 1e-4f);
+    QVERIFY(r.rig.findings().empty());
 }
 
 void TestRigTransfer::totalMass_rescalesTheMasses()

@@ -254,22 +254,46 @@ RigTransferResult transferRig(const rig::RigDescription& source, const AutoRigIn
         if (pairing.fromTarget[j] == rig::kNone)
             out.unmappedTarget.push_back(dst[j].name);
 
-    // Each paired bone's axis on both sides: toward the farthest paired child, else as a leaf.
+    // Each paired bone's axis on both sides: toward the farthest paired child; toward the farthest child when
+    // none is paired (on the target: turned and scaled as its parent bone was); else as a leaf.
+    const bool humanoid = pairing.hs.complete() && pairing.ht.complete();
+    const Mat3 srcBody = bodyFrame(src, pairing.hs, humanoid), dstBody = bodyFrame(dst, pairing.ht, humanoid);
+    /// A direction of the source in the target's body, turned as the source bone `b`'s axis turned.
+    auto turnLike = [&](const BoneAxis& s, const BoneAxis& t, Vec3 v) {
+        return dstBody * rotationBetween(srcBody.transposeMul(s.dir), dstBody.transposeMul(t.dir)).rotate(srcBody.transposeMul(v));
+    };
     const std::size_t nb = src.size();
     std::vector<BoneAxis> sAxis(nb), tAxis(nb);
     for (std::size_t i = 0; i < nb; ++i) {
         if (map[i] == rig::kNone)
             continue;
-        std::int32_t tail = rig::kNone;
-        float farthest = 0.f;
+        std::int32_t tail = rig::kNone, anyTail = rig::kNone;
+        float farthest = 0.f, farthestAny = 0.f;
         for (std::size_t c = 0; c < nb; ++c)
-            if (src[c].parent == std::int32_t(i) && map[c] != rig::kNone) {
+            if (src[c].parent == std::int32_t(i)) {
                 const float d = length(jointOf(src[c]) - jointOf(src[i]));
-                if (d > farthest) {
+                if (d > farthestAny) {
+                    farthestAny = d;
+                    anyTail = std::int32_t(c);
+                }
+                if (map[c] != rig::kNone && d > farthest) {
                     farthest = d;
                     tail = std::int32_t(c);
                 }
             }
+        const std::int32_t parent = src[i].parent;
+        if (tail == rig::kNone && anyTail != rig::kNone && parent != rig::kNone && map[std::size_t(parent)] != rig::kNone) {
+            // The source bone ends at a child the target lacks (a hand bone without its counterpart): the target's
+            // end is where the parent bone's turn and scale take the source's.
+            sAxis[i] = boneAxis(src, std::int32_t(i), anyTail, srcVertices[i]);
+            tAxis[i] = boneAxis(dst, map[i], rig::kNone, dstVertices[std::size_t(map[i])]);
+            const BoneAxis &sp = sAxis[std::size_t(parent)], &tp = tAxis[std::size_t(parent)];
+            tAxis[i].dir = normalizeOr(turnLike(sp, tp, sAxis[i].dir), tAxis[i].dir);
+            tAxis[i].length = sAxis[i].length * tp.length / sp.length;
+            out.notes.push_back(src[i].name + ": its child " + src[std::size_t(anyTail)].name +
+                                " has no counterpart: its end placed as its parent bone's length and turn say");
+            continue;
+        }
         sAxis[i] = boneAxis(src, std::int32_t(i), tail, srcVertices[i]);
         tAxis[i] = boneAxis(dst, map[i], tail == rig::kNone ? rig::kNone : map[std::size_t(tail)],
                             dstVertices[std::size_t(map[i])]);
@@ -305,8 +329,6 @@ RigTransferResult transferRig(const rig::RigDescription& source, const AutoRigIn
     for (std::size_t i = 0; i < nb; ++i)
         allBones[i] = std::int32_t(i);
 
-    const bool humanoid = pairing.hs.complete() && pairing.ht.complete();
-    const Mat3 srcBody = bodyFrame(src, pairing.hs, humanoid), dstBody = bodyFrame(dst, pairing.ht, humanoid);
     out.rig = source;
     rig::RigDescription& d = out.rig;
     std::vector<Vec3> before(np), after(np);
@@ -318,12 +340,18 @@ RigTransferResult transferRig(const rig::RigDescription& source, const AutoRigIn
         std::int32_t anchor = rig::kNone;
         if (sp.bone != rig::kNone && map[std::size_t(sp.bone)] != rig::kNone) {
             anchor = sp.bone;
-        } else if ((anchor = nearest(p, driven[i])) == rig::kNone) {
-            anchor = nearest(p, allBones);
-            out.fallbacks.push_back(sp.name + ": anchored to the nearest bone segment (" + src[std::size_t(anchor)].name +
-                                    ")" + (sp.bone != rig::kNone ? ", its bone " + src[std::size_t(sp.bone)].name +
-                                                                       " has no counterpart"
-                                                                 : std::string()));
+        } else {
+            const std::string lost =
+                sp.bone != rig::kNone ? ", its bone " + src[std::size_t(sp.bone)].name + " has no counterpart" : std::string();
+            if ((anchor = nearest(p, driven[i])) != rig::kNone) {
+                if (!lost.empty())
+                    out.fallbacks.push_back(sp.name + ": anchored to the bone its triangle or stick drives (" +
+                                            src[std::size_t(anchor)].name + ")" + lost);
+            } else {
+                anchor = nearest(p, allBones);
+                out.fallbacks.push_back(sp.name + ": anchored to the nearest bone segment (" + src[std::size_t(anchor)].name +
+                                        ")" + lost);
+            }
         }
         const BoneAxis& a = sAxis[std::size_t(anchor)];
         const BoneAxis& b = tAxis[std::size_t(anchor)];
@@ -350,9 +378,7 @@ RigTransferResult transferRig(const rig::RigDescription& source, const AutoRigIn
                                 std::to_string(k).substr(0, 4));
         // The radial offset in the body's axes, turned by the least rotation from the source bone's direction
         // to the target's, scaled by the skin radii.
-        const Vec3 turned = rotationBetween(srcBody.transposeMul(a.dir), dstBody.transposeMul(b.dir))
-                                .rotate(srcBody.transposeMul(radial));
-        after[i] = b.head + b.dir * (t * b.length) + (dstBody * turned) * k;
+        after[i] = b.head + b.dir * (t * b.length) + turnLike(a, b, radial) * k;
         ratio[i] = k;
         rig::Particle& q = d.particles[i];
         q.position = after[i];
