@@ -19,6 +19,7 @@
 #include <QTimer>
 
 #include <map>
+#include <optional>
 #include <memory>
 
 class QLabel;
@@ -82,6 +83,11 @@ class MainWindow : public QMainWindow {
                     const ImportOptions& options = {});
     /// Replaces the rig with the template's (one undo step). Needs a mesh with a skeleton.
     bool autoRig(const QString& templateName, float totalMass);
+    /// File ▸ Transfer Rig to Mesh…: applies the rig to the character of the mesh at `path`
+    /// (editor::transferRig) and makes it the document's mesh, one undo step; the report goes to the log. An
+    /// empty `path` asks for the mesh, a bone map file and the total mass, and shows the report. False
+    /// (after an error dialog) when refused. MainWindowTransfer.cpp.
+    bool transferRig(const QString& path, const QString& mapPath = {}, std::optional<float> totalMass = {});
     /// Tools ▸ Collision Groups…: the named groups and their matrix; OK applies them as one undo step.
     void editCollisionGroups(); // MainWindowRigTools.cpp
     /// Tools ▸ Masses from Mesh…: asks the total (the rig's total by default) and spreads it over the particles

@@ -73,6 +73,7 @@ void MainWindow::createFileMenu()
     mActions.add(file, QStringLiteral("fileSaveAs"), tr("Save &As…"), QKeySequence::SaveAs, [this] { saveTo(QString()); });
     file->addSeparator();
     mActions.add(file, QStringLiteral("fileImportMesh"), tr("&Import Mesh…"), QKeySequence(tr("Ctrl+I")), [this] { importMesh(QString()); });
+    mActions.add(file, QStringLiteral("fileTransferRig"), tr("&Transfer Rig to Mesh…"), {}, [this] { transferRig(QString()); });
     mActions.add(file, QStringLiteral("fileExportRig"), tr("&Export Rig…"), QKeySequence(tr("Ctrl+E")), [this] { exportRig(QString()); });
     mExportMenu = file->addMenu(tr("Export &As"));
     rebuildExportMenu();

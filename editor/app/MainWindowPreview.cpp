@@ -60,7 +60,7 @@ void MainWindow::createPreview()
 void MainWindow::setEditingLocked(bool locked)
 {
     // While the preview runs, the document cannot change: no edits, no undo, no new rig.
-    for (const char* name : {"fileNew", "fileOpen", "fileImportMesh", "editDelete", "editHide", "editShowAll", "editLock",
+    for (const char* name : {"fileNew", "fileOpen", "fileImportMesh", "fileTransferRig", "editDelete", "editHide", "editShowAll", "editLock",
              "editUnlock", "editUndo", "editRedo", "toolAutoRig", "toolSelect", "toolAddParticle", "toolAddStick",
              "toolAddRange", "toolAddMinOnly", "toolAddMaxOnly", "toolMakeTriangle", "toolAddAngular", "toolFitLimits"})
         if (QAction* a = action(QString::fromLatin1(name)))

@@ -28,6 +28,7 @@ const Command kCommands[] = {
     {"fit-limits", "fit a project's angular limits to animation clips (range-of-motion takes, mocap)", fitLimitsCommand},
     {"render", "draw a rig (and a project's skinned mesh) at a frame of a drop into a PNG, headless", renderCommand},
     {"bench", "time World::step() on many ragdolls of a rig (piles or spread)", benchCommand},
+    {"transfer", "apply a project's rig to another character's mesh (other proportions, same or mapped bones)", transferCommand},
     {"plugins", "list the exporters, importers and rig templates, and the plugins that did not load", pluginsCommand},
 };
 
@@ -48,7 +49,7 @@ void printUsage(QTextStream& s)
 } // namespace
 
 int parseCommand(const QStringList& arguments, QCommandLineParser& parser, Io& io, const char* help,
-                 const char* positional)
+                 const char* positional, int count)
 {
     const QCommandLineOption helpOption({QStringLiteral("h"), QStringLiteral("help")}, QStringLiteral("Show this help."));
     parser.addOption(helpOption);
@@ -60,9 +61,9 @@ int parseCommand(const QStringList& arguments, QCommandLineParser& parser, Io& i
         return kOk;
     }
     const QStringList given = parser.positionalArguments();
-    if (given.size() != 1)
+    if (given.size() != count)
         return usageError(io, arguments[0],
-                          given.isEmpty() ? QStringLiteral("missing %1 argument").arg(QLatin1String(positional))
+                          given.size() < count ? QStringLiteral("missing %1 argument").arg(QLatin1String(positional))
                                           : QStringLiteral("unexpected argument '%1'").arg(given.last()));
     return -1;
 }

@@ -51,16 +51,18 @@ std::optional<import::ImportedScene> importProjectMesh(const project::Project& p
                                                        QString& error);
 /// `bake PROJECT --scenario NAME -o FILE`: a scenario replayed and written as an animation clip (.glb, .json).
 int bakeCommand(const QStringList& arguments, Io& io);
+/// `transfer PROJECT MESH -o OUT`: the project's rig moved onto another character (editor::transferRig).
+int transferCommand(const QStringList& arguments, Io& io);
 
 /// The plugin host the commands share: built-ins registered, the default plugin folders loaded on the first
 /// call (commands that need no extension never load a plugin).
 editor::PluginHost& pluginHost();
 
 /// Parses a command's arguments (arguments[0] is the command) into `parser`, whose options the caller added;
-/// adds -h/--help and expects exactly one positional argument called `positional` in messages. Returns -1 to
-/// go on, else the exit code: kOk after printing `help`, kUsage after a usage error.
+/// adds -h/--help and expects exactly `count` positional arguments, called `positional` in messages. Returns
+/// -1 to go on, else the exit code: kOk after printing `help`, kUsage after a usage error.
 int parseCommand(const QStringList& arguments, QCommandLineParser& parser, Io& io, const char* help,
-                 const char* positional);
+                 const char* positional, int count = 1);
 
 /// Prints "error: <message>" to stderr and returns kUserError.
 int fail(Io& io, const QString& message);

@@ -1,6 +1,7 @@
 // `marionette import MESH -o PROJECT.mproj` and `marionette build MESH -o RIG.mrig`: Assimp import and the
 // auto-rig, into a project or straight into a binary rig.
 #include "Cli.h"
+#include "MeshOptions.h"
 
 #include "marionette/editor/autorig/AutoRig.h"
 #include "marionette/editor/autorig/HumanoidMapping.h"
@@ -20,16 +21,53 @@
 
 namespace marionette::cli {
 
+void MeshOptions::addTo(QCommandLineParser& parser) const { parser.addOptions({scale, up, strict}); }
+
+int MeshOptions::request(const QCommandLineParser& parser, const QString& path, Io& io, const QString& command,
+                         editor::MeshImportRequest& out) const
+{
+    out.path = path;
+    out.strict = parser.isSet(strict);
+    if (parser.isSet(scale)) {
+        bool ok = false;
+        const float s = parser.value(scale).toFloat(&ok);
+        if (!ok || !std::isfinite(s) || !(s > 0.f) || s > 1e6f)
+            return usageError(io, command, QStringLiteral("--scale must be a number in (0, 1e6], not '%1'").arg(parser.value(scale)));
+        out.scale = s;
+    }
+    if (parser.isSet(up)) {
+        const QString u = parser.value(up).toLower();
+        if (u == QLatin1String("y"))
+            out.upAxis = import::UpAxis::Y;
+        else if (u == QLatin1String("z"))
+            out.upAxis = import::UpAxis::Z;
+        else
+            return usageError(io, command, QStringLiteral("--up must be y or z, not '%1'").arg(parser.value(up)));
+    }
+    return -1;
+}
+
+editor::MeshImportResult importMeshFile(editor::MeshImportRequest& request, Io& io)
+{
+    const bool progress = isatty(STDERR_FILENO) != 0;
+    if (progress)
+        request.progress = [&io](float fraction, const QString& stage) {
+            io.err << "\rimporting: " << stage.leftJustified(18) << ' ' << int(fraction * 100.f) << " %" << Qt::flush;
+        };
+    editor::MeshImportResult imported = editor::importMesh(pluginHost(), request);
+    if (progress)
+        io.err << "\r" << QString(40, QLatin1Char(' ')) << "\r" << Qt::flush;
+    return imported;
+}
+
 namespace {
 
 struct PipelineOptions {
     QCommandLineOption output{{QStringLiteral("o"), QStringLiteral("output")}, {}, QStringLiteral("FILE")};
     QCommandLineOption rigTemplate{QStringLiteral("template"), {}, QStringLiteral("NAME")};
-    QCommandLineOption scale{QStringLiteral("scale"), {}, QStringLiteral("S")};
-    QCommandLineOption up{QStringLiteral("up"), {}, QStringLiteral("y|z")};
+    MeshOptions mesh;
     QCommandLineOption mass{QStringLiteral("mass"), {}, QStringLiteral("KG")};
     QCommandLineOption json{QStringLiteral("json"), {}};
-    QCommandLineOption strict{QStringLiteral("strict"), {}};
     QCommandLineOption massFromMesh{QStringLiteral("mass-from-mesh"), {}};
 };
 
@@ -44,7 +82,8 @@ struct Rigged {
 int importAndRig(const QStringList& arguments, QCommandLineParser& parser, PipelineOptions& o, bool withJson,
                  const char* help, Io& io, Rigged& out)
 {
-    parser.addOptions({o.output, o.rigTemplate, o.scale, o.up, o.mass, o.strict, o.massFromMesh});
+    parser.addOptions({o.output, o.rigTemplate, o.mass, o.massFromMesh});
+    o.mesh.addTo(parser);
     if (withJson)
         parser.addOption(o.json);
     if (const int code = parseCommand(arguments, parser, io, help, "MESH"); code >= 0)
@@ -54,24 +93,8 @@ int importAndRig(const QStringList& arguments, QCommandLineParser& parser, Pipel
         return usageError(io, command, QStringLiteral("missing -o %1").arg(command == QLatin1String("build") ? "RIG.mrig" : "PROJECT.mproj"));
 
     editor::MeshImportRequest request;
-    request.path = parser.positionalArguments().first();
-    request.strict = parser.isSet(o.strict);
-    if (parser.isSet(o.scale)) {
-        bool ok = false;
-        const float s = parser.value(o.scale).toFloat(&ok);
-        if (!ok || !std::isfinite(s) || !(s > 0.f) || s > 1e6f)
-            return usageError(io, command, QStringLiteral("--scale must be a number in (0, 1e6], not '%1'").arg(parser.value(o.scale)));
-        request.scale = s;
-    }
-    if (parser.isSet(o.up)) {
-        const QString u = parser.value(o.up).toLower();
-        if (u == QLatin1String("y"))
-            request.upAxis = import::UpAxis::Y;
-        else if (u == QLatin1String("z"))
-            request.upAxis = import::UpAxis::Z;
-        else
-            return usageError(io, command, QStringLiteral("--up must be y or z, not '%1'").arg(parser.value(o.up)));
-    }
+    if (const int code = o.mesh.request(parser, parser.positionalArguments().first(), io, command, request); code >= 0)
+        return code;
     editor::PluginHost& host = pluginHost();
     const QString templateName = parser.isSet(o.rigTemplate) ? parser.value(o.rigTemplate) : QStringLiteral("auto");
     const plugin::RigTemplate* rigTemplate = host.rigTemplate(templateName);
@@ -94,14 +117,7 @@ int importAndRig(const QStringList& arguments, QCommandLineParser& parser, Pipel
     }
 
     const QString& mesh = request.path;
-    const bool progress = isatty(STDERR_FILENO) != 0;
-    if (progress)
-        request.progress = [&io](float fraction, const QString& stage) {
-            io.err << "\rimporting: " << stage.leftJustified(18) << ' ' << int(fraction * 100.f) << " %" << Qt::flush;
-        };
-    editor::MeshImportResult imported = editor::importMesh(host, request);
-    if (progress)
-        io.err << "\r" << QString(40, QLatin1Char(' ')) << "\r" << Qt::flush;
+    editor::MeshImportResult imported = importMeshFile(request, io);
     if (!imported.ok())
         return fail(io, imported.error);
     out.scene = std::move(imported.scene);

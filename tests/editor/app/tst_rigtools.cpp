@@ -2,12 +2,15 @@
 // (rename groups, uncheck a cell of the matrix: the masks of both groups change, one undo step; the properties
 // panel names the groups and edits them from its check list), Masses from Mesh… (the asked total spread over
 // the particles, one undo step), and the Add Particle tool's mass from its neighbours with Keep Total Mass
-// (remembered in the settings).
+// (remembered in the settings); and File ▸ Transfer Rig to Mesh… onto a scaled copy of the mannequin
+// (ScaledCharacter.h): the particles move, one Undo restores the mesh and the rig.
 #include "CollisionGroupsDialog.h"
 #include "DialogDriver.h"
+#include "LogPanel.h"
 #include "MainWindow.h"
 #include "MainWindowTestSupport.h"
 #include "PropertiesPanel.h"
+#include "ScaledCharacter.h"
 #include "viewport/Viewport.h"
 
 #include "marionette/editor/document/Masses.h"
@@ -18,6 +21,7 @@
 #include <QMenu>
 #include <QSettings>
 #include <QStandardPaths>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QToolButton>
 
@@ -40,6 +44,7 @@ class TestRigTools : public QObject {
     void collisionGroups_matrixEditsBothGroupsMasksAsOneStep();
     void massesFromMesh_spreadsTheAskedTotalAsOneStep();
     void addParticle_takesItsNeighboursMassAndKeepsTheTotal();
+    void transferRig_movesTheParticlesAndOneUndoRestoresMeshAndRig();
 };
 
 void TestRigTools::initTestCase()
@@ -242,6 +247,53 @@ void TestRigTools::addParticle_takesItsNeighboursMassAndKeepsTheTotal()
     QTRY_COMPARE(doc.rig().particles.size(), before.particles.size() + 1);
     QCOMPARE(doc.rig().particles.back().mass, editor::neighbourMass(before, doc.rig().particles.back().position));
     QCOMPARE(doc.rig().particles[std::size_t(hip)].mass, before.particles[std::size_t(hip)].mass);
+}
+
+
+void TestRigTools::transferRig_movesTheParticlesAndOneUndoRestoresMeshAndRig()
+{
+    // The mannequin project beside its mesh, and the mannequin with long arms and short legs beside them.
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    const QString project = dir.filePath(QStringLiteral("mannequin.mproj"));
+    QVERIFY(QFile::copy(kMannequin, project));
+    QVERIFY(QFile::copy(kHuman, dir.filePath(QStringLiteral("mannequin.glb"))));
+    app::MainWindow w;
+    w.show();
+    waitForViewport(w);
+    editor::Document& doc = w.document();
+    QVERIFY2(w.openProject(project), qPrintable(w.logPanel()->toPlainText()));
+    QVERIFY(doc.mesh());
+    test::LimbScale s;
+    s.armL = s.armR = 1.25f;
+    s.legL = s.legR = 0.8f;
+    const import::ImportedScene scaled = test::scaledScene(*doc.mesh(), test::mannequinFactors(doc.mesh()->skeleton, s));
+    const QString target = dir.filePath(QStringLiteral("long-arms.glb"));
+    QString error;
+    QVERIFY2(test::writeGlb(target, scaled, error), qPrintable(error));
+
+    const rig::RigDescription before = doc.rig();
+    const auto meshBefore = doc.mesh();
+    const project::SourceMesh sourceBefore = doc.project().sourceMesh;
+    const int steps = doc.undoStack()->count();
+    QVERIFY2(w.transferRig(target), qPrintable(w.logPanel()->toPlainText()));
+    QCOMPARE(doc.undoStack()->count(), steps + 1);
+    QCOMPARE(doc.project().sourceMesh.path, QStringLiteral("long-arms.glb"));
+    QVERIFY(doc.mesh() != meshBefore);
+    // The wrists moved out with the 25 % longer arms (0.53 m from shoulder to wrist: 13 cm), the ids stayed.
+    const std::int32_t wrist = particleNamed(doc.rig(), "wrist_l");
+    QVERIFY(wrist >= 0);
+    const float moved = length(doc.rig().particles[std::size_t(wrist)].position - before.particles[std::size_t(wrist)].position);
+    QVERIFY2(moved > 0.1f, qPrintable(QString::number(double(moved))));
+    for (std::size_t i = 0; i < before.particles.size(); ++i)
+        QCOMPARE(doc.rig().particles[i].id, before.particles[i].id);
+    QVERIFY(w.logPanel()->toPlainText().contains(QStringLiteral("Transferred the rig to long-arms.glb: 21 of 21 bones paired")));
+
+    doc.undoStack()->undo();
+    QCOMPARE(doc.undoStack()->index(), steps);
+    QCOMPARE(rigBytes(doc.rig()), rigBytes(before));
+    QVERIFY(doc.mesh() == meshBefore);
+    QCOMPARE(doc.project().sourceMesh.path, sourceBefore.path);
 }
 
 int main(int argc, char** argv)
