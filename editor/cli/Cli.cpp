@@ -27,6 +27,7 @@ const Command kCommands[] = {
     {"bake", "replay a project's scenario and write it as an animation clip: .glb with the skinned mesh, or .json", bakeCommand},
     {"render", "draw a rig (and a project's skinned mesh) at a frame of a drop into a PNG, headless", renderCommand},
     {"bench", "time World::step() on many ragdolls of a rig (piles or spread)", benchCommand},
+    {"lod", "generate levels of detail of a project's rig, measure their error and cost, store them", lodCommand},
     {"plugins", "list the exporters, importers and rig templates, and the plugins that did not load", pluginsCommand},
 };
 

@@ -55,6 +55,7 @@ QString loadRigFile(const QString& path, RigFile& out, bool acceptInvalidRig)
         result.rig = std::move(proj.rig);
         result.projectVersion = r.fileVersion;
         result.projectName = proj.name;
+        result.lods = std::move(proj.lods);
     } else {
         return QStringLiteral("%1: neither a .mrig rig (no MRIG signature) nor a .mproj project (not a JSON "
                               "document)")

@@ -1,6 +1,7 @@
 // Loading the rig of either file kind the command line accepts: a .mrig binary rig or a .mproj project.
 #pragma once
 
+#include "marionette/project/Project.h"
 #include "marionette/rig/MrigView.h"
 #include "marionette/rig/RigDescription.h"
 
@@ -15,6 +16,7 @@ struct RigFile {
     rig::MrigInfo mrig;         ///< Mrig: header and chunk summary
     int projectVersion = -1;    ///< Project: the version the file was written in (older ones are migrated)
     QString projectName;        ///< Project: its name
+    std::vector<project::LodLevel> lods; ///< Project: its levels of detail
     qint64 fileSize = 0;
 };
 
