@@ -161,8 +161,8 @@ int lodCommand(const QStringList& arguments, Io& io)
                           double cost, const QString& drop) {
         io.out << "  " << name.leftJustified(7) << QString::number(particles).rightJustified(9) << "  "
                << QStringLiteral("%1/%2").arg(bones).arg(bound).rightJustified(11) << "  " << cm(mean).rightJustified(10)
-               << "  " << cm(max).rightJustified(10) << "  " << QString::number(cost, 'f', 2).rightJustified(15) << "  "
-               << drop << '\n';
+               << "  " << cm(max).rightJustified(10) << "  " << QString::number(cost, 'f', 2).rightJustified(15)
+               << (drop.isEmpty() ? QString() : QStringLiteral("  ") + drop) << '\n';
     };
     line(QStringLiteral("full"), proj.rig.particles.size(), bound, 0.0, 0.0, fullCost.usPerRagdollStep, QString());
     for (std::size_t k = 0; k < made.size(); ++k) {
