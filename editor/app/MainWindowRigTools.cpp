@@ -1,7 +1,8 @@
-// MainWindow: the Tools menu's rig-wide edits: Collision Groups…, Masses from Mesh…, and the Add Particle
-// tool's Keep Total Mass option.
+// MainWindow: the Tools menu's rig-wide edits: Collision Groups…, Masses from Mesh…, Levels of Detail…, and
+// the Add Particle tool's Keep Total Mass option.
 #include "CollisionGroupsDialog.h"
 #include "EditTools.h"
+#include "LodDialog.h"
 #include "LogPanel.h"
 #include "MainWindow.h"
 
@@ -32,6 +33,13 @@ void MainWindow::createRigToolsEntries(QMenu* tools)
     })->setToolTip(tr("Add Particle scales every mass so the rig's total stays as it was"));
     mActions.add(tools, QStringLiteral("toolMassesFromMesh"), tr("&Masses from Mesh…"), {}, [this] { massesFromMesh(); });
     mActions.add(tools, QStringLiteral("toolCollisionGroups"), tr("&Collision Groups…"), {}, [this] { editCollisionGroups(); });
+    mActions.add(tools, QStringLiteral("toolLevelsOfDetail"), tr("&Levels of Detail…"), {}, [this] { editLevelsOfDetail(); });
+}
+
+void MainWindow::editLevelsOfDetail()
+{
+    LodDialog dialog(mDocument, this);
+    dialog.exec(); // each generated or removed level is its own undo step, pushed by the dialog
 }
 
 void MainWindow::editCollisionGroups()

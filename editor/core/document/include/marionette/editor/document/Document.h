@@ -90,6 +90,8 @@ class Document : public QObject {
     void setProjectName(const QString& name);
     /// Replaces the named collision groups (kept in bit order; editor metadata, the .mrig has only bits).
     void setCollisionGroups(std::vector<project::CollisionGroupName> groups);
+    /// Replaces the project's levels of detail (project::LodLevel; generated rigs kept beside the rig).
+    void setLods(std::vector<project::LodLevel> lods);
     void appendScenario(project::Scenario scenario);
     void removeLastScenario();
 
@@ -103,6 +105,7 @@ class Document : public QObject {
     void meshChanged();
     void scenariosChanged();
     void collisionGroupsChanged();
+    void lodsChanged();
     void selectionChanged();
     void modifiedChanged(bool modified);
     void filePathChanged(const QString& path);
