@@ -1,8 +1,8 @@
 // `marionette lod PROJECT.mproj --levels 12,7 -o OUT.mproj`: levels of detail generated, measured and stored.
 #include "Cli.h"
+#include "RigFiles.h"
 
 #include "marionette/editor/autorig/Lod.h"
-#include "marionette/editor/document/Validation.h"
 #include "marionette/editor/preview/Bench.h"
 #include "marionette/editor/preview/LodMeasure.h"
 #include "marionette/project/ProjectFile.h"
@@ -85,14 +85,9 @@ int lodCommand(const QStringList& arguments, Io& io)
 
     const QString path = parser.positionalArguments().first();
     project::Project proj;
-    project::LoadOptions options;
-    options.acceptInvalidRig = true; // judged below as the editor judges it, validating once
-    options.validateRig = false;
-    const project::LoadResult loaded = project::loadProject(path, proj, options);
-    if (!loaded.ok())
-        return fail(io, loaded.error);
-    if (const editor::RigVerdict verdict = editor::rigVerdict(proj.rig); !verdict.ok())
-        return fail(io, QStringLiteral("%1: %2").arg(path, verdict.issues.front().message));
+    editor::RigVerdict verdict;
+    if (const QString error = loadJudgedProject(path, proj, verdict); !error.isEmpty())
+        return fail(io, error);
 
     std::string why;
     const auto fullRig = runtime::Rig::build(proj.rig, &why);

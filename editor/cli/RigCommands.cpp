@@ -158,16 +158,10 @@ int exportCommand(const QStringList& arguments, Io& io)
     const QString path = parser.positionalArguments().first();
     const QString target = parser.value(output);
     project::Project proj;
-    project::LoadOptions options;
-    options.acceptInvalidRig = true; // judged below as the editor judges it, validating once
-    options.validateRig = false;
-    const project::LoadResult loaded = project::loadProject(path, proj, options);
-    if (!loaded.ok())
-        return fail(io, loaded.error);
-    const editor::RigVerdict verdict = editor::rigVerdict(proj.rig);
-    if (!verdict.ok())
-        return fail(io, firstError(path, verdict));
-    QString error;
+    editor::RigVerdict verdict;
+    QString error = loadJudgedProject(path, proj, verdict);
+    if (!error.isEmpty())
+        return fail(io, error);
     const plugin::ExportContext context{target, path, QStringLiteral("marionette %1").arg(QCoreApplication::applicationVersion())};
     if (!editor::PluginHost::exportRig(*exporter, *verdict.valid, context, &error))
         return fail(io, error);
