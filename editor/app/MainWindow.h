@@ -90,6 +90,7 @@ class MainWindow : public QMainWindow {
     bool transferRig(const QString& path, const QString& mapPath = {}, std::optional<float> totalMass = {});
     /// Tools ▸ Collision Groups…: the named groups and their matrix; OK applies them as one undo step.
     void editCollisionGroups(); // MainWindowRigTools.cpp
+    void editLevelsOfDetail();  // MainWindowRigTools.cpp
     /// Tools ▸ Masses from Mesh…: asks the total (the rig's total by default) and spreads it over the particles
     /// by the skinned volume each drives (editor::massesFromMesh), one undo step. False (after a dialog) when
     /// cancelled or refused.

@@ -1,8 +1,9 @@
 // MainWindow: the Tools menu's rig-wide edits: Collision Groups…, Masses from Mesh…, Fit Limits from
-// Animation…, and the Add Particle tool's Keep Total Mass option.
+// Animation…, Levels of Detail…, and the Add Particle tool's Keep Total Mass option.
 #include "CollisionGroupsDialog.h"
 #include "FitLimitsDialog.h"
 #include "EditTools.h"
+#include "LodDialog.h"
 #include "LogPanel.h"
 #include "MainWindow.h"
 
@@ -35,6 +36,7 @@ void MainWindow::createRigToolsEntries(QMenu* tools)
     mActions.add(tools, QStringLiteral("toolCollisionGroups"), tr("&Collision Groups…"), {}, [this] { editCollisionGroups(); });
     mActions.add(tools, QStringLiteral("toolFitLimits"), tr("&Fit Limits from Animation…"), {},
                  [this] { fitLimitsFromAnimation(); });
+    mActions.add(tools, QStringLiteral("toolLevelsOfDetail"), tr("&Levels of Detail…"), {}, [this] { editLevelsOfDetail(); });
 }
 
 void MainWindow::fitLimitsFromAnimation()
@@ -43,6 +45,12 @@ void MainWindow::fitLimitsFromAnimation()
     dialog.exec();
     if (!dialog.fitResult().joints.empty())
         mLog->info(dialog.status());
+}
+
+void MainWindow::editLevelsOfDetail()
+{
+    LodDialog dialog(mDocument, this);
+    dialog.exec(); // each generated or removed level is its own undo step, pushed by the dialog
 }
 
 void MainWindow::editCollisionGroups()

@@ -29,6 +29,7 @@ const Command kCommands[] = {
     {"render", "draw a rig (and a project's skinned mesh) at a frame of a drop into a PNG, headless", renderCommand},
     {"bench", "time World::step() on many ragdolls of a rig (piles or spread)", benchCommand},
     {"transfer", "apply a project's rig to another character's mesh (other proportions, same or mapped bones)", transferCommand},
+    {"lod", "generate levels of detail of a project's rig, measure their error and cost, store them", lodCommand},
     {"plugins", "list the exporters, importers and rig templates, and the plugins that did not load", pluginsCommand},
 };
 

@@ -39,6 +39,8 @@ int buildCommand(const QStringList& arguments, Io& io);
 int renderCommand(const QStringList& arguments, Io& io);
 int simulateCommand(const QStringList& arguments, Io& io);
 int benchCommand(const QStringList& arguments, Io& io);
+/// `lod PROJECT --levels 12,7 -o OUT`: levels of detail generated, measured and stored in the project.
+int lodCommand(const QStringList& arguments, Io& io);
 /// `simulate PROJECT --scenario NAME` (all = false) or `--all-scenarios`: replays and checks recorded scenarios.
 int simulateScenarios(const QString& path, const QString& name, bool all, bool json, Io& io, const QString& command);
 int pluginsCommand(const QStringList& arguments, Io& io);

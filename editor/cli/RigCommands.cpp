@@ -2,6 +2,7 @@
 #include "Cli.h"
 #include "RigFiles.h"
 
+#include "marionette/editor/autorig/Lod.h"
 #include "marionette/editor/pluginhost/PluginHost.h"
 #include "marionette/editor/document/Validation.h"
 #include "marionette/project/ProjectFile.h"
@@ -84,6 +85,17 @@ QString firstError(const QString& path, const editor::RigVerdict& verdict)
     return QStringLiteral("%1: %2").arg(path, verdict.issues.front().message);
 }
 
+/// "out/hero.lod2.mrig" for level 2 of "out/hero.mrig" (the last suffix kept; "hero" gives "hero.lod2").
+QString lodFilePath(const QString& target, int level)
+{
+    const QFileInfo info(target);
+    const QString suffix = info.suffix();
+    const QString lod = QStringLiteral(".lod%1").arg(level);
+    if (suffix.isEmpty())
+        return target + lod;
+    return target.left(target.size() - suffix.size() - 1) + lod + u'.' + suffix;
+}
+
 QString formatVersion(const RigFile& f)
 {
     if (f.kind == RigFile::Kind::Mrig)
@@ -146,16 +158,10 @@ int exportCommand(const QStringList& arguments, Io& io)
     const QString path = parser.positionalArguments().first();
     const QString target = parser.value(output);
     project::Project proj;
-    project::LoadOptions options;
-    options.acceptInvalidRig = true; // judged below as the editor judges it, validating once
-    options.validateRig = false;
-    const project::LoadResult loaded = project::loadProject(path, proj, options);
-    if (!loaded.ok())
-        return fail(io, loaded.error);
-    const editor::RigVerdict verdict = editor::rigVerdict(proj.rig);
-    if (!verdict.ok())
-        return fail(io, firstError(path, verdict));
-    QString error;
+    editor::RigVerdict verdict;
+    QString error = loadJudgedProject(path, proj, verdict);
+    if (!error.isEmpty())
+        return fail(io, error);
     const plugin::ExportContext context{target, path, QStringLiteral("marionette %1").arg(QCoreApplication::applicationVersion())};
     if (!editor::PluginHost::exportRig(*exporter, *verdict.valid, context, &error))
         return fail(io, error);
@@ -163,6 +169,17 @@ int exportCommand(const QStringList& arguments, Io& io)
     io.out << "wrote " << target << " (" << QFileInfo(target).size() << " bytes): " << d.particles.size()
            << " particles, " << d.sticks.size() << " sticks, " << d.triangles.size() << " triangles, "
            << d.angular.size() << " angular constraints, " << d.bones.size() << " bones\n";
+    // Levels of detail beside it: NAME.lod1.EXT, NAME.lod2.EXT, ... (the loader validated each level's rig).
+    for (std::size_t k = 0; k < proj.lods.size(); ++k) {
+        const rig::RigDescription& level = proj.lods[k].rig;
+        const QString levelPath = lodFilePath(target, int(k + 1));
+        const plugin::ExportContext levelContext{levelPath, path, context.generator};
+        if (!editor::PluginHost::exportRig(*exporter, level, levelContext, &error))
+            return fail(io, error);
+        io.out << "wrote " << levelPath << " (" << QFileInfo(levelPath).size() << " bytes): level of detail " << k + 1
+               << " of " << proj.lods.size() << ", " << level.particles.size() << " particles, "
+               << editor::boundBones(level).size() << " bound bones\n";
+    }
     return kOk;
 }
 
@@ -294,7 +311,29 @@ int infoCommand(const QStringList& arguments, Io& io)
                                                   {QStringLiteral("list"), bones}}},
             {QStringLiteral("settings"), settings},
         };
-        io.out << QJsonDocument(o).toJson(QJsonDocument::Indented);
+        QJsonObject withLods = o;
+        if (file.kind == RigFile::Kind::Project) {
+            QJsonArray lods;
+            for (std::size_t k = 0; k < file.lods.size(); ++k) {
+                const project::LodLevel& level = file.lods[k];
+                QJsonObject l{{QStringLiteral("level"), qint64(k + 1)},
+                              {QStringLiteral("targetParticles"), qint64(level.targetParticles)},
+                              {QStringLiteral("particles"), qint64(level.rig.particles.size())},
+                              {QStringLiteral("boundBones"), qint64(editor::boundBones(level.rig).size())}};
+                if (const auto& m = level.measurement) {
+                    l.insert(QStringLiteral("errorMeanCm"), double(m->errorMeanCm));
+                    l.insert(QStringLiteral("errorMaxCm"), double(m->errorMaxCm));
+                    l.insert(QStringLiteral("usPerRagdollStep"), double(m->usPerRagdollStep));
+                    l.insert(QStringLiteral("runs"), qint64(m->runs));
+                    l.insert(QStringLiteral("frames"), qint64(m->frames));
+                    l.insert(QStringLiteral("benchRagdolls"), qint64(m->benchRagdolls));
+                    l.insert(QStringLiteral("benchFrames"), qint64(m->benchFrames));
+                }
+                lods.append(l);
+            }
+            withLods.insert(QStringLiteral("lods"), lods);
+        }
+        io.out << QJsonDocument(withLods).toJson(QJsonDocument::Indented);
         return kOk;
     }
 
@@ -350,6 +389,20 @@ int infoCommand(const QStringList& arguments, Io& io)
                      num(double(st.sleepTime))));
     row("", QStringLiteral("square-root approximation %1, self-collision %2")
                 .arg(QLatin1String(st.sqrtApproximation ? "on" : "off"), QLatin1String(st.selfCollision ? "on" : "off")));
+    if (!file.lods.empty()) {
+        row("levels", QStringLiteral("%1 of detail (exported as NAME.lodK.mrig)").arg(file.lods.size()));
+        for (std::size_t k = 0; k < file.lods.size(); ++k) {
+            const project::LodLevel& level = file.lods[k];
+            QString figures = QStringLiteral("not measured");
+            if (const auto& m = level.measurement)
+                figures = QStringLiteral("error mean %1 cm, max %2 cm, %3 us/ragdoll-step (%4 runs, %5 frames; %6 ragdolls x %7 steps)")
+                              .arg(double(m->errorMeanCm), 0, 'f', 2).arg(double(m->errorMaxCm), 0, 'f', 2)
+                              .arg(double(m->usPerRagdollStep), 0, 'f', 2).arg(m->runs).arg(m->frames)
+                              .arg(m->benchRagdolls).arg(m->benchFrames);
+            io.out << "    lod" << k + 1 << "  " << level.rig.particles.size() << " particles, "
+                   << editor::boundBones(level.rig).size() << '/' << c.bound << " bones bound, " << figures << '\n';
+        }
+    }
     return kOk;
 }
 

@@ -16,6 +16,20 @@
 
 namespace marionette::cli {
 
+QString loadJudgedProject(const QString& path, project::Project& out, editor::RigVerdict& verdict)
+{
+    project::LoadOptions options;
+    options.acceptInvalidRig = true; // judged below as the editor judges it, validating once
+    options.validateRig = false;
+    const project::LoadResult loaded = project::loadProject(path, out, options);
+    if (!loaded.ok())
+        return loaded.error;
+    verdict = editor::rigVerdict(out.rig);
+    if (!verdict.ok())
+        return QStringLiteral("%1: %2").arg(path, verdict.issues.front().message);
+    return {};
+}
+
 const char* kindName(RigFile::Kind kind) { return kind == RigFile::Kind::Mrig ? "mrig" : "mproj"; }
 
 QString loadRigFile(const QString& path, RigFile& out, bool acceptInvalidRig)
@@ -55,6 +69,7 @@ QString loadRigFile(const QString& path, RigFile& out, bool acceptInvalidRig)
         result.rig = std::move(proj.rig);
         result.projectVersion = r.fileVersion;
         result.projectName = proj.name;
+        result.lods = std::move(proj.lods);
     } else {
         return QStringLiteral("%1: neither a .mrig rig (no MRIG signature) nor a .mproj project (not a JSON "
                               "document)")

@@ -2,6 +2,7 @@
 #include "Cli.h"
 #include "RigFiles.h"
 
+#include "marionette/editor/preview/Bench.h"
 #include "marionette/editor/preview/RunFigures.h"
 #include "marionette/editor/preview/TestScenes.h"
 #include "marionette/runtime/Ragdoll.h"
@@ -15,10 +16,8 @@
 #include <QRegularExpression>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <limits>
-#include <random>
 #include <vector>
 
 #include <unistd.h>
@@ -329,60 +328,28 @@ int benchCommand(const QStringList& arguments, Io& io)
     if (!rig)
         return code;
 
-    runtime::WorldSettings ws;
-    ws.timeStep = rig->settings().timeStep;
-    ws.threads = std::uint32_t(threadCount);
-    ws.sleep = !parser.isSet(noSleep);
-    World world(ws);
-    world.addPlane({0.f, 1.f, 0.f}, 0.f);
-    const bool piles = sceneName == QLatin1String("piles");
-    const long cells = piles ? (count + 9) / 10 : count;
-    const long side = std::max(1L, long(std::ceil(std::sqrt(double(cells)))));
-    const float spacing = std::max(3.f, 2.5f * rig->boundingRadius());
-    // The bind pose's bounds: piles lie each body down (its up axis turned to horizontal about X, centred on
-    // its middle) and stack them, the lowest centre 1 m up, one body's depth (at least 0.5 m) apart.
-    Vec3 lo{INFINITY, INFINITY, INFINITY}, hi{-INFINITY, -INFINITY, -INFINITY};
-    for (std::size_t i = 0; i < rig->particleCount(); ++i) {
-        const Vec3 r{rig->radii()[i], rig->radii()[i], rig->radii()[i]};
-        lo = vmin(lo, rig->bindPositions()[i] - r);
-        hi = vmax(hi, rig->bindPositions()[i] + r);
-    }
-    const Vec3 middle = (lo + hi) * 0.5f;
-    const float layer = std::max(0.5f, 1.2f * (hi.z - lo.z)); // lying down, the body's depth becomes its height
-    const Transform lieDown{Quat::fromAxisAngle({1.f, 0.f, 0.f}, 0.5f * kPi), {}};
-    const float lift = 1.f - editor::bindBottom(*rig);
-    std::mt19937 rng(7);
-    std::uniform_real_distribution<float> yaw(0.f, 2.f * kPi);
-    for (long i = 0; i < count; ++i) {
-        const long cell = piles ? i / 10 : i, level = piles ? i % 10 : 0;
-        const Quat turn = Quat::fromAxisAngle({0.f, 1.f, 0.f}, yaw(rng));
-        const float x = spacing * float(cell % side), z = spacing * float(cell / side);
-        const Transform placement = piles ? Transform{turn, {x, 1.f + layer * float(level), z}} * lieDown *
-                                                Transform{Quat{}, -middle}
-                                          : Transform{turn, {x, lift, z}};
-        std::string error;
-        if (world.spawn(rig, placement, {}, &error) == runtime::kInvalidRagdoll)
-            return fail(io, QStringLiteral("%1: cannot spawn ragdoll %2: %3").arg(path).arg(i).arg(QString::fromStdString(error)));
-    }
-    std::vector<double> stepMicros;
-    stepMicros.reserve(std::size_t(frameCount));
+    editor::BenchOptions options;
+    options.ragdolls = count;
+    options.frames = frameCount;
+    options.threads = threadCount;
+    options.sleep = !parser.isSet(noSleep);
+    options.piles = sceneName == QLatin1String("piles");
     const bool progress = !parser.isSet(json) && isatty(STDERR_FILENO);
     QElapsedTimer sinceProgress;
     sinceProgress.start();
-    for (long f = 0; f < frameCount; ++f) {
-        const auto t0 = std::chrono::steady_clock::now();
-        world.step();
-        stepMicros.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
-        if (progress && sinceProgress.elapsed() > 250) {
-            io.err << "\rbench: frame " << f + 1 << " of " << frameCount << Qt::flush;
-            sinceProgress.restart();
-        }
-    }
+    if (progress)
+        options.progress = [&](long done) {
+            if (sinceProgress.elapsed() > 250) {
+                io.err << "\rbench: frame " << done << " of " << frameCount << Qt::flush;
+                sinceProgress.restart();
+            }
+        };
+    const editor::BenchResult bench = editor::benchRig(rig, options);
     if (progress)
         io.err << "\r" << QString(40, QLatin1Char(' ')) << "\r" << Qt::flush;
-    std::vector<double> sorted = stepMicros;
-    std::nth_element(sorted.begin(), sorted.begin() + std::ptrdiff_t(sorted.size() / 2), sorted.end());
-    const double median = sorted[sorted.size() / 2];
+    if (!bench.ok())
+        return fail(io, QStringLiteral("%1: %2").arg(path, bench.error));
+    const double median = bench.usPerStepMedian;
     if (parser.isSet(json)) {
         const QJsonObject o{{QStringLiteral("ragdolls"), qint64(count)},
                             {QStringLiteral("threads"), qint64(threadCount)},
@@ -392,7 +359,7 @@ int benchCommand(const QStringList& arguments, Io& io)
         io.out << QJsonDocument(o).toJson(QJsonDocument::Compact) << '\n';
     } else {
         io.out << path << ": " << count << " ragdolls (" << sceneName << "), " << threadCount << " thread(s), "
-               << frameCount << " steps" << (ws.sleep ? "" : ", sleep off") << "\n"
+               << frameCount << " steps" << (options.sleep ? "" : ", sleep off") << "\n"
                << "  median step         " << QString::number(median, 'f', 1) << " us\n"
                << "  per ragdoll         " << QString::number(median / double(count), 'f', 2) << " us\n";
     }

@@ -138,7 +138,10 @@ std::size_t assignMissingIds(rig::RigDescription& rig)
 
 std::size_t assignMissingIds(Project& project)
 {
-    return assignMissingIds(project.rig);
+    std::size_t given = assignMissingIds(project.rig);
+    for (LodLevel& level : project.lods)
+        given += assignMissingIds(level.rig);
+    return given;
 }
 
 std::size_t pruneEditorState(Project& project)

@@ -200,6 +200,39 @@ void checkElementCount(ElementKind kind, std::size_t count, const JsonPath& sect
                           .arg(kMaxElementsPerKind));
 }
 
+namespace {
+
+/// A level of detail: its counts and figures in range, its rig's ids unique and the rig valid.
+void checkLod(const LodLevel& level, const JsonPath& at)
+{
+    if (level.targetParticles < 3 || level.targetParticles > 1'000'000)
+        fail(at.key("targetParticles"), QStringLiteral("%1 is outside [3, 1000000]").arg(level.targetParticles));
+    const JsonPath rigAt = at.key("rig");
+    forEachSection(level.rig, [&](ElementKind kind, const auto& elements) {
+        checkElementCount(kind, elements.size(), rigAt.key(sectionName(kind)));
+    });
+    const QString ids = checkElementIdsAt(level.rig, rigAt.toString());
+    if (!ids.isEmpty())
+        throw JsonError{ids};
+    if (const std::string problem = level.rig.validate(); !problem.empty())
+        fail(rigAt, QStringLiteral("the level's rig is not valid: %1").arg(QString::fromStdString(problem)));
+    if (!level.measurement)
+        return;
+    const LodMeasurement& m = *level.measurement;
+    const JsonPath mAt = at.key("measurement");
+    range(m.errorMeanCm, 0.f, 1e6f, mAt.key("errorMeanCm"));
+    range(m.errorMaxCm, m.errorMeanCm, 1e6f, mAt.key("errorMaxCm"));
+    range(m.usPerRagdollStep, 0.f, 1e9f, mAt.key("usPerRagdollStep"));
+    if (m.runs < 1 || m.runs > 1'000'000)
+        fail(mAt.key("runs"), QStringLiteral("%1 is outside [1, 1000000]").arg(m.runs));
+    if (m.benchRagdolls < 1 || m.benchRagdolls > 1'000'000)
+        fail(mAt.key("benchRagdolls"), QStringLiteral("%1 is outside [1, 1000000]").arg(m.benchRagdolls));
+    if (m.benchFrames < 1 || m.benchFrames > 1'000'000'000)
+        fail(mAt.key("benchFrames"), QStringLiteral("%1 is outside [1, 1000000000]").arg(m.benchFrames));
+}
+
+} // namespace
+
 void checkDocument(const Project& project, const ElementIndex& index)
 {
     const JsonPath root;
@@ -240,18 +273,26 @@ void checkDocument(const Project& project, const ElementIndex& index)
     const JsonPath scenarios = root.key("scenarios");
     for (std::size_t i = 0; i < project.scenarios.size(); ++i)
         checkScenario(project.scenarios[i], index, scenarios.index(qsizetype(i)));
+    const JsonPath lods = root.key("lods");
+    for (std::size_t i = 0; i < project.lods.size(); ++i)
+        checkLod(project.lods[i], lods.index(qsizetype(i)));
 }
 
 } // namespace detail
 
 QString checkElementIds(const rig::RigDescription& rig)
 {
+    return detail::checkElementIdsAt(rig, QStringLiteral("$.rig"));
+}
+
+QString detail::checkElementIdsAt(const rig::RigDescription& rig, const QString& rigPath)
+{
     QString problem;
     detail::forEachSection(rig, [&](ElementKind kind, const auto& elements) {
         if (!problem.isEmpty())
             return;
-        const auto idPath = [kind](std::size_t i) {
-            return QStringLiteral("$.rig.%1[%2].id").arg(QLatin1StringView(sectionName(kind))).arg(i);
+        const auto idPath = [kind, &rigPath](std::size_t i) {
+            return QStringLiteral("%1.%2[%3].id").arg(rigPath, QLatin1StringView(sectionName(kind))).arg(i);
         };
         std::unordered_map<rig::ElementId, std::size_t> first;
         first.reserve(elements.size());

@@ -36,6 +36,9 @@ rig::ElementId idAt(const rig::RigDescription& rig, ElementKind kind, std::size_
 /// writer accepts always reads back.
 void checkDocument(const Project& project, const ElementIndex& index);
 
+/// checkElementIds() for a rig at `rigPath` ("$.rig", "$.lods[0].rig").
+QString checkElementIdsAt(const rig::RigDescription& rig, const QString& rigPath);
+
 /// The rig section. readRig() resolves ids into indices (the result has every id unique and nonzero).
 void readRig(const QJsonValue& value, const JsonPath& at, rig::RigDescription& out);
 QJsonObject writeRig(const rig::RigDescription& rig, const JsonPath& at);

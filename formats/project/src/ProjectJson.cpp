@@ -387,6 +387,53 @@ QJsonObject writeScenario(const Scenario& s, const JsonPath& at)
     return w.object();
 }
 
+// ---- levels of detail ---------------------------------------------------------------------------------
+
+void readLod(const QJsonValue& value, const JsonPath& at, LodLevel& level)
+{
+    ObjectReader o(value, at);
+    level.targetParticles =
+        std::uint32_t(toInteger(o.require("targetParticles"), at.key("targetParticles"), 3, 1'000'000));
+    readRig(o.require("rig"), at.key("rig"), level.rig);
+    const QJsonValue measurement = o.take("measurement");
+    if (!measurement.isUndefined() && !measurement.isNull()) {
+        ObjectReader m(measurement, at.key("measurement"));
+        LodMeasurement lm;
+        m.required("errorMeanCm", lm.errorMeanCm);
+        m.required("errorMaxCm", lm.errorMaxCm);
+        m.required("usPerRagdollStep", lm.usPerRagdollStep);
+        m.required("runs", lm.runs);
+        m.required("frames", lm.frames);
+        m.required("benchRagdolls", lm.benchRagdolls);
+        m.required("benchFrames", lm.benchFrames);
+        m.finish();
+        level.measurement = lm;
+    }
+    o.finish();
+}
+
+QJsonObject writeLod(const LodLevel& level, const JsonPath& at)
+{
+    ObjectWriter w(at);
+    w.put("targetParticles", level.targetParticles);
+    w.set("rig", writeRig(level.rig, at.key("rig")));
+    if (level.measurement) {
+        const LodMeasurement& lm = *level.measurement;
+        ObjectWriter m(at.key("measurement"));
+        m.put("errorMeanCm", lm.errorMeanCm);
+        m.put("errorMaxCm", lm.errorMaxCm);
+        m.put("usPerRagdollStep", lm.usPerRagdollStep);
+        m.put("runs", lm.runs);
+        m.put("frames", lm.frames);
+        m.put("benchRagdolls", lm.benchRagdolls);
+        m.put("benchFrames", lm.benchFrames);
+        w.set("measurement", m.object());
+    } else {
+        w.set("measurement", QJsonValue(QJsonValue::Null));
+    }
+    return w.object();
+}
+
 } // namespace
 
 // ---- the document --------------------------------------------------------------------------------------
@@ -443,6 +490,14 @@ void readDocument(const QJsonObject& root, Project& out)
         for (qsizetype i = 0; i < a.size(); ++i)
             readScenario(a[i], list.index(i), p.scenarios[std::size_t(i)]);
     }
+    const QJsonValue lods = o.take("lods");
+    if (!lods.isUndefined()) {
+        const JsonPath list = at.key("lods");
+        const QJsonArray a = toArray(lods, list);
+        p.lods.resize(std::size_t(a.size()));
+        for (qsizetype i = 0; i < a.size(); ++i)
+            readLod(a[i], list.index(i), p.lods[std::size_t(i)]);
+    }
     o.finish();
     checkDocument(p, ElementIndex(p.rig));
     out = std::move(p);
@@ -486,6 +541,13 @@ QJsonObject writeDocument(const Project& p)
             groups.append(g.object());
         }
         w.set("collisionGroups", groups);
+    }
+    if (!p.lods.empty()) { // optional: a project without levels is written as before
+        QJsonArray lods;
+        const JsonPath lodsAt = at.key("lods");
+        for (std::size_t k = 0; k < p.lods.size(); ++k)
+            lods.append(writeLod(p.lods[k], lodsAt.index(qsizetype(k))));
+        w.set("lods", lods);
     }
     return w.object();
 }

@@ -58,6 +58,9 @@ class TestProjectRoundTrip : public QObject {
     void fullProject_keepsEveryFieldAndRewritesTheSameText();
     void scenarioEvents_roundTripAndAreWrittenOnlyWhenUsed();
     void collisionGroupNames_roundTripAndAreWrittenOnlyWhenNamed();
+    void lods_roundTripAndAreWrittenOnlyWhenPresent();
+    void lods_hostileEntriesAreRefusedNamingTheField_data();
+    void lods_hostileEntriesAreRefusedNamingTheField();
     void version2_writesTheRateKeysAndNoneOfVersion1s();
     void angleDamping_isWrittenForEveryAngleAndReadBack_data();
     void angleDamping_isWrittenForEveryAngleAndReadBack();
@@ -150,6 +153,101 @@ void TestProjectRoundTrip::collisionGroupNames_roundTripAndAreWrittenOnlyWhenNam
     bad.replace("\"bit\": 31", "\"bit\": 3");
     r = readProject(bad, QStringLiteral("groups.mproj"), out);
     QVERIFY2(r.error.contains(QStringLiteral("collisionGroups[2].bit: bit 3 is named twice")), qPrintable(r.error));
+}
+
+namespace {
+
+/// fullProject() with two levels of detail: its own rig (measured) and its rig without the last bone
+/// binding (not measured).
+Project projectWithLods()
+{
+    Project p = fullProject();
+    LodLevel measured;
+    measured.targetParticles = 12;
+    measured.rig = p.rig;
+    measured.measurement = LodMeasurement{1.25f, 7.5f, 3.125f, 4, 2044, 160, 500};
+    LodLevel plain;
+    plain.targetParticles = 7;
+    plain.rig = p.rig;
+    plain.rig.bindings.pop_back();
+    p.lods = {measured, plain};
+    return p;
+}
+
+} // namespace
+
+// Levels of detail are optional ("lods", written only when there are some, so a project without them is
+// written as before); each keeps its target, its rig with its ids, and its figures with their settings.
+void TestProjectRoundTrip::lods_roundTripAndAreWrittenOnlyWhenPresent()
+{
+    QString error;
+    QVERIFY(!writeProject(fullProject(), error).contains("\"lods\""));
+    const Project p = projectWithLods();
+    QByteArray first;
+    const Project back = roundTrip(p, &first);
+    QVERIFY(first.contains("\"lods\""));
+    QCOMPARE(back.lods.size(), std::size_t(2));
+    for (std::size_t i = 0; i < 2; ++i) {
+        QCOMPARE(back.lods[i].targetParticles, p.lods[i].targetParticles);
+        Project a, b;
+        a.rig = p.lods[i].rig;
+        b.rig = back.lods[i].rig;
+        QCOMPARE(firstDifference(a, b), QString());
+        QCOMPARE(back.lods[i].measurement.has_value(), p.lods[i].measurement.has_value());
+    }
+    const LodMeasurement& m = *back.lods[0].measurement;
+    QCOMPARE(m.errorMeanCm, 1.25f);
+    QCOMPARE(m.errorMaxCm, 7.5f);
+    QCOMPARE(m.usPerRagdollStep, 3.125f);
+    QCOMPARE(m.runs, 4u);
+    QCOMPARE(m.frames, 2044u);
+    QCOMPARE(m.benchRagdolls, 160u);
+    QCOMPARE(m.benchFrames, 500u);
+    QCOMPARE(writeProject(back, error), first);
+}
+
+void TestProjectRoundTrip::lods_hostileEntriesAreRefusedNamingTheField_data()
+{
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("value"); // JSON text, or <remove>
+    QTest::addColumn<QString>("message");
+    const auto row = [](const char* name, const char* path, const char* value, const char* message) {
+        QTest::newRow(name) << QString::fromUtf8(path) << QString::fromUtf8(value) << QString::fromUtf8(message);
+    };
+    row("not a list", "lods", "{}", "$.lods: expected an array, found an object");
+    row("entry not an object", "lods[1]", "12", "$.lods[1]: expected an object, found a number");
+    row("target too small", "lods[0].targetParticles", "2", "$.lods[0].targetParticles: 2 is outside [3, 1000000]");
+    row("target as text", "lods[0].targetParticles", "\"12\"", "$.lods[0].targetParticles: expected an integer, found a string");
+    row("target missing", "lods[1].targetParticles", "<remove>", "$.lods[1].targetParticles: missing required field");
+    row("rig missing", "lods[1].rig", "<remove>", "$.lods[1].rig: missing required field");
+    row("rig invalid", "lods[0].rig.particles[0].mass", "-1", "$.lods[0].rig: the level's rig is not valid: particles[0]");
+    row("rig dangling", "lods[0].rig.sticks[0].a", "999", "$.lods[0].rig.sticks[0].a: no particle with id 999");
+    row("negative error", "lods[0].measurement.errorMeanCm", "-1", "$.lods[0].measurement.errorMeanCm: -1 is outside [0, 1e+06]");
+    row("max below mean", "lods[0].measurement.errorMaxCm", "1", "$.lods[0].measurement.errorMaxCm: 1 is outside [1.25, 1e+06]");
+    row("cost as text", "lods[0].measurement.usPerRagdollStep", "\"fast\"",
+        "$.lods[0].measurement.usPerRagdollStep: expected a number, found a string");
+    row("huge cost", "lods[0].measurement.usPerRagdollStep", "1e30", "$.lods[0].measurement.usPerRagdollStep: 1e+30 is outside [0, 1e+09]");
+    row("no runs", "lods[0].measurement.runs", "0", "$.lods[0].measurement.runs: 0 is outside [1, 1000000]");
+    row("settings missing", "lods[0].measurement.benchFrames", "<remove>", "$.lods[0].measurement.benchFrames: missing required field");
+    row("unknown field", "lods[0].quality", "1", "$.lods[0].quality: unknown field");
+    row("unknown measurement field", "lods[0].measurement.fps", "1", "$.lods[0].measurement.fps: unknown field");
+}
+
+void TestProjectRoundTrip::lods_hostileEntriesAreRefusedNamingTheField()
+{
+    QFETCH(QString, path);
+    QFETCH(QString, value);
+    QFETCH(QString, message);
+    QString error;
+    const QByteArray json = editedDocument(writeProject(projectWithLods(), error), path, value);
+    QCOMPARE(error, QString());
+    Project out;
+    out.name = QStringLiteral("untouched");
+    const LoadResult r = readProject(json, QStringLiteral("lods.mproj"), out);
+    QVERIFY(!r.ok());
+    QVERIFY2(r.error.startsWith(QStringLiteral("lods.mproj: ") + message), qPrintable(r.error));
+    QVERIFY(!r.error.contains(u'\n'));
+    QCOMPARE(out.name, QStringLiteral("untouched"));
 }
 
 // Version 2 stores the solver schedule (substeps, iterations per substep) and rates per second; the per-step

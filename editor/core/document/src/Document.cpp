@@ -277,6 +277,12 @@ void Document::setCollisionGroups(std::vector<project::CollisionGroupName> group
     emit collisionGroupsChanged();
 }
 
+void Document::setLods(std::vector<project::LodLevel> lods)
+{
+    mProject.lods = std::move(lods);
+    emit lodsChanged();
+}
+
 void Document::appendScenario(project::Scenario scenario)
 {
     mProject.scenarios.push_back(std::move(scenario));

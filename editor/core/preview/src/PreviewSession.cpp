@@ -103,16 +103,19 @@ bool PreviewSession::start(const rig::RigDescription& rig, const PreviewSettings
     const Vec3 centre = bind.empty() ? Vec3{} : (lo + hi) * 0.5f;
     const Quat R = settings.rotation.random ? randomRotation(settings.rotation.seed) : normalize(settings.rotation.rotation);
     const float lowest = bindBottom(*mRig, R, centre);
-    mPlacement = Transform{R, Vec3{0.f, sceneTopHeight(settings.scene) + settings.dropHeight - lowest, 0.f} - R.rotate(centre)};
+    mPlacement = settings.placement ? *settings.placement
+                                    : Transform{R, Vec3{0.f, sceneTopHeight(settings.scene) + settings.dropHeight - lowest, 0.f} -
+                                                       R.rotate(centre)};
     mGeometry = testSceneGeometry(settings.scene);
     restart();
     return true;
 }
 
 bool PreviewSession::startScenario(const rig::RigDescription& rig, const project::Scenario& scenario, QString& error,
-                                   const import::ImportedScene* mesh)
+                                   const import::ImportedScene* mesh, const std::optional<Transform>& placement)
 {
     PreviewSettings s;
+    s.placement = placement;
     s.scene = scenario.scene;
     s.dropHeight = scenario.dropHeight;
     s.rotation = scenario.initialRotation;

@@ -15,12 +15,13 @@ constexpr float kLimitToleranceDegrees = 0.05f;
 
 ScenarioResult runScenario(const rig::RigDescription& rig, const project::Scenario& scenario,
                            const import::ImportedScene* mesh,
-                           const std::function<void(const PreviewSession&)>& afterStep)
+                           const std::function<void(const PreviewSession&)>& afterStep,
+                           const std::optional<Transform>& placement)
 {
     ScenarioResult result;
     PreviewSession session;
     QString error;
-    if (!session.startScenario(rig, scenario, error, mesh)) {
+    if (!session.startScenario(rig, scenario, error, mesh, placement)) {
         result.failures << error;
         return result;
     }

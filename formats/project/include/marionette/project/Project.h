@@ -203,6 +203,26 @@ struct CollisionGroupName {
 constexpr int kCollisionGroupBits = 32;
 constexpr qsizetype kMaxCollisionGroupNameLength = 64;
 
+/// What a level of detail was measured to cost and to differ from the full rig (editor::measureLod), with
+/// the settings it was measured at.
+struct LodMeasurement {
+    float errorMeanCm = 0.f;      ///< bone positions against the full rig, mean over bones and frames, [0, 1e6] cm
+    float errorMaxCm = 0.f;       ///< the largest, [errorMeanCm, 1e6] cm
+    float usPerRagdollStep = 0.f; ///< median step time over the ragdoll count, [0, 1e9] µs
+    std::uint32_t runs = 0;          ///< scenarios (or plain 2 m drops) compared, [1, 1e6]
+    std::uint32_t frames = 0;        ///< frames compared over all runs
+    std::uint32_t benchRagdolls = 0; ///< ragdolls the cost was timed on, [1, 1e6]
+    std::uint32_t benchFrames = 0;   ///< steps timed, [1, 1e9]
+};
+
+/// A coarser rig generated from the project's rig (editor::generateLod), exported beside it as
+/// NAME.lodN.mrig. Its rig keeps the ids of the elements it kept from the full rig; it must validate.
+struct LodLevel {
+    std::uint32_t targetParticles = 0; ///< the count asked for, [3, 1e6]
+    rig::RigDescription rig;
+    std::optional<LodMeasurement> measurement; ///< nullopt: not measured (yet)
+};
+
 /// The whole document. The format version is not stored: in memory a project is always the current
 /// version (kProjectVersion in Migration.h); LoadResult says which version the file had.
 struct Project {
@@ -215,6 +235,8 @@ struct Project {
     /// Named collision groups, each bit at most once (the editor keeps them in bit order); bits without a name
     /// have none.
     std::vector<CollisionGroupName> collisionGroups;
+    /// Levels of detail, finest first (fewest particles last). Optional in the file ("lods").
+    std::vector<LodLevel> lods;
 };
 
 /// Gives every rig element whose id is 0 a fresh id of its kind (larger than every id in use, or the

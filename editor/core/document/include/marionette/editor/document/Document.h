@@ -93,6 +93,8 @@ class Document : public QObject {
     void setProjectName(const QString& name);
     /// Replaces the named collision groups (kept in bit order; editor metadata, the .mrig has only bits).
     void setCollisionGroups(std::vector<project::CollisionGroupName> groups);
+    /// Replaces the project's levels of detail (project::LodLevel; generated rigs kept beside the rig).
+    void setLods(std::vector<project::LodLevel> lods);
     void appendScenario(project::Scenario scenario);
     void removeLastScenario();
 
@@ -107,6 +109,7 @@ class Document : public QObject {
     void scenariosChanged();
     void collisionGroupsChanged();
     void symmetryChanged();
+    void lodsChanged();
     void selectionChanged();
     void modifiedChanged(bool modified);
     void filePathChanged(const QString& path);

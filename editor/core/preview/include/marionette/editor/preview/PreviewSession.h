@@ -43,6 +43,9 @@ struct PreviewSettings {
     std::uint32_t iterations = 0;      ///< 0 = the rig's; else [1, 64]
     float timeStep = 0.f;              ///< 0 = the rig's; else (0, 0.1] seconds
     std::size_t historySteps = 600;    ///< states kept for scrubbing (>= 1)
+    /// Set: the ragdoll is spawned with exactly this placement instead of the centred drop above (a level
+    /// of detail is compared with its full rig from the full rig's placement, LodMeasure.h).
+    std::optional<Transform> placement;
 };
 
 /// Measurements of the last step (stats()).
@@ -91,13 +94,16 @@ public:
     /// clip of `mesh` (the project's source mesh; required then, else an error naming the clip). Its events
     /// and its animation start are part of the session's start: reset() keeps them.
     bool startScenario(const rig::RigDescription& rig, const project::Scenario& scenario, QString& error,
-                       const import::ImportedScene* mesh = nullptr);
+                       const import::ImportedScene* mesh = nullptr,
+                       const std::optional<Transform>& placement = std::nullopt);
     /// Back to exactly the start state: the same placement bit for bit, step 0, live events, history and
     /// recording cleared (a scenario's scheduled events and animation start are kept; a live animation
     /// start is dropped).
     void reset();
     bool isRunning() const;
     const PreviewSettings& settings() const { return mSettings; }
+    /// Where the ragdoll was spawned (a clip start excepted): the drop's placement, requires isRunning().
+    const Transform& placement() const { return mPlacement; }
 
     // ---- time --------------------------------------------------------------------------------------------
     /// One fixed step: applies the events due now, steps the world, updates stats(), records the history.

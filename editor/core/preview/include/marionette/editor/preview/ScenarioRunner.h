@@ -12,6 +12,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 
 namespace marionette::editor {
 
@@ -37,9 +38,11 @@ struct ScenarioResult {
 /// A scenario with an animation start needs the project's source mesh (`mesh`, imported as the project
 /// records it); without it the run fails with one line saying so.
 /// `afterStep`, when given, sees the session once at the start (step 0) and after every step (a bake
-/// records the palettes through it, BakedClip.h).
+/// records the palettes through it, BakedClip.h). `placement`, when set, replaces the drop's placement
+/// (PreviewSettings::placement).
 ScenarioResult runScenario(const rig::RigDescription& rig, const project::Scenario& scenario,
                            const import::ImportedScene* mesh = nullptr,
-                           const std::function<void(const PreviewSession&)>& afterStep = {});
+                           const std::function<void(const PreviewSession&)>& afterStep = {},
+                           const std::optional<Transform>& placement = std::nullopt);
 
 } // namespace marionette::editor
