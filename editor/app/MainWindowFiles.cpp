@@ -394,6 +394,14 @@ bool MainWindow::exportRig(const QString& given, const QString& format)
         showError(tr("Export failed"), error);
         return false;
     }
+    // The levels of detail beside it (NAME.lod1.EXT, ...), as `marionette export` writes them.
+    std::vector<QString> levels;
+    if (!editor::PluginHost::exportLevels(*exporter, mDocument.project().lods, context, levels, &error)) {
+        showError(tr("Export failed"), error);
+        return false;
+    }
+    for (const QString& level : levels)
+        mLog->info(tr("Exported level of detail %1").arg(level));
     const auto warnings = std::count_if(issues.begin(), issues.end(), [](const auto& i) { return i.severity == editor::Severity::Warning; });
     mLog->info(tr("Exported %1 (%2)%3").arg(path, exporter->displayName(),
         warnings ? tr(" with %1 warning(s) in the Validation list").arg(warnings) : QString()));

@@ -85,17 +85,6 @@ QString firstError(const QString& path, const editor::RigVerdict& verdict)
     return QStringLiteral("%1: %2").arg(path, verdict.issues.front().message);
 }
 
-/// "out/hero.lod2.mrig" for level 2 of "out/hero.mrig" (the last suffix kept; "hero" gives "hero.lod2").
-QString lodFilePath(const QString& target, int level)
-{
-    const QFileInfo info(target);
-    const QString suffix = info.suffix();
-    const QString lod = QStringLiteral(".lod%1").arg(level);
-    if (suffix.isEmpty())
-        return target + lod;
-    return target.left(target.size() - suffix.size() - 1) + lod + u'.' + suffix;
-}
-
 QString formatVersion(const RigFile& f)
 {
     if (f.kind == RigFile::Kind::Mrig)
@@ -170,16 +159,16 @@ int exportCommand(const QStringList& arguments, Io& io)
            << " particles, " << d.sticks.size() << " sticks, " << d.triangles.size() << " triangles, "
            << d.angular.size() << " angular constraints, " << d.bones.size() << " bones\n";
     // Levels of detail beside it: NAME.lod1.EXT, NAME.lod2.EXT, ... (the loader validated each level's rig).
-    for (std::size_t k = 0; k < proj.lods.size(); ++k) {
+    std::vector<QString> written;
+    const bool levelsWritten = editor::PluginHost::exportLevels(*exporter, proj.lods, context, written, &error);
+    for (std::size_t k = 0; k < written.size(); ++k) {
         const rig::RigDescription& level = proj.lods[k].rig;
-        const QString levelPath = lodFilePath(target, int(k + 1));
-        const plugin::ExportContext levelContext{levelPath, path, context.generator};
-        if (!editor::PluginHost::exportRig(*exporter, level, levelContext, &error))
-            return fail(io, error);
-        io.out << "wrote " << levelPath << " (" << QFileInfo(levelPath).size() << " bytes): level of detail " << k + 1
+        io.out << "wrote " << written[k] << " (" << QFileInfo(written[k]).size() << " bytes): level of detail " << k + 1
                << " of " << proj.lods.size() << ", " << level.particles.size() << " particles, "
                << editor::boundBones(level).size() << " bound bones\n";
     }
+    if (!levelsWritten)
+        return fail(io, error);
     return kOk;
 }
 

@@ -7,11 +7,14 @@
 #include "MainWindowTestSupport.h"
 
 #include "marionette/editor/autorig/Lod.h"
+#include "marionette/runtime/Rig.h"
 
+#include <QFileInfo>
 #include <QPushButton>
 #include <QSpinBox>
 #include <QStandardPaths>
 #include <QTableWidget>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QUndoStack>
 
@@ -93,6 +96,14 @@ void TestLodDialog::generate_addsAMeasuredLevelAsOneUndoStep()
     QCOMPARE(level.rig.particles.size(), std::size_t(12));
     QCOMPARE(editor::boundBones(level.rig), editor::boundBones(doc.rig()));
     QVERIFY(level.measurement && level.measurement->benchRagdolls == 4u && level.measurement->benchFrames == 10u);
+    // File ▸ Export writes the level beside the rig, as `marionette export` does; it loads with its 12 particles.
+    QTemporaryDir out;
+    QVERIFY(w.exportRig(out.filePath(QStringLiteral("hero.mrig"))));
+    std::string error;
+    const std::shared_ptr<const runtime::Rig> exported = runtime::Rig::load(out.filePath(QStringLiteral("hero.lod1.mrig")).toStdString(), &error);
+    QVERIFY2(exported, error.c_str());
+    QCOMPARE(exported->description().particles.size(), std::size_t(12));
+    QVERIFY(!QFileInfo::exists(out.filePath(QStringLiteral("hero.lod2.mrig"))));
     const rig::RigDescription rigBefore = doc.rig();
     doc.undoStack()->undo();
     QVERIFY(doc.project().lods.empty());

@@ -16,8 +16,10 @@
 #include "marionette/editor/document/commands/ChangePropertyCommand.h"
 #include "marionette/editor/document/commands/MoveParticlesCommand.h"
 #include "marionette/editor/document/commands/RemoveElementsCommand.h"
+#include "marionette/editor/document/commands/ReplaceRigCommand.h"
 #include "marionette/editor/document/commands/ReplaceMeshCommand.h"
 #include "marionette/editor/document/commands/SetElementViewCommand.h"
+#include "marionette/editor/document/commands/SetLodsCommand.h"
 #include "marionette/project/ProjectFile.h"
 #include "marionette/runtime/Procedural.h"
 
@@ -79,6 +81,50 @@ std::vector<ElementRef> refs(const Document& doc, const QStringList& names) { re
 class TestCommands : public QObject {
     Q_OBJECT
   private slots:
+    // Tools ▸ Levels of Detail…'s step: the project's levels replaced, undone and redone, each time signalled
+    // and marking the document modified; the rig itself untouched.
+    void setLods_isOneStepBothWays()
+    {
+        auto doc = documentWith(sampleRig());
+        const rig::RigDescription rig = doc->rig();
+        QSignalSpy changed(doc.get(), &Document::lodsChanged);
+        project::LodLevel level;
+        level.targetParticles = 3;
+        level.rig = rig;
+        level.rig.particles.resize(3);
+        doc->undoStack()->push(new editor::SetLodsCommand(doc.get(), {level}, QStringLiteral("Generate Level of Detail (3 particles)")));
+        QCOMPARE(doc->project().lods.size(), std::size_t(1));
+        QCOMPARE(doc->project().lods[0].rig.particles.size(), std::size_t(3));
+        QCOMPARE(doc->undoStack()->undoText(), QStringLiteral("Generate Level of Detail (3 particles)"));
+        QVERIFY(doc->isModified());
+        QCOMPARE(dumpRig(doc->rig()), dumpRig(rig));
+        doc->undoStack()->undo();
+        QVERIFY(doc->project().lods.empty());
+        QVERIFY(!doc->isModified());
+        doc->undoStack()->redo();
+        QCOMPARE(doc->project().lods.size(), std::size_t(1));
+        QCOMPARE(changed.count(), 3);
+    }
+
+    // Edit ▸ Mirror Left → Right's step: the whole rig replaced; views of the elements that remain are kept.
+    void replaceRig_keepsTheViewsOfTheElementsThatRemain()
+    {
+        auto doc = documentWith(sampleRig());
+        const rig::RigDescription before = doc->rig();
+        const ElementRef first{ElementKind::Particle, before.particles[0].id}, last{ElementKind::Particle, before.particles.back().id};
+        doc->undoStack()->push(new editor::SetElementViewCommand(doc.get(), {first, last}, false, true));
+        rig::RigDescription after = before;
+        after.particles[0].position += Vec3{0.f, 1.f, 0.f};
+        editor::removeElements(after, editor::withDependents(after, {last}));
+        doc->undoStack()->push(new editor::ReplaceRigCommand(doc.get(), after, QStringLiteral("Mirror Left to Right")));
+        QCOMPARE(dumpRig(doc->rig()), dumpRig(after));
+        QVERIFY(!doc->isVisible(first) && doc->isLocked(first));
+        QCOMPARE(doc->project().editor.elements.size(), std::size_t(1));
+        doc->undoStack()->undo();
+        QCOMPARE(dumpRig(doc->rig()), dumpRig(before));
+        QVERIFY(!doc->isVisible(last) && doc->isLocked(last));
+    }
+
     void addParticle_redoUndo_restoresRigAndSelection()
     {
         auto doc = documentWith(sampleRig());

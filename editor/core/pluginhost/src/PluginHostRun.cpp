@@ -8,6 +8,8 @@
 #include "marionette/project/AtomicFile.h"
 #include "marionette/runtime/Rig.h"
 
+#include <QFileInfo>
+
 
 namespace marionette::editor {
 
@@ -111,6 +113,28 @@ bool PluginHost::exportRig(const plugin::RigExporter& exporter, const rig::Valid
                            const plugin::ExportContext& context, QString* error)
 {
     return exportToFile(exporter, rig, context, error);
+}
+
+QString PluginHost::levelPath(const QString& target, int level)
+{
+    const QString suffix = QFileInfo(target).suffix();
+    const QString lod = QStringLiteral(".lod%1").arg(level);
+    if (suffix.isEmpty())
+        return target + lod;
+    return target.left(target.size() - suffix.size() - 1) + lod + u'.' + suffix;
+}
+
+bool PluginHost::exportLevels(const plugin::RigExporter& exporter, const std::vector<project::LodLevel>& levels,
+                              const plugin::ExportContext& context, std::vector<QString>& written, QString* error)
+{
+    for (std::size_t k = 0; k < levels.size(); ++k) {
+        plugin::ExportContext level = context;
+        level.targetPath = levelPath(context.targetPath, int(k + 1));
+        if (!exportToFile(exporter, levels[k].rig, level, error))
+            return false;
+        written.push_back(level.targetPath);
+    }
+    return true;
 }
 
 AutoRigResult PluginHost::buildRig(const plugin::RigTemplate& tmpl, const AutoRigInput& input)

@@ -23,6 +23,7 @@
 #include "marionette/plugin/MeshImporter.h"
 #include "marionette/plugin/RigExporter.h"
 #include "marionette/plugin/RigTemplate.h"
+#include "marionette/project/Project.h"
 #include "marionette/rig/RigDescription.h"
 #include "marionette/rig/Validation.h"
 
@@ -140,6 +141,13 @@ public:
     /// atomically (QSaveFile: an existing file is untouched on any failure).
     static bool exportRig(const plugin::RigExporter& exporter, const rig::Validated& rig,
                           const plugin::ExportContext& context, QString* error);
+    /// The project's levels of detail exported beside context.targetPath, each as exportRig() does:
+    /// NAME.lod1.EXT, NAME.lod2.EXT, ... (levelPath()). `written` gets each path written. Stops at the first
+    /// failure with *error one line. The editor's Export and `marionette export` both call it.
+    static bool exportLevels(const plugin::RigExporter& exporter, const std::vector<project::LodLevel>& levels,
+                             const plugin::ExportContext& context, std::vector<QString>& written, QString* error);
+    /// "out/hero.lod2.mrig" for level 2 of "out/hero.mrig" (the last suffix kept; "hero" gives "hero.lod2").
+    static QString levelPath(const QString& target, int level);
     /// The same checks and the exporter's bytes, without writing a file.
     static bool exportRigBytes(const plugin::RigExporter& exporter, const rig::RigDescription& rig,
                                const plugin::ExportContext& context, QByteArray& out, QString* error);
