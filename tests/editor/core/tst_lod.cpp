@@ -15,22 +15,13 @@
 #include <set>
 
 #include "AutoRigTestSupport.h"
+#include "SampleProject.h"
 
 using namespace marionette;
 using namespace marionette::editor;
 
 namespace {
 
-const QString kMannequin = QStringLiteral(MARIONETTE_SAMPLES "/characters/mannequin/mannequin.mproj");
-
-project::Project mannequin()
-{
-    project::Project p;
-    const project::LoadResult r = project::loadProject(kMannequin, p);
-    if (!r.ok())
-        qFatal("%s", qPrintable(r.error));
-    return p;
-}
 
 double totalMass(const rig::RigDescription& d)
 {
@@ -64,7 +55,7 @@ private slots:
     void level_bindsEveryBoneKeepsMassAndValidates()
     {
         QFETCH(int, target);
-        const project::Project p = mannequin();
+        const project::Project p = test::mannequinProject();
         QCOMPARE(int(p.rig.particles.size()), 20);
         const LodResult r = generateLod(p.rig, target);
         QVERIFY2(r.ok, r.error.c_str());
@@ -99,7 +90,7 @@ private slots:
     void level_dropsBelievably()
     {
         QFETCH(int, target);
-        const project::Project p = mannequin();
+        const project::Project p = test::mannequinProject();
         const LodResult r = generateLod(p.rig, target);
         QVERIFY2(r.ok, r.error.c_str());
         const DropFigures d = dropFigures(r.rig, 2.f, 10.f);
@@ -116,7 +107,7 @@ private slots:
 
     void error_isZeroForTheFullRigAndGrowsAsParticlesGo()
     {
-        const project::Project p = mannequin();
+        const project::Project p = test::mannequinProject();
         const LodMeasureResult self = measureLod(p, p.rig, quickBench());
         QVERIFY2(self.ok(), qPrintable(self.error));
         QCOMPARE(self.measurement.errorMeanCm, 0.f);
@@ -146,7 +137,7 @@ private slots:
 
     void error_withoutScenariosUsesFourPlainDrops()
     {
-        project::Project p = mannequin();
+        project::Project p = test::mannequinProject();
         p.scenarios.clear();
         const LodResult r = generateLod(p.rig, 12);
         QVERIFY2(r.ok, r.error.c_str());
@@ -208,7 +199,7 @@ private slots:
         QFETCH(int, target);
         QFETCH(bool, unbound);
         QFETCH(QString, expected);
-        project::Project p = mannequin();
+        project::Project p = test::mannequinProject();
         if (unbound)
             p.rig.bindings.clear();
         const LodResult r = generateLod(p.rig, target);

@@ -17,21 +17,13 @@
 
 #include <cmath>
 
+#include "SampleProject.h"
+
 using namespace marionette;
 using namespace marionette::editor;
 
 namespace {
 
-const QString kMannequin = QStringLiteral(MARIONETTE_SAMPLES "/characters/mannequin/mannequin.mproj");
-
-project::Project mannequin()
-{
-    project::Project p;
-    const project::LoadResult r = project::loadProject(kMannequin, p);
-    if (!r.ok())
-        qFatal("%s", qPrintable(r.error));
-    return p;
-}
 
 MirrorMap pairsOf(const rig::RigDescription& rig, const project::SymmetrySettings& s = {})
 {
@@ -143,7 +135,7 @@ private slots:
 
     void mannequin_pairsEverySidedElement()
     {
-        const rig::RigDescription rig = mannequin().rig;
+        const rig::RigDescription rig = test::mannequinProject().rig;
         const MirrorMap m = pairsOf(rig);
         for (std::size_t i = 0; i < rig.particles.size(); ++i) {
             const std::int32_t j = m.particles[i];
@@ -186,7 +178,7 @@ private slots:
     void mannequin_mirroredEqualsItself()
     {
         QFETCH(bool, leftToRight);
-        const rig::RigDescription rig = mannequin().rig;
+        const rig::RigDescription rig = test::mannequinProject().rig;
         // The mannequin's left is +X.
         const rig::RigDescription mirrored = mirrorSide(rig, pairsOf(rig), {}, 0.01f,
                                                         leftToRight ? MirrorSource::PositiveSide : MirrorSource::NegativeSide, namer());
@@ -197,7 +189,7 @@ private slots:
     // A rig with its right side scrambled is made whole by mirroring the left: limits, lengths and positions.
     void mirror_restoresADamagedSide()
     {
-        const rig::RigDescription original = mannequin().rig;
+        const rig::RigDescription original = test::mannequinProject().rig;
         rig::RigDescription damaged = original;
         damaged.particles[std::size_t(named(damaged, ElementKind::Particle, "wrist_r"))].position += Vec3{0.05f, -0.1f, 0.02f};
         damaged.particles[std::size_t(named(damaged, ElementKind::Particle, "knee_r"))].mass *= 2.f;
@@ -272,7 +264,7 @@ private slots:
     void edit_limitOnOneSideIsOneStepOnBoth()
     {
         QObject owner;
-        Document* doc = documentWith(mannequin(), &owner);
+        Document* doc = documentWith(test::mannequinProject(), &owner);
         const rig::RigDescription before = doc->rig();
         const std::int32_t left = named(before, ElementKind::Angular, "elbow_l"), right = named(before, ElementKind::Angular, "elbow_r");
         const ElementRef ref{ElementKind::Angular, before.angular[std::size_t(left)].id};
@@ -297,7 +289,7 @@ private slots:
     void edit_dragMovesThePartnerMirrored()
     {
         QObject owner;
-        Document* doc = documentWith(mannequin(), &owner);
+        Document* doc = documentWith(test::mannequinProject(), &owner);
         const rig::RigDescription before = doc->rig();
         const std::int32_t wl = named(before, ElementKind::Particle, "wrist_l"), wr = named(before, ElementKind::Particle, "wrist_r");
         const ElementRef ref{ElementKind::Particle, before.particles[std::size_t(wl)].id};
@@ -319,7 +311,7 @@ private slots:
     void edit_addedAndRemovedOnBothSides()
     {
         QObject owner;
-        Document* doc = documentWith(mannequin(), &owner);
+        Document* doc = documentWith(test::mannequinProject(), &owner);
         const rig::RigDescription before = doc->rig();
         const std::size_t particles = before.particles.size(), sticks = before.sticks.size();
         pushSymmetric(doc, new AddParticleCommand(doc, {0.6f, 1.2f, 0.1f}, 0.03f, 1.5f));
@@ -351,7 +343,7 @@ private slots:
 
     void project_keepsTheSymmetrySettings()
     {
-        project::Project p = mannequin();
+        project::Project p = test::mannequinProject();
         p.editor.symmetry = {true, project::MirrorAxis::Z, 0.25f, 0.002f};
         QString error;
         const QByteArray bytes = project::writeProject(p, error);
@@ -361,7 +353,7 @@ private slots:
         QVERIFY2(r.ok(), qPrintable(r.error));
         QCOMPARE(back.editor.symmetry, p.editor.symmetry);
         // Absent when default: projects without it rewrite unchanged.
-        QVERIFY(!project::writeProject(mannequin(), error).contains("\"symmetry\""));
+        QVERIFY(!project::writeProject(test::mannequinProject(), error).contains("\"symmetry\""));
     }
 
     void project_refusesBadSymmetrySettings_data()
@@ -379,7 +371,7 @@ private slots:
     {
         QFETCH(QByteArray, value);
         QFETCH(QString, message);
-        QFile f(kMannequin);
+        QFile f(test::kMannequinProject);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QByteArray json = f.readAll();
         const qsizetype at = json.indexOf("\"xray\"");
