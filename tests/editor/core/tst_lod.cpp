@@ -22,7 +22,6 @@ using namespace marionette::editor;
 
 namespace {
 
-
 double totalMass(const rig::RigDescription& d)
 {
     double sum = 0.0;

@@ -24,7 +24,6 @@ using namespace marionette::editor;
 
 namespace {
 
-
 MirrorMap pairsOf(const rig::RigDescription& rig, const project::SymmetrySettings& s = {})
 {
     return findMirrorPairs(rig, MirrorPlane::of(s), s.tolerance, autorig::mirrorParticlesByName(rig));
