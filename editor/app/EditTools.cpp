@@ -265,10 +265,17 @@ void EditTools::onMoveStarted()
 {
     mDragged.clear();
     mDragStart.clear();
-    for (std::int32_t i : movableSelection()) {
+    mDragPartners.clear();
+    const std::vector<std::int32_t> movable = movableSelection();
+    const editor::MirrorMap pairs = mDocument->project().editor.symmetry.enabled ? mirrorPairs(*mDocument) : editor::MirrorMap{};
+    for (std::int32_t i : movable) {
         const rig::Particle& p = mDocument->rig().particles[std::size_t(i)];
         mDragged.push_back({ElementKind::Particle, p.id});
         mDragStart.push_back(p.position);
+        // A partner that is dragged too, or the particle itself (on the plane), does not follow.
+        const std::int32_t j = pairs.partner(ElementKind::Particle, i);
+        const bool follows = j != rig::kNone && j != i && std::find(movable.begin(), movable.end(), j) == movable.end();
+        mDragPartners.push_back(follows ? j : rig::kNone);
     }
 }
 
@@ -279,18 +286,12 @@ void EditTools::onMoveUpdated(Vec3 delta)
     mPreview.clear();
     for (const rig::Particle& p : mDocument->rig().particles)
         mPreview.push_back(p.position);
-    // With symmetry on, each dragged particle's partner follows mirrored (unless it is dragged too).
-    const project::SymmetrySettings& symmetry = mDocument->project().editor.symmetry;
-    const editor::MirrorMap pairs = symmetry.enabled ? mirrorPairs(*mDocument) : editor::MirrorMap{};
-    const editor::MirrorPlane plane = editor::MirrorPlane::of(symmetry);
-    std::vector<char> dragged(mPreview.size(), 0);
-    for (const ElementRef& r : mDragged)
-        if (const std::int32_t i = editor::indexOf(mDocument->rig(), r); i != rig::kNone)
-            dragged[std::size_t(i)] = 1;
+    // With symmetry on, each dragged particle's partner follows mirrored (onMoveStarted found them).
+    const editor::MirrorPlane plane = editor::MirrorPlane::of(mDocument->project().editor.symmetry);
     for (std::size_t k = 0; k < mDragged.size(); ++k)
         if (const std::int32_t i = editor::indexOf(mDocument->rig(), mDragged[k]); i != rig::kNone) {
             mPreview[std::size_t(i)] = mDragStart[k] + delta;
-            if (const std::int32_t j = pairs.partner(ElementKind::Particle, i); j != rig::kNone && j != i && !dragged[std::size_t(j)])
+            if (const std::int32_t j = mDragPartners[k]; j != rig::kNone)
                 mPreview[std::size_t(j)] = plane.reflect(mPreview[std::size_t(i)]);
         }
     emit previewChanged();

@@ -84,6 +84,8 @@ class EditTools : public QObject {
     std::vector<project::ElementRef> mPending; ///< inputs clicked so far for a linking tool
     std::vector<project::ElementRef> mDragged;
     std::vector<Vec3> mDragStart;
+    /// With symmetry on, each dragged particle's mirror partner (index, or rig::kNone), found when the drag starts.
+    std::vector<std::int32_t> mDragPartners;
     std::vector<Vec3> mPreview;
     std::optional<project::ElementRef> mHovered;
 };
