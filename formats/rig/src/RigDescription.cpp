@@ -16,6 +16,14 @@ const char* toString(StickKind kind)
     return "unknown";
 }
 
+const DriveGains& DriveProfile::gainsOf(DrivePartKind kind, std::int32_t index) const
+{
+    for (const DrivePart& p : parts)
+        if (p.kind == kind && p.index == index)
+            return p.gains;
+    return defaults;
+}
+
 const char* toString(SolverMode mode)
 {
     switch (mode) {

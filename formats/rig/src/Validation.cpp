@@ -28,6 +28,7 @@ const char* sectionName(ElementKind kind)
     case ElementKind::Binding: return "bindings";
     case ElementKind::Settings: return "settings";
     case ElementKind::Rig: return "rig";
+    case ElementKind::DriveProfile: return "driveProfiles";
     }
     return "unknown";
 }
@@ -359,6 +360,52 @@ void checkBindings(const RigDescription& d, Collector& c)
     }
 }
 
+/// Gains' ranges; `where` prefixes the fields ("defaults.", "parts[3].gains.").
+void checkGains(const DriveGains& g, const std::string& where, Collector& c)
+{
+    c.range((where + "motorFrequency").c_str(), g.motorFrequency, 0.f, 60.f);
+    c.range((where + "motorDamping").c_str(), g.motorDamping, 0.f, 10.f);
+    c.range((where + "maxTorque").c_str(), g.maxTorque, 0.f, 1e6f);
+    c.range((where + "pinFrequency").c_str(), g.pinFrequency, 0.f, 60.f);
+    c.range((where + "pinDamping").c_str(), g.pinDamping, 0.f, 10.f);
+    c.range((where + "maxForce").c_str(), g.maxForce, 0.f, 1e6f);
+}
+
+void checkDriveProfiles(const RigDescription& d, Collector& c)
+{
+    for (std::size_t i = 0; i < d.driveProfiles.size() && !c.full(); ++i) {
+        const DriveProfile& p = d.driveProfiles[i];
+        c.at(ElementKind::DriveProfile, i, p.name);
+        if (p.name.empty())
+            c.fail("name", "a drive profile needs a name");
+        for (std::size_t j = 0; j < i; ++j)
+            if (!p.name.empty() && d.driveProfiles[j].name == p.name) {
+                c.fail("name", "name used by driveProfiles[" + std::to_string(j) + "] too");
+                break;
+            }
+        checkGains(p.defaults, "defaults.", c);
+        for (std::size_t k = 0; k < p.parts.size() && !c.full(); ++k) {
+            const DrivePart& part = p.parts[k];
+            const std::string where = "parts[" + std::to_string(k) + "].";
+            bool known = false;
+            if (part.kind == DrivePartKind::Triangle)
+                known = c.index((where + "index").c_str(), "triangle", part.index, d.triangles.size(), "triangles");
+            else if (part.kind == DrivePartKind::Stick)
+                known = c.index((where + "index").c_str(), "stick", part.index, d.sticks.size(), "sticks");
+            else
+                c.fail((where + "kind").c_str(), where + "kind: unknown part kind");
+            if (known)
+                for (std::size_t j = 0; j < k; ++j)
+                    if (p.parts[j].kind == part.kind && p.parts[j].index == part.index) {
+                        c.fail((where + "index").c_str(),
+                               where + "index: part listed twice (also parts[" + std::to_string(j) + "])");
+                        break;
+                    }
+            checkGains(part.gains, where + "gains.", c);
+        }
+    }
+}
+
 void checkSettings(const Settings& s, Collector& c)
 {
     c.at(ElementKind::Settings, kNoIndex, kNoName);
@@ -395,6 +442,7 @@ std::vector<Finding> collect(const RigDescription& d, std::size_t limit)
     checkShapes(d, c);
     checkBones(d, c);
     checkBindings(d, c);
+    checkDriveProfiles(d, c);
     if (!c.full())
         checkSettings(d.settings, c);
     return out;

@@ -19,7 +19,7 @@ MRIG_TRIPWIRE(Shape, 112);
 MRIG_TRIPWIRE(Bone, 232);
 MRIG_TRIPWIRE(BoneBinding, 80);
 MRIG_TRIPWIRE(Settings, 56);
-MRIG_TRIPWIRE(RigDescription, 304);
+MRIG_TRIPWIRE(RigDescription, 328);
 #undef MRIG_TRIPWIRE
 #endif
 

@@ -24,7 +24,7 @@ ElementRef refAt(const rig::RigDescription& rig, ElementKind kind, std::size_t i
     return {kind, idAt(rig, kind, index)};
 }
 
-/// The editor's kind for a kind of rig element; none for the settings and the rig as a whole.
+/// The editor's kind for a kind of rig element; none for the settings, the rig as a whole and drive profiles.
 std::optional<ElementKind> editorKind(rig::ElementKind kind)
 {
     switch (kind) {
@@ -38,7 +38,8 @@ std::optional<ElementKind> editorKind(rig::ElementKind kind)
     case rig::ElementKind::Bone: return ElementKind::Bone;
     case rig::ElementKind::Binding: return ElementKind::Binding;
     case rig::ElementKind::Settings:
-    case rig::ElementKind::Rig: return std::nullopt;
+    case rig::ElementKind::Rig:
+    case rig::ElementKind::DriveProfile: return std::nullopt; // the Drive panel shows its own findings
     }
     return std::nullopt;
 }

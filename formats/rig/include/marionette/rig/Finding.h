@@ -13,13 +13,16 @@ namespace marionette::rig {
 
 /// The kinds of rig element a finding can name. The first nine are RigDescription's element vectors in
 /// declaration order (the editor's project::ElementKind has the same order); Settings is
-/// RigDescription::settings; Rig is the description as a whole (e.g. "the rig has no particles").
+/// RigDescription::settings; Rig is the description as a whole (e.g. "the rig has no particles");
+/// DriveProfile is RigDescription::driveProfiles.
 enum class ElementKind : std::uint8_t {
     Particle, Stick, Angle, Triangle, Angular, Pin, Shape, Bone, Binding, Settings, Rig,
+    DriveProfile, ///< RigDescription::driveProfiles (added after the others, so their values stay)
 };
 
 /// Name of the RigDescription member a kind lives in, as messages spell it: "particles", "sticks",
-/// "angles", "triangles", "angular", "pins", "shapes", "bones", "bindings", "settings"; "rig" for Rig.
+/// "angles", "triangles", "angular", "pins", "shapes", "bones", "bindings", "settings", "driveProfiles";
+/// "rig" for Rig.
 const char* sectionName(ElementKind kind);
 
 enum class Severity : std::uint8_t {

@@ -163,6 +163,45 @@ struct BoneBinding {
     Transform offset;                ///< driver frame⁻¹ × bone world at bind
 };
 
+/// How strongly one body part follows a pose target (powered ragdolls, docs/physics.md "Drives"). Each spring
+/// is an XPBD constraint whose compliance comes from a natural frequency and a damping ratio, so the same
+/// gains behave the same on a light or a heavy part and at any substep count. A frequency of 0 turns that
+/// spring off; gains that are all off are exactly the passive ragdoll.
+struct DriveGains {
+    float motorFrequency = 0.f; ///< Hz, [0, 60]: the part's orientation relative to its parent part springs
+                                ///< toward the target's at this natural frequency (a "motor"); 0 = none
+    float motorDamping = 1.f;   ///< damping ratio, [0, 10] (1 = critically damped)
+    float maxTorque = 0.f;      ///< N·m, [0, 1e6]: the most the motor may apply (a hit can overpower it); 0 = no limit
+    float pinFrequency = 0.f;   ///< Hz, [0, 60]: the part's particles spring toward their target world
+                                ///< positions ("pin to animation", for the root or the feet); 0 = none
+    float pinDamping = 1.f;     ///< damping ratio, [0, 10]
+    float maxForce = 0.f;       ///< N per particle, [0, 1e6]: the most the pin may apply; 0 = no limit
+    bool kinematic = false;     ///< the part follows the target exactly (its particles are placed, not simulated)
+
+    friend bool operator==(const DriveGains&, const DriveGains&) = default;
+};
+
+/// A body part a drive acts on: a triangle (its frame) or a stick (its direction).
+enum class DrivePartKind : std::uint8_t { Triangle = 0, Stick = 1 };
+
+/// The gains of one part in a profile.
+struct DrivePart {
+    DrivePartKind kind = DrivePartKind::Triangle;
+    std::int32_t index = 0;  ///< triangle or stick index
+    DriveGains gains;
+};
+
+/// A named set of per-part gains ("limp", "stagger", "balanced", "stiff"). Parts not listed get `defaults`.
+struct DriveProfile {
+    std::string name;              ///< non-empty, unique in the rig
+    ElementId id = 0;
+    DriveGains defaults;
+    std::vector<DrivePart> parts;  ///< each part at most once
+
+    /// The gains of triangle/stick `index`: its entry in `parts`, else `defaults`.
+    const DriveGains& gainsOf(DrivePartKind kind, std::int32_t index) const;
+};
+
 enum class SolverMode : std::uint8_t {
     GaussSeidel = 0, ///< constraints applied one after another (Jakobsen); over-relaxation applies
     Jacobi = 1,      ///< corrections averaged per particle then applied (Rosen)
@@ -219,6 +258,7 @@ struct RigDescription {
     std::vector<Shape> shapes;
     std::vector<Bone> bones;
     std::vector<BoneBinding> bindings;
+    std::vector<DriveProfile> driveProfiles; ///< powered-ragdoll gains by name (.mrig 1.3, .mproj 3)
     Settings settings;
 
     /// Checks every index, count, float and limit, and every triangle and embedding tetrahedron for
