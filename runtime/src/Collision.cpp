@@ -354,6 +354,7 @@ void Solver::beginStep(Ragdoll& r, const StaticWorld& world, Vec3 gravity, float
     const Rig& rig = r.rig();
     const auto radii = rig.radii();
     const std::size_t n = s.w.size();
+    beginDrives(r, dt);
     std::copy(s.x, s.x + n, s.xFrame.begin());
     s.frameDt = dt;
     // How far each particle may travel this step: its velocity and gravity over dt (the solver can move it

@@ -37,6 +37,7 @@ Ragdoll::Ragdoll(std::shared_ptr<const Rig> rig, const Transform& placement, flo
     s.colliderLo.resize(R.colliders().size());
     s.colliderHi.resize(R.colliders().size());
     s.pins.reserve(R.pins().size() + kMaxDynamicPins);
+    Solver::allocateDrives(*this);
     if (const ProjectionStructure* ps = R.projection()) {
         ProjectionScratch& p = s.projection;
         const std::size_t m = ps->core.size(), e = ps->extra.size(),

@@ -138,6 +138,22 @@ struct PinState {
     float savedInverseMass; ///< restored on release
 };
 
+/// Pose targets and drive gains of one ragdoll (Drives.cpp). Sized at spawn; stepping never allocates.
+struct DriveState {
+    std::vector<Vec3> target, targetPrev;     ///< per particle, world: the target now and one fixed step ago
+    std::vector<std::uint8_t> placed;         ///< per particle: a bone of the palette places it
+    bool active = false;                      ///< a pose target is set
+    bool fresh = false;                       ///< set since the last step (the step moves from targetPrev to it)
+    std::vector<rig::DriveGains> from, to, now; ///< per part: the blend's ends and the gains in effect
+    float blendTime = 0.f, blendDuration = 0.f;
+    bool anyGains = false;                    ///< some part has a motor, a pin or is kinematic now
+    std::vector<std::uint8_t> kinematic;      ///< per particle: placed on its target this step
+    std::vector<float> pinOmega, pinZeta, pinMaxForce; ///< per particle, this step (the strongest part's)
+    std::vector<Quat> rel0, rel1;             ///< per triangle part: target orientation relative to the parent
+    std::vector<Vec3> dir0, dir1;             ///< per stick part: target direction in the parent's frame
+    std::vector<std::uint8_t> motorOk;        ///< per part: its target (and its parent's) is placed
+};
+
 struct RagdollState {
     // Verlet state (structure of arrays; x and xPrev are swapped each step, not copied).
     std::vector<Vec3> bufA, bufB;
@@ -167,6 +183,7 @@ struct RagdollState {
     // Bone transforms: rigid delta from bind, now and one step ago
     std::vector<Transform> boneNow, bonePrev;
     ProjectionScratch projection;
+    DriveState drive;
     // Bookkeeping
     Transform placement;            ///< spawn placement (unbound root bones follow it)
     float dt = 1.f / 60.f;          ///< length of the last substep: velocities are (x − x*)/dt
@@ -289,6 +306,13 @@ struct Solver {
     static bool limitRow(const Ragdoll& r, std::uint32_t index, float band, Vec3& u, float& rhs);
     static void solveStaticContacts(Ragdoll& r, const StaticWorld& world);
     static void solveSelfCollision(Ragdoll& r);
+    /// Drives (Drives.cpp). beginDrives: at the start of a fixed step, advances the gains' blend and readies
+    /// the step's targets. solveDrives: after each substep's integration, places kinematic parts and applies
+    /// the pins and motors. endDrives: at the end of the step, the target becomes the previous one.
+    static void allocateDrives(Ragdoll& r);
+    static void beginDrives(Ragdoll& r, float dt);
+    static void solveDrives(Ragdoll& r, std::uint32_t substep, std::uint32_t substeps);
+    static void endDrives(Ragdoll& r);
     /// Bone transforms from the drivers' current state (triangle frames must be fresh).
     static void updateBones(Ragdoll& r);
     /// Recomputes every triangle's frame (matrix and quaternion) from the current positions.

@@ -518,6 +518,8 @@ std::shared_ptr<const Rig> Rig::build(const rig::Validated& valid)
         }
     }
 
+    r->compileDrives();
+
     // The direct projection holds every rigid stick exactly, so a stick that may tear is relaxed instead:
     // rigs with tearable sticks (and rigs too large for the projection) use Gauss–Seidel.
     if (d.settings.solver == rig::SolverMode::Direct && !r->mTearable) {

@@ -537,6 +537,7 @@ void Solver::finishStep(Ragdoll& r, bool sleepAllowed, float dt)
 {
     RagdollState& s = *r.mState;
     const Rig& rig = r.rig();
+    endDrives(r);
     // Sleep: the fastest particle's speed over the step, smoothed over about 75 ms so contact jitter of a
     // resting body does not keep it awake, stays below the threshold for sleepTime seconds.
     const rig::Settings& st = rig.settings();

@@ -448,6 +448,7 @@ void World::Impl::solveIsland(std::uint32_t island)
         for (std::uint32_t k = mb; k < me; ++k) {
             Ragdoll& r = *live[islandMembers[k]];
             Solver::integrate(r, settings.gravity, h);
+            Solver::solveDrives(r, sub, substeps);
             Solver::sweepFastParticles(r, statics);
             Solver::beginIterations(r);
         }

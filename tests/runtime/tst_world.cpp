@@ -633,6 +633,17 @@ void TestWorld::allocation_noneInStep()
     }
     for (int i = 0; i < 10; ++i)
         world.step(); // warm up
+    // Three ragdolls driven toward another's pose: motors, pins and a kinematic part, blends between gains.
+    std::vector<rig::DriveGains> gains(humanoid->driveParts().size());
+    for (rig::DriveGains& g : gains) {
+        g.motorFrequency = 6.f;
+        g.maxTorque = 200.f;
+    }
+    gains[kPelvisTri].pinFrequency = 2.f;
+    gains[kShinLTri].kinematic = true;
+    for (std::size_t k = 3; k < 6; ++k)
+        QVERIFY(world.ragdoll(handles[k])->setDriveGains(gains));
+    std::vector<Mat4> palette(humanoid->bones().size());
 
     std::uint64_t stepAllocations = 0, stepFrees = 0, controlAllocations = 0, controlFrees = 0;
     int firstStepWithAllocation = -1;
@@ -654,6 +665,15 @@ void TestWorld::allocation_noneInStep()
             world.ragdoll(handles[2])->setPin(kWristL, {0.f, 2.f, 0.f}, 0.3f, false);
         if (s % 40 == 30)
             world.ragdoll(handles[2])->releasePin(kWristL);
+        world.ragdoll(handles[6])->boneMatrices(palette);
+        for (std::size_t k = 3; k < 6; ++k)
+            world.ragdoll(handles[k])->setPoseTarget(palette);
+        if (s == 100)
+            world.ragdoll(handles[4])->goLimp(0.5f);
+        if (s == 150)
+            world.ragdoll(handles[4])->setDriveGains(gains, 0.3f);
+        if (s == 170)
+            world.ragdoll(handles[5])->clearPoseTarget();
         gCountAllocations = false;
         controlAllocations += gAllocations.load();
         controlFrees += gFrees.load();

@@ -11,6 +11,8 @@
 #include <cstdint>
 #include <memory>
 #include <span>
+#include <string>
+#include <string_view>
 
 namespace marionette::runtime {
 
@@ -73,6 +75,39 @@ public:
     /// Releases a pin set with setPin(); the particle keeps the velocity it had. False if none.
     bool releasePin(std::uint32_t particle);
     static constexpr std::uint32_t kMaxDynamicPins = 16;
+
+    // ---- drives (powered ragdolls; docs/physics.md "Drives") ------------------------------------------
+    // A pose target says where every part should be (the game's animation); drive gains say how strongly
+    // each part (Rig::driveParts()) follows it: a motor on its orientation relative to its parent part, a
+    // pin on its world position, or kinematic. Every call checks its input first and, on failure, returns
+    // false, sets *error (when given) to one line, and changes nothing.
+    /// Pose target from a bone palette: world matrices of the rig's bones (Rig::bones() order, the space
+    /// boneMatrices() returns). Each particle's target is palette[bone] applied to its bind position in that
+    /// bone's space (Rig::driveTargets()). The step after the call moves the targets from the last ones to
+    /// these (their velocity is what the damping follows). Wakes the ragdoll when a drive is on.
+    bool setPoseTarget(std::span<const Mat4> boneWorld, std::string* error = nullptr);
+    /// Pose target as a world position per particle (particleCount() finite points).
+    bool setParticleTargets(std::span<const Vec3> targets, std::string* error = nullptr);
+    /// Forgets the pose target: every drive stops acting (the gains are kept) and kinematic parts simulate.
+    void clearPoseTarget();
+    bool hasPoseTarget() const;
+    /// The current target of every particle (empty without a pose target).
+    std::span<const Vec3> particleTargets() const;
+    /// Blends the gains from those in effect to profile `name`'s (Rig::driveProfiles()) over `seconds` (0:
+    /// at once). A kinematic part starts simulating when a blend away from kinematic starts, and becomes
+    /// kinematic when a blend toward it ends.
+    bool setDriveProfile(std::string_view name, float seconds = 0.f, std::string* error = nullptr);
+    /// Blends to the given gains of every part (Rig::driveParts().size() of them, each in its range).
+    bool setDriveGains(std::span<const rig::DriveGains> perPart, float seconds = 0.f, std::string* error = nullptr);
+    /// Sets one part's gains at once (ending any blend of that part).
+    bool setPartGains(std::uint32_t part, const rig::DriveGains& gains, std::string* error = nullptr);
+    /// Blends every part to no drive at all over `seconds`: the passive ragdoll ("kill").
+    bool goLimp(float seconds = 0.f, std::string* error = nullptr);
+    /// The gains in effect for every part.
+    std::span<const rig::DriveGains> driveGains() const;
+    /// How far part `part` is from its target now: its centre (centroid or stick middle) in metres, its
+    /// orientation (triangle frame or stick direction) in radians. False without a target for it.
+    bool partTrackingError(std::uint32_t part, float& metres, float& radians) const;
 
     // ---- state ---------------------------------------------------------------------------------------
     bool asleep() const;

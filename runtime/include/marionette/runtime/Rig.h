@@ -15,6 +15,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace marionette::runtime {
@@ -131,6 +132,29 @@ struct PinData {
     bool kinematic;
 };
 
+/// A body part drives act on (powered ragdolls): a triangle, whose frame turns toward its target frame, or a
+/// stick, whose direction turns toward its target direction; both relative to the parent triangle.
+struct DrivePartData {
+    rig::DrivePartKind kind;
+    std::uint32_t index;          ///< triangle or description stick
+    std::uint32_t particles[3];   ///< the triangle's corners, or the stick's pivot (on the parent) and tip
+    std::uint32_t count;          ///< 3 or 2
+    std::int32_t parent;          ///< triangle the motor turns it against, or -1 (a root: pins only)
+    std::int32_t angular;         ///< the angular constraint joining parent and part, or -1
+};
+
+/// Where particle i wants to be given a bone palette: palette[bone] · local (bone -1: nowhere).
+struct DriveTargetData {
+    std::int32_t bone;
+    Vec3 local;
+};
+
+/// A drive profile compiled for the solver: the gains of every part (Rig::driveParts() order).
+struct DriveProfileData {
+    std::string name;
+    std::vector<rig::DriveGains> gains;
+};
+
 /// The compiled rig. All arrays are fixed after build().
 class Rig {
 public:
@@ -169,6 +193,16 @@ public:
     std::span<const BoxData> boxes() const { return mBoxes; }
     std::span<const PinData> pins() const { return mPins; }
     std::span<const BoneData> bones() const { return mBones; }
+    /// Parts drives act on: every triangle (in order), then every stick that drives a bone or that a profile
+    /// lists.
+    std::span<const DrivePartData> driveParts() const { return mDriveParts; }
+    /// Index in driveParts() of triangle or description stick `index`, or -1 when it is not a part.
+    std::int32_t drivePart(rig::DrivePartKind kind, std::uint32_t index) const;
+    /// Per particle: the bone whose pose places it, and its position in that bone's bind space.
+    std::span<const DriveTargetData> driveTargets() const { return mDriveTargets; }
+    std::span<const DriveProfileData> driveProfiles() const { return mDriveProfiles; }
+    /// Index in driveProfiles() of the profile named `name`, or -1.
+    std::int32_t findDriveProfile(std::string_view name) const;
     /// Pairs of capsule indices that may collide with each other (filter passed, no shared particle).
     std::span<const std::uint32_t> selfCapsulePairs() const { return mSelfPairs; }
     /// Shapes that collide with other ragdolls (capsules, uncovered particle spheres, boxes).
@@ -222,6 +256,11 @@ private:
     std::vector<BoxData> mBoxes;
     std::vector<PinData> mPins;
     std::vector<BoneData> mBones;
+    std::vector<DrivePartData> mDriveParts;
+    std::vector<DriveTargetData> mDriveTargets;
+    std::vector<DriveProfileData> mDriveProfiles;
+    /// Fills the drive tables from the description (RigDrives.cpp); bones and triangles compiled first.
+    void compileDrives();
     std::vector<std::uint32_t> mSelfPairs;
     std::vector<ColliderRef> mColliders;
     bool mTearable = false;
