@@ -1,11 +1,13 @@
 // make_mannequin: writes mannequin.glb, the sample humanoid: a wooden artist's mannequin 1.8 m tall, standing
 // on y = 0 facing +Z in a T-pose (glTF axes, metres, left = +X), made of ellipsoids that each follow one bone
-// of a 21-bone skeleton with Mixamo's bone names, so `marionette import` picks the humanoid template.
+// of a 21-bone skeleton with Mixamo's bone names, so `marionette import` picks the humanoid template; and four
+// animation clips on that skeleton (idle, walk, getup_back, getup_front; see "The animation clips" below).
 //
 //   make_mannequin OUT.glb
 //
 // The output is byte-for-byte reproducible: the geometry is axis-aligned and its sines and cosines are
-// constants, so only +, −, ×, ÷ and √ (exactly rounded in IEEE arithmetic) produce it. The committed
+// constants, and the clips' trigonometry is this file's own, so only +, −, ×, ÷ and √ (exactly rounded in IEEE
+// arithmetic, built without fused multiply-add) produce it. The committed
 // mannequin.glb is this program's output; tests/samples checks that regenerating it changes nothing, since
 // the project (mannequin.mproj) records the mesh's SHA-256.
 #include <array>
@@ -594,23 +596,24 @@ std::vector<Key> getupBackKeys()
     k.headPitch = 20.0, k.headYaw = 0.0;
     k.legL = k.legR = {0.03, -1.0, 0.06};
     std::vector<Key> keys{k};
-    // The left knee up, the right arm out along the floor, the left arm reaching across: rolling to the right.
+    // The left knee up, the right arm up beside the head, the left arm reaching across: rolling to the right.
     k.t = 0.3;
     k.spin = 150.0, k.x = -0.35;
-    k.armR = {0.26, 0.3, 0.92}, k.elbowR = 15.0;
+    k.armR = {0.26, 0.96, 0.05}, k.elbowR = 10.0;
     k.armL = {0.3, -0.2, 0.93}, k.elbowL = 30.0;
     k.legL = {0.05, -0.7, 0.7}, k.kneeLDeg = 70.0;
     keys.push_back(k);
-    // On the right side.
+    // On the right side, over the right arm.
     k.t = 0.55;
     k.spin = 90.0, k.x = -0.15, k.headPitch = 0.0;
+    k.armL = {0.3, -0.3, 0.9};
     keys.push_back(k);
-    // Face down, the left knee still bent.
+    // Face down, the left hand already beside the chest.
     Key prone = proneKey();
     prone.t = 0.8;
     prone.x = 0.0, prone.headYaw = 0.0;
-    prone.armR = {0.26, 0.3, 0.92}, prone.elbowR = 15.0;
-    prone.armL = {0.3, -0.6, 0.75}, prone.elbowL = 40.0;
+    prone.armR = {0.26, 0.96, 0.05}, prone.elbowR = 10.0;
+    prone.armL = {0.3, -0.85, -0.4}, prone.bendL = {0, 0.5, 1}, prone.elbowL = 110.0;
     keys.push_back(prone);
     pushUpAndStand(keys, prone, 0.8, 2.2 / 2.9);
     return keys;

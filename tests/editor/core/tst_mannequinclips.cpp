@@ -9,6 +9,8 @@
 #include "marionette/editor/pluginhost/MeshSource.h"
 #include "marionette/editor/preview/AnimationPose.h"
 #include "marionette/editor/preview/LimitFit.h"
+#include "marionette/editor/preview/PreviewSession.h"
+#include "marionette/editor/preview/TestScenes.h"
 #include "marionette/import/Import.h"
 #include "marionette/runtime/AngularDeviation.h"
 #include "marionette/runtime/Rig.h"
@@ -90,6 +92,7 @@ private slots:
     void walk_loopsAStrideAheadWithTheStanceFootPlanted();
     void getups_startLyingFlatAndEndInTheBindPose_data();
     void getups_startLyingFlatAndEndInTheBindPose();
+    void preview_startsTheRagdollMidStrideAtTheWalksSpeed();
 };
 
 void TestMannequinClips::clips_namedWithTheirDurations()
@@ -157,8 +160,8 @@ void TestMannequinClips::clips_insideEveryAngularLimit()
     const std::shared_ptr<const runtime::Rig> rig = runtime::Rig::build(s.project.rig, &error);
     QVERIFY2(rig, error.c_str());
     const std::vector<std::int32_t> bones = editor::particleBones(s.project.rig, s.scene);
-    float worst = 1e9f;
-    QString where;
+    float worst = 1e9f, hingeWorst = 1e9f;
+    QString where, hingeWhere;
     for (float t : sampleTimes(s.scene.animations[c])) {
         const std::vector<Vec3> x = editor::posedParticles(s.project.rig, s.scene, bones, editor::sampleBoneWorld(s.scene, c, t));
         for (std::size_t i = 0; i < rig->angular().size(); ++i) {
@@ -173,6 +176,10 @@ void TestMannequinClips::clips_insideEveryAngularLimit()
             const QString here = QStringLiteral("%1 at %2 s").arg(QString::fromStdString(s.project.rig.angular[i].name)).arg(t);
             if (d.hinge) {
                 QVERIFY2(margin >= -1e-4f, qPrintable(here));
+                if (margin < hingeWorst) {
+                    hingeWorst = margin;
+                    hingeWhere = here;
+                }
                 continue;
             }
             QVERIFY2(margin >= radians(2.f), qPrintable(QStringLiteral("%1: %2° from the limit").arg(here).arg(degrees(margin))));
@@ -182,8 +189,8 @@ void TestMannequinClips::clips_insideEveryAngularLimit()
             }
         }
     }
-    qInfo("%s: swing/twist joints at least %.1f deg inside their limits (%s)", qPrintable(clip), double(degrees(worst)),
-          qPrintable(where));
+    qInfo("%s: swing/twist joints at least %.1f deg inside their limits (%s), hinges %.1f deg (%s)", qPrintable(clip),
+          double(degrees(worst)), qPrintable(where), double(degrees(hingeWorst)), qPrintable(hingeWhere));
 }
 
 void TestMannequinClips::clips_keepEveryParticleAboveTheFloor()
@@ -326,6 +333,29 @@ void TestMannequinClips::getups_startLyingFlatAndEndInTheBindPose()
             const float expected = scene.skeleton[b].bindWorld.m[k] + (k == 12 ? offset.x : k == 14 ? offset.z : 0.f);
             QVERIFY2(std::fabs(end[b].m[k] - expected) < 1e-5f, scene.skeleton[b].name.c_str());
         }
+}
+
+void TestMannequinClips::preview_startsTheRagdollMidStrideAtTheWalksSpeed()
+{
+    // The preview's animation hand-off (From Animation…) on the walk at 2 s: the ragdoll takes the clip's pose
+    // on the floor scene, and its centre of mass the clip's forward speed (1.2 m/s, give or take the sway of
+    // the limbs within the cycle), then it falls.
+    const Sample& s = sample();
+    const std::size_t c = clipIndex(s.scene, QStringLiteral("walk"));
+    editor::PreviewSession session;
+    QString error;
+    QVERIFY2(session.start(s.project.rig, {}, error), qPrintable(error));
+    QVERIFY2(session.startFromAnimation(s.scene, c, 2.f, error), qPrintable(error));
+    const std::vector<std::int32_t> bones = editor::particleBones(s.project.rig, s.scene);
+    const std::vector<Vec3> x = editor::posedParticles(s.project.rig, s.scene, bones, editor::sampleBoneWorld(s.scene, c, 2.f));
+    const float top = editor::sceneTopHeight(project::Scene::Floor);
+    for (std::size_t i = 0; i < x.size(); ++i)
+        QVERIFY(length(session.positions()[i] - (x[i] + Vec3{0.f, top, 0.f})) < 1e-4f);
+    const Vec3 before = session.centreOfMass();
+    session.step();
+    const float speed = (session.centreOfMass().z - before.z) / session.timeStep();
+    qInfo("walk handed to the ragdoll at 2 s: centre of mass at %.2f m/s along +Z", double(speed));
+    QVERIFY2(speed > 0.9f && speed < 1.5f, qPrintable(QString::number(speed)));
 }
 
 QTEST_GUILESS_MAIN(TestMannequinClips)
