@@ -308,37 +308,30 @@ double lowestBottom(const Pose& pose, int* which = nullptr)
 // Left-side parameters; the right side gives its own in mirrored coordinates (x outward) and mirrors the
 // rotation back.
 
-/// The upper arm's rotation in the chest's frame pointing along `dir` (x outward), turned about its own axis
-/// so the elbow, which bends toward the upper arm's local +Z (about its −Y: the rig's hinge), bends toward
-/// `bend`.
-Q armRotation(D3 dir, D3 bend)
+/// A limb bone's rotation turning its rest direction `rest` to `dir`, then about `dir` until its local +Z
+/// (the side its joint bends away from or toward) faces `toward` as nearly as it can.
+Q aimed(D3 rest, D3 dir, D3 toward)
 {
     const D3 d = normalized(dir);
-    const Q swing = fromTo({1, 0, 0}, d);
+    const Q swing = fromTo(rest, d);
     const D3 f0 = rotate(swing, {0, 0, 1});
-    const D3 h = bend - d * dot(bend, d);
+    const D3 h = toward - d * dot(toward, d);
     if (length(h) < 1e-9)
         return swing;
     const double twist = datan2(dot(cross(f0, h), d), dot(f0, h));
     return axisAngle(d, twist) * swing;
 }
+/// The upper arm's rotation in the chest's frame pointing along `dir` (x outward), turned about its own axis
+/// so the elbow, which bends the forearm toward the upper arm's local +Z (about its −Y: the rig's hinge),
+/// bends it toward `bend`.
+Q armRotation(D3 dir, D3 bend) { return aimed({1, 0, 0}, dir, bend); }
 /// The thigh's rotation in the pelvis' frame pointing along `dir` (x outward), turned about its axis so the
 /// knee (which bends the shin toward the thigh's local −Z) points toward `knee`.
-Q legRotation(D3 dir, D3 knee)
-{
-    const D3 d = normalized(dir);
-    const Q swing = fromTo({0, -1, 0}, d);
-    const D3 f0 = rotate(swing, {0, 0, 1});
-    const D3 h = knee - d * dot(knee, d);
-    if (length(h) < 1e-9)
-        return swing;
-    const double twist = datan2(dot(cross(f0, h), d), dot(f0, h));
-    return axisAngle(d, twist) * swing;
-}
+Q legRotation(D3 dir, D3 knee) { return aimed({0, -1, 0}, dir, knee); }
 Q elbow(double degrees) { return axisAngle({0, -1, 0}, degrees * kDeg); } // left; mirrored for the right
 Q knee(double degrees) { return axisAngle({1, 0, 0}, degrees * kDeg); }   // both sides
 
-constexpr double kThigh = 0.41, kShin = 0.41; // hip–knee and knee–ankle in the bind pose
+constexpr double kThigh = 0.41; // hip–knee, as long as knee–ankle in the bind pose
 
 /// Two-bone leg reaching from the hip joint (world) to the ankle target (world): sets the thigh (in the
 /// pelvis' frame `pelvis`) and the knee, the knee bending in the leg's sagittal plane.
@@ -388,7 +381,7 @@ Pose idlePose(int frame)
     p.root = {0.015 * dsin(shift), 0.946 + 0.002 * dcos(2.0 * shift), 0.0};
     p.local[kHips] = yawPitchRoll(2.0 * dsin(shift + 0.5), 2.0, roll);
     p.local[kSpine1] = yawPitchRoll(-1.5 * dsin(shift + 0.5), -1.0 + 1.2 * dsin(breath), -0.8 * roll);
-    p.local[kHead] = yawPitchRoll(4.0 * dsin(shift - 0.8), 3.0 + 1.5 * dsin(breath + 1.0), 0.0);
+    p.local[kHead] = yawPitchRoll(4.0 * dsin(shift - 0.8), 1.5 + 1.0 * dsin(breath + 1.0), 0.0);
     hangArms(p, 15.0 + 1.5 * dsin(breath), 4.0, 14.0 + 2.0 * dsin(shift), 15.0 + 1.5 * dsin(breath), 4.0,
              14.0 - 2.0 * dsin(shift));
     reach(p, kLUpLeg, kLLeg, p.local[kHips], hipJoint(p, kLUpLeg), {0.1, 0.09, 0.0}, t);
@@ -526,13 +519,13 @@ Pose getupPose(const std::vector<Key>& keys, int frame)
 Key proneKey()
 {
     Key k;
-    // On the belly (the rig's spine particle, ahead of the hips, is the trunk's lowest), the chest bent down a
-    // little, the head turned aside and raised, the feet on the floor.
-    k.pitch = 87.0;
-    k.chestPitch = 8.0;
-    k.headPitch = -37.0, k.headYaw = 50.0;
+    // On the belly (the rig's spine particle, ahead of the hips, is the trunk's lowest), the head turned aside
+    // (about the neck particle's vertical: the head triangle keeps its shape) and raised a little.
+    k.pitch = 88.0;
+    k.chestPitch = 4.0;
+    k.headPitch = -10.0, k.headYaw = 55.0;
     k.armL = k.armR = {0.26, -0.96, 0.05}, k.elbowL = k.elbowR = 5.0;
-    k.legL = k.legR = {0.03, -1.0, -0.015}, k.kneeLDeg = k.kneeRDeg = 3.0;
+    k.legL = k.legR = {0.03, -1.0, 0.0}, k.kneeLDeg = k.kneeRDeg = 3.0;
     k.lift = 0.004; // between the keys the limbs cut their arcs' corners by a few millimetres
     return k;
 }
@@ -544,13 +537,13 @@ void pushUpAndStand(std::vector<Key>& keys, const Key& start, double t0, double 
     Key k = start;
     // Hands beside the chest, elbows up, knees starting to bend.
     k.t = t0 + scale * 0.45;
-    k.headYaw = 0.0, k.headPitch = -25.0;
+    k.headYaw = 0.0, k.headPitch = -10.0;
     k.armL = k.armR = {0.3, -0.85, -0.4}, k.bendL = k.bendR = {0, 0.5, 1}, k.elbowL = k.elbowR = 110.0;
     k.kneeLDeg = k.kneeRDeg = 12.0;
     keys.push_back(k);
     // Pushed up on straight arms and the knees, shins on the floor.
     k.t = t0 + scale * 1.0;
-    k.z = -0.06, k.pitch = 60.0, k.chestPitch = 0.0, k.headPitch = -15.0;
+    k.z = -0.06, k.pitch = 60.0, k.chestPitch = 0.0, k.headPitch = -8.0;
     k.armL = k.armR = {0.26, -0.48, 0.84}, k.bendL = k.bendR = {-1, 0.3, 0.3}, k.elbowL = k.elbowR = 10.0;
     k.legL = k.legR = {0.03, -1.0, 0.0}, k.kneeLDeg = k.kneeRDeg = 30.0;
     keys.push_back(k);
@@ -592,8 +585,8 @@ std::vector<Key> getupBackKeys()
     // Lying on the back, head toward +Z: the prone pose spun half a turn about the body's long axis.
     Key k = proneKey();
     k.x = -0.4, k.spin = 180.0;
-    k.pitch = 90.0, k.chestPitch = 2.0;
-    k.headPitch = 20.0, k.headYaw = 0.0;
+    k.pitch = 90.0, k.chestPitch = 4.0;
+    k.headPitch = 10.0, k.headYaw = 0.0;
     k.legL = k.legR = {0.03, -1.0, 0.06};
     std::vector<Key> keys{k};
     // The left knee up, the right arm up beside the head, the left arm reaching across: rolling to the right.
