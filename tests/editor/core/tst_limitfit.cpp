@@ -140,7 +140,8 @@ const editor::JointFit& joint(const editor::LimitFitResult& r, const char* name)
 }
 
 /// The bundled projects whose source meshes carry clips.
-const char* const kAnimatedSamples[] = {"characters/bcn_epileptic/bcn_epileptic.mproj",
+const char* const kAnimatedSamples[] = {"characters/mannequin/mannequin.mproj",
+                                        "characters/bcn_epileptic/bcn_epileptic.mproj",
                                         "characters/wuson/wuson.mproj"};
 
 } // namespace
