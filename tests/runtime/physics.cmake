@@ -5,3 +5,4 @@ marionette_qtest(tst_verlet SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_verlet.cpp LIB
 marionette_qtest(tst_sticks SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_sticks.cpp LIBS Marionette::runtime)
 marionette_qtest(tst_angular SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_angular.cpp LIBS Marionette::runtime)
 marionette_qtest(tst_drives SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_drives.cpp LIBS Marionette::runtime)
+marionette_qtest(tst_poseblend SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_poseblend.cpp LIBS Marionette::runtime)

@@ -1,0 +1,187 @@
+// A powered ragdoll playing a clip (DrivenRun.h).
+#include "marionette/editor/preview/DrivenRun.h"
+
+#include "marionette/editor/preview/AnimationPose.h"
+#include "marionette/editor/preview/TestScenes.h"
+#include "marionette/runtime/Ragdoll.h"
+#include "marionette/runtime/Rig.h"
+#include "marionette/runtime/World.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace marionette::editor {
+
+std::vector<std::int32_t> rigBonesInScene(const rig::RigDescription& rig, const import::ImportedScene& scene)
+{
+    std::vector<std::int32_t> out(rig.bones.size(), -1);
+    for (std::size_t b = 0; b < rig.bones.size(); ++b)
+        for (std::size_t s = 0; s < scene.skeleton.size(); ++s)
+            if (scene.skeleton[s].name == rig.bones[b].name) {
+                out[b] = std::int32_t(s);
+                break;
+            }
+    return out;
+}
+
+std::vector<Mat4> rigPalette(const rig::RigDescription& rig, const import::ImportedScene& scene,
+                             const std::vector<std::int32_t>& bonesInScene, std::size_t clip, float t)
+{
+    const std::vector<Mat4> world = sampleBoneWorld(scene, clip, t);
+    if (world.empty())
+        return {};
+    std::vector<Mat4> out(rig.bones.size());
+    for (std::size_t b = 0; b < rig.bones.size(); ++b) {
+        const std::int32_t s = b < bonesInScene.size() ? bonesInScene[b] : -1;
+        if (s >= 0)
+            out[b] = world[std::size_t(s)];
+        else if (rig.bones[b].parent >= 0)
+            out[b] = out[std::size_t(rig.bones[b].parent)] * rig.bones[b].bindLocal;
+        else
+            out[b] = rig.bones[b].bindWorld;
+    }
+    return out;
+}
+
+namespace {
+
+Vec3 translationOf(const Mat4& m) { return {m.m[12], m.m[13], m.m[14]}; }
+
+Quat rotationOf(const Mat4& m)
+{
+    Mat3 r;
+    for (int c = 0; c < 3; ++c)
+        r.c[c] = normalizeOr(Vec3{m.m[c * 4], m.m[c * 4 + 1], m.m[c * 4 + 2]}, r.c[c]);
+    return toQuat(r);
+}
+
+} // namespace
+
+DrivenRunResult runDriven(const rig::RigDescription& description, const import::ImportedScene& scene,
+                          const DrivenRunOptions& options)
+{
+    DrivenRunResult out;
+    if (options.clip >= scene.animations.size()) {
+        out.error = "clip " + std::to_string(options.clip) + " out of range (" +
+                    std::to_string(scene.animations.size()) + " clips)";
+        return out;
+    }
+    std::string error;
+    const std::shared_ptr<const runtime::Rig> rig = runtime::Rig::build(description, &error);
+    if (!rig) {
+        out.error = error;
+        return out;
+    }
+    const std::vector<std::int32_t> bones = rigBonesInScene(description, scene);
+    std::int32_t root = -1;
+    for (std::size_t b = 0; b < description.bones.size() && root < 0; ++b)
+        if (description.bones[b].parent < 0 && bones[b] >= 0)
+            root = std::int32_t(b);
+    if (root < 0) {
+        out.error = "no root bone of the rig is in the clip's skeleton";
+        return out;
+    }
+
+    runtime::WorldSettings ws;
+    ws.timeStep = rig->settings().timeStep;
+    ws.gravity = rig->settings().gravity;
+    ws.sleep = false;
+    runtime::World world(ws);
+    buildTestScene(world, options.scene);
+    runtime::Ragdoll* r = world.ragdoll(world.spawn(rig, Transform{}, {}, &error));
+    if (!r) {
+        out.error = error;
+        return out;
+    }
+    const float dt = rig->settings().timeStep;
+    const float seconds = options.seconds >= 0.f ? options.seconds : scene.animations[options.clip].duration;
+    const std::uint32_t frames = std::uint32_t(std::max(0L, std::lround(double(seconds) / double(dt))));
+    const std::size_t n = rig->particleCount(), nb = description.bones.size();
+
+    // Start in the clip's first pose, moving as it moves.
+    std::vector<Mat4> palette = rigPalette(description, scene, bones, options.clip, 0.f);
+    if (!r->setPoseTarget(palette, &error)) {
+        out.error = error;
+        return out;
+    }
+    const std::vector<Vec3> start(r->particleTargets().begin(), r->particleTargets().end());
+    if (!r->setPoseTarget(rigPalette(description, scene, bones, options.clip, dt), &error)) {
+        out.error = error;
+        return out;
+    }
+    std::vector<Vec3> before(n);
+    for (std::size_t i = 0; i < n; ++i)
+        before[i] = start[i] * 2.f - r->particleTargets()[i];
+    r->setPose(start, before);
+    r->clearPoseTarget();
+    if (!options.gains.empty() && !r->setDriveGains(options.gains, 0.f, &error)) {
+        out.error = error;
+        return out;
+    }
+
+    out.frames = frames;
+    out.bonePosition.assign(nb, 0.f);
+    out.boneAngle.assign(nb, 0.f);
+    out.particles.reserve(std::size_t(frames) * n);
+    out.targets.reserve(std::size_t(frames) * n);
+    std::vector<Mat4> mine(nb);
+    float lastHit = -1.f;
+    for (const DrivenHit& h : options.hits)
+        lastHit = std::max(lastHit, h.seconds);
+    std::uint32_t calmSince = 0;
+    bool calm = false;
+    for (std::uint32_t f = 0; f < frames; ++f) {
+        const float t = float(f + 1) * dt;
+        palette = rigPalette(description, scene, bones, options.clip, t);
+        r->setPoseTarget(palette);
+        for (const DrivenHit& h : options.hits)
+            if (std::lround(double(h.seconds) / double(dt)) == long(f))
+                r->applyImpulse(h.particle, h.impulse);
+        if (options.killAt >= 0.f && std::lround(double(options.killAt) / double(dt)) == long(f))
+            r->goLimp(options.killBlend);
+        world.step();
+        r->boneMatrices(mine);
+        const Vec3 rootMine = translationOf(mine[std::size_t(root)]), rootClip = translationOf(palette[std::size_t(root)]);
+        float worstP = 0.f, worstA = 0.f;
+        for (std::size_t b = 0; b < nb; ++b) {
+            const float p = length((translationOf(mine[b]) - rootMine) - (translationOf(palette[b]) - rootClip));
+            const float a = rotationAngle(rotationOf(mine[b]) * rotationOf(palette[b]).conjugate());
+            worstP = std::max(worstP, p);
+            worstA = std::max(worstA, a);
+            if (p > out.bonePosition[b])
+                out.bonePosition[b] = p;
+            if (a > out.boneAngle[b])
+                out.boneAngle[b] = a;
+            out.finite = out.finite && std::isfinite(p) && std::isfinite(a);
+        }
+        out.framePosition.push_back(worstP);
+        out.frameAngle.push_back(worstA);
+        out.particles.insert(out.particles.end(), r->positions().begin(), r->positions().end());
+        out.targets.insert(out.targets.end(), r->particleTargets().begin(), r->particleTargets().end());
+        const float drop = rootMine.y - rootClip.y;
+        out.lowestRootHeight = std::min(out.lowestRootHeight, drop);
+        if (rootMine.y < 0.5f * rootClip.y)
+            out.fell = true;
+        if (lastHit >= 0.f && t > lastHit) {
+            const bool below = worstP < options.recoveredBelow;
+            if (below && !calm)
+                calmSince = f;
+            calm = below;
+        }
+    }
+    for (std::size_t b = 0; b < nb; ++b) {
+        if (out.bonePosition[b] > out.worstPosition) {
+            out.worstPosition = out.bonePosition[b];
+            out.worstPositionBone = std::int32_t(b);
+        }
+        if (out.boneAngle[b] > out.worstAngle) {
+            out.worstAngle = out.boneAngle[b];
+            out.worstAngleBone = std::int32_t(b);
+        }
+    }
+    if (lastHit >= 0.f && calm)
+        out.recoveredAfter = float(calmSince + 1) * dt - lastHit;
+    return out;
+}
+
+} // namespace marionette::editor

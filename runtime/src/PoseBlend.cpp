@@ -1,0 +1,101 @@
+// From ragdoll back to animation (PoseBlend.h).
+#include "marionette/runtime/PoseBlend.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace marionette::runtime {
+
+namespace {
+
+Vec3 column(const Mat4& m, int c) { return {m.m[c * 4], m.m[c * 4 + 1], m.m[c * 4 + 2]}; }
+Vec3 translationOf(const Mat4& m) { return column(m, 3); }
+
+/// Rotation part of an affine matrix (columns normalised) and the columns' lengths.
+Quat rotationOf(const Mat4& m, Vec3& scale)
+{
+    Mat3 r;
+    const float s[3] = {length(column(m, 0)), length(column(m, 1)), length(column(m, 2))};
+    for (int c = 0; c < 3; ++c)
+        if (s[c] > 1e-12f)
+            r.c[c] = column(m, c) / s[c];
+    scale = {s[0], s[1], s[2]};
+    return toQuat(r);
+}
+
+Mat4 compose(Quat q, Vec3 t, Vec3 scale)
+{
+    const Mat3 r = toMat3(q);
+    Mat3 rs = Mat3::fromColumns(r.c[0] * scale.x, r.c[1] * scale.y, r.c[2] * scale.z);
+    return Mat4::fromRotationTranslation(rs, t);
+}
+
+} // namespace
+
+float tiltDifference(const Mat4& a, const Mat4& b, Vec3 up)
+{
+    Vec3 sa, sb;
+    const Vec3 n = normalizeOr(up, {0.f, 1.f, 0.f});
+    const Vec3 ua = rotationOf(a, sa).conjugate().rotate(n);
+    const Vec3 ub = rotationOf(b, sb).conjugate().rotate(n);
+    return std::acos(std::clamp(dot(ua, ub), -1.f, 1.f));
+}
+
+std::int32_t closestTilt(const Mat4& root, std::span<const Mat4> candidates, Vec3 up)
+{
+    std::int32_t best = -1;
+    float bestAngle = INFINITY;
+    for (std::size_t k = 0; k < candidates.size(); ++k) {
+        const float a = tiltDifference(root, candidates[k], up);
+        if (a < bestAngle) {
+            bestAngle = a;
+            best = std::int32_t(k);
+        }
+    }
+    return best;
+}
+
+Transform headingAlignment(const Mat4& clipRoot, const Mat4& root, Vec3 up)
+{
+    const Vec3 n = normalizeOr(up, {0.f, 1.f, 0.f});
+    Vec3 s;
+    // The world rotation taking the clip's root orientation to the body's, reduced to its twist about up.
+    const Quat q = rotationOf(root, s) * rotationOf(clipRoot, s).conjugate();
+    const float along = dot(q.vec(), n);
+    Quat twist = normalize(Quat{n.x * along, n.y * along, n.z * along, q.w});
+    if (!(std::fabs(along) > 1e-9f || std::fabs(q.w) > 1e-9f))
+        twist = Quat{};
+    const Vec3 moved = twist.rotate(translationOf(clipRoot));
+    Vec3 shift = translationOf(root) - moved;
+    shift = shift - n * dot(shift, n);
+    return {twist, shift};
+}
+
+bool blendPalettes(const Rig& rig, std::span<const Mat4> from, std::span<const Mat4> toStart, std::span<const Mat4> to,
+                   float weight, std::span<Mat4> out)
+{
+    const auto bones = rig.bones();
+    const std::size_t n = bones.size();
+    if (from.size() != n || toStart.size() != n || to.size() != n || out.size() < n || !(weight >= 0.f && weight <= 1.f))
+        return false;
+    // A bone's transform under its parent in a palette (roots: world).
+    auto local = [&](std::span<const Mat4> palette, std::size_t b) {
+        const std::int32_t p = bones[b].parent;
+        Mat4 inv;
+        return p >= 0 && invertAffine(palette[std::size_t(p)], inv) ? inv * palette[b] : palette[b];
+    };
+    const float keep = 1.f - weight;
+    for (std::size_t b = 0; b < n; ++b) {
+        Vec3 sf, s0, st;
+        const Mat4 lf = local(from, b), l0 = local(toStart, b), lt = local(to, b);
+        const Quat qf = rotationOf(lf, sf), q0 = rotationOf(l0, s0), qt = rotationOf(lt, st);
+        const Quat offset = nlerp(Quat{}, qf * q0.conjugate(), keep);
+        const Vec3 shift = (translationOf(lf) - translationOf(l0)) * keep;
+        const Mat4 m = compose(normalize(offset * qt), translationOf(lt) + shift, st);
+        const std::int32_t p = bones[b].parent;
+        out[b] = p >= 0 ? out[std::size_t(p)] * m : m;
+    }
+    return true;
+}
+
+} // namespace marionette::runtime
