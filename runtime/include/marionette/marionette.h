@@ -355,10 +355,11 @@ MR_API MrResult mrRigCreateCloth(int cols, int rows, float spacing, int pinTopRo
  * MR_OUT_OF_MEMORY. */
 MR_API MrResult mrRigCreateCrate(MrVec3 half, float mass, MrRig** out);
 
-/* Compiles a rig from arrays (copied; desc may be freed afterwards).
+/* Compiles a rig from arrays (copied; desc may be freed afterwards), with its drive profiles.
  * Fails: MR_INVALID_ARGUMENT (desc or out NULL, NULL array with a non-zero count, a count above
  * INT32_MAX), MR_INVALID_RIG (validation failed; mrLastError() names the first bad element, e.g.
- * "sticks[0] 'rope': particle b index 7 out of range (2 particles)"). */
+ * "sticks[0] 'rope': particle b index 7 out of range (2 particles)", or profile, e.g.
+ * "driveProfiles[0] 'stagger': parts[0].gains.motorFrequency 70 outside [0, 60]"). */
 MR_API MrResult mrRigCreate(const MrRigDesc* desc, MrRig** out);
 
 /* Loads a .mrig file (formats/rig/FORMAT.md) and compiles it. Any bytes are safe: a damaged, truncated
