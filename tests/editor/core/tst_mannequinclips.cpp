@@ -96,6 +96,8 @@ private slots:
     void clips_keepTheRigidSticksLength();
     void clips_keepTheSelfCollisionCapsulesApart_data() { clips_insideEveryAngularLimit_data(); }
     void clips_keepTheSelfCollisionCapsulesApart();
+    void clips_moveEveryJointAtAPlausibleSpeed_data();
+    void clips_moveEveryJointAtAPlausibleSpeed();
     void idle_loopsInPlace();
     void walk_loopsAStrideAheadWithTheStanceFootPlanted();
     void getups_startLyingFlatAndEndInTheBindPose_data();
@@ -108,7 +110,7 @@ void TestMannequinClips::clips_namedWithTheirDurations()
     const import::ImportedScene& scene = sample().scene;
     QCOMPARE(scene.animations.size(), std::size_t(4));
     // Keys at 30 frames a second: idle 120 frames, walk 4 cycles of 33, the get-ups as generated.
-    const std::pair<const char*, float> expected[] = {{"idle", 4.f}, {"walk", 4.4f}, {"getup_back", 3.f}, {"getup_front", 2.9f}};
+    const std::pair<const char*, float> expected[] = {{"idle", 4.f}, {"walk", 4.4f}, {"getup_back", 4.43333f}, {"getup_front", 3.1f}};
     for (const auto& [name, duration] : expected) {
         const import::AnimationClip& clip = scene.animations[clipIndex(scene, QString::fromLatin1(name))];
         QVERIFY2(std::fabs(clip.duration - duration) < 1e-4f, qPrintable(QStringLiteral("%1 lasts %2 s").arg(name).arg(clip.duration)));
@@ -286,6 +288,46 @@ void TestMannequinClips::clips_keepTheSelfCollisionCapsulesApart()
     }
     qInfo("%s: self-colliding capsules at least %.1f mm apart (%s)", qPrintable(clip), double(worst) * 1000.0, qPrintable(where));
     QVERIFY2(worst >= 0.005f, qPrintable(QStringLiteral("%1 mm apart: %2").arg(double(worst) * 1000.0).arg(where)));
+}
+
+void TestMannequinClips::clips_moveEveryJointAtAPlausibleSpeed_data()
+{
+    // The most a joint may move in one 1/60 s frame: 6 cm (3.6 m/s, a brisk hand); the walk's swing foot 8 cm.
+    QTest::addColumn<QString>("clip");
+    QTest::addColumn<float>("most");
+    QTest::newRow("idle") << QStringLiteral("idle") << 0.06f;
+    QTest::newRow("walk") << QStringLiteral("walk") << 0.08f;
+    QTest::newRow("getup_back") << QStringLiteral("getup_back") << 0.06f;
+    QTest::newRow("getup_front") << QStringLiteral("getup_front") << 0.06f;
+}
+
+void TestMannequinClips::clips_moveEveryJointAtAPlausibleSpeed()
+{
+    // Every bone's joint (its world position, sampled as the preview samples it) moves at most `most` between
+    // frames 1/60 s apart: a ragdoll driven toward the clip, or a get-up blended from a resting pose, rides on
+    // the clip's motion, so a faster sweep shows as a pop.
+    QFETCH(QString, clip);
+    QFETCH(float, most);
+    const import::ImportedScene& scene = sample().scene;
+    const std::size_t c = clipIndex(scene, clip);
+    const int frames = int(std::lround(scene.animations[c].duration * 60.f));
+    std::vector<Mat4> before = editor::sampleBoneWorld(scene, c, 0.f);
+    float fastest = 0.f;
+    QString where;
+    for (int f = 1; f <= frames; ++f) {
+        const float t = float(f) / 60.f;
+        std::vector<Mat4> now = editor::sampleBoneWorld(scene, c, t);
+        for (std::size_t b = 0; b < now.size(); ++b) {
+            const float step = length(translationOf(now[b]) - translationOf(before[b]));
+            if (step > fastest) {
+                fastest = step;
+                where = QStringLiteral("%1 at frame %2 (%3 s)").arg(QString::fromStdString(scene.skeleton[b].name)).arg(f).arg(t);
+            }
+        }
+        before = std::move(now);
+    }
+    qInfo("%s: at most %.1f cm per 1/60 s frame (%s)", qPrintable(clip), double(fastest) * 100.0, qPrintable(where));
+    QVERIFY2(fastest <= most, qPrintable(QStringLiteral("%1 cm in 1/60 s: %2").arg(double(fastest) * 100.0).arg(where)));
 }
 
 void TestMannequinClips::idle_loopsInPlace()
