@@ -79,6 +79,32 @@ QString driverText(const rig::RigDescription& d, int binding)
     return QStringLiteral("stick '%1'").arg(str(d.sticks[std::size_t(b.index)].name));
 }
 
+/// A drive profile's gains in a line: "motor 4 Hz (ratio 1, at most 200 N·m), pin off", "kinematic".
+QString gainsText(const rig::DriveGains& g)
+{
+    if (g.kinematic)
+        return QStringLiteral("kinematic");
+    const auto spring = [](const char* what, float hz, float ratio, float most, const char* unit) {
+        if (hz <= 0.f)
+            return QStringLiteral("%1 off").arg(QLatin1String(what));
+        QString t = QStringLiteral("%1 %2 Hz (ratio %3").arg(QLatin1String(what), num(double(hz)), num(double(ratio)));
+        if (most > 0.f)
+            t += QStringLiteral(", at most %1 %2").arg(num(double(most)), QString::fromUtf8(unit));
+        return t + QLatin1Char(')');
+    };
+    return spring("motor", g.motorFrequency, g.motorDamping, g.maxTorque, "N·m") + QStringLiteral(", ") +
+           spring("pin", g.pinFrequency, g.pinDamping, g.maxForce, "N");
+}
+
+QJsonObject gainsJson(const rig::DriveGains& g)
+{
+    QJsonObject o;
+    for (const rig::DriveGainField& f : rig::kDriveGainFields)
+        o.insert(QLatin1String(f.name), double(g.*f.member));
+    o.insert(QStringLiteral("kinematic"), g.kinematic);
+    return o;
+}
+
 /// "PATH: MESSAGE" of a verdict's first error: the line the editor's Validation list shows first.
 QString firstError(const QString& path, const editor::RigVerdict& verdict)
 {
@@ -105,7 +131,7 @@ const char* kValidateHelp =
 const char* kInfoHelp =
     "Usage: marionette info [--json] RIG\n\n"
     "Describes a .mrig rig (or the rig of a .mproj project): format version, the count of every kind of\n"
-    "element, the bones and what drives each, and the simulation settings.\n\n"
+    "element, the bones and what drives each, the drive profiles, and the simulation settings.\n\n"
     "Options:\n"
     "  --json      print a JSON object instead of text\n"
     "  -h, --help  show this help\n\n"
@@ -258,6 +284,12 @@ int infoCommand(const QStringList& arguments, Io& io)
             o.insert(QStringLiteral("driver"), drv.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(drv));
             bones.append(o);
         }
+        QJsonArray profiles;
+        for (const rig::DriveProfile& p : d.driveProfiles)
+            profiles.append(QJsonObject{{QStringLiteral("name"), str(p.name)},
+                                        {QStringLiteral("id"), qint64(p.id)},
+                                        {QStringLiteral("parts"), qint64(p.parts.size())},
+                                        {QStringLiteral("defaults"), gainsJson(p.defaults)}});
         const QJsonObject settings{
             {QStringLiteral("gravity"), toJson(st.gravity)},
             {QStringLiteral("timeStep"), double(st.timeStep)},
@@ -298,6 +330,7 @@ int infoCommand(const QStringList& arguments, Io& io)
                                                   {QStringLiteral("bound"), qint64(c.bound)},
                                                   {QStringLiteral("unbound"), qint64(d.bones.size() - c.bound)},
                                                   {QStringLiteral("list"), bones}}},
+            {QStringLiteral("driveProfiles"), profiles},
             {QStringLiteral("settings"), settings},
         };
         QJsonObject withLods = o;
@@ -363,9 +396,15 @@ int infoCommand(const QStringList& arguments, Io& io)
                       .leftJustified(22)
                << ' ' << (drv.isEmpty() ? QStringLiteral("unbound") : QStringLiteral("driven by %1").arg(drv)) << '\n';
     }
-    auto plural = [](std::uint32_t n, const char* one, const char* many) {
+    auto plural = [](std::size_t n, const char* one, const char* many) {
         return QStringLiteral("%1 %2").arg(n).arg(QLatin1String(n == 1 ? one : many));
     };
+    row("drives", d.driveProfiles.empty() ? QStringLiteral("no profiles")
+                                          : plural(d.driveProfiles.size(), "profile", "profiles"));
+    for (const rig::DriveProfile& p : d.driveProfiles)
+        io.out << "    " << str(p.name).leftJustified(16) << ' '
+               << plural(p.parts.size(), "part", "parts").append(QStringLiteral(" overridden")).leftJustified(22)
+               << " defaults " << gainsText(p.defaults) << '\n';
     row("settings", QStringLiteral("solver %1, %2 of %3 per step of %4 s (at most %5 per advance)")
                         .arg(QLatin1String(rig::toString(st.solver)), plural(st.substeps, "substep", "substeps"),
                              plural(st.iterations, "iteration", "iterations"), num(double(st.timeStep)),

@@ -182,6 +182,83 @@ extern "C" MrPinDesc mrPinDescDefault(void)
     return c;
 }
 
+// ---- drive profiles of a description --------------------------------------------------------------------
+
+namespace {
+
+MrDriveGains toMr(const mr::rig::DriveGains& g)
+{
+    MrDriveGains c;
+    c.motorFrequency = g.motorFrequency;
+    c.motorDamping = g.motorDamping;
+    c.maxTorque = g.maxTorque;
+    c.pinFrequency = g.pinFrequency;
+    c.pinDamping = g.pinDamping;
+    c.maxForce = g.maxForce;
+    c.kinematic = g.kinematic ? 1 : 0;
+    return c;
+}
+
+mr::rig::DriveGains toGains(const MrDriveGains& c)
+{
+    return {c.motorFrequency, c.motorDamping, c.maxTorque, c.pinFrequency, c.pinDamping, c.maxForce, c.kinematic != 0};
+}
+
+/// MrRigDesc.profiles into out.driveProfiles. The part kinds are checked here (a C int does not fit the C++
+/// enum); names, ranges and indices are RigDescription::validate()'s, as for every other element.
+MrResult convertDriveProfiles(const char* function, const MrRigDesc& c, mr::rig::RigDescription& out)
+{
+    if (MrResult r = checkArray(function, "profiles", c.profiles, c.profileCount); r != MR_OK)
+        return r;
+    out.driveProfiles.resize(c.profileCount);
+    for (std::size_t i = 0; i < c.profileCount; ++i) {
+        const MrDriveProfileDesc& s = c.profiles[i];
+        mr::rig::DriveProfile& p = out.driveProfiles[i];
+        if (s.partCount > 0 && !s.parts)
+            return fail(MR_INVALID_ARGUMENT, "%s: desc->profiles[%zu].parts is NULL but its count is %zu", function, i,
+                        s.partCount);
+        if (s.partCount > kMaxElements)
+            return fail(MR_INVALID_ARGUMENT, "%s: desc->profiles[%zu].parts count %zu exceeds INT32_MAX", function, i,
+                        s.partCount);
+        p.name = nameOf(s.name);
+        p.defaults = toGains(s.defaults);
+        p.parts.resize(s.partCount);
+        for (std::size_t k = 0; k < s.partCount; ++k) {
+            const MrDrivePartDesc& q = s.parts[k];
+            if (q.kind != MR_DRIVE_PART_TRIANGLE && q.kind != MR_DRIVE_PART_STICK)
+                return fail(MR_INVALID_RIG, "%s: driveProfiles[%zu]%s%s%s: parts[%zu].kind: unknown part kind %d", function,
+                            i, s.name && *s.name ? " '" : "", s.name ? s.name : "", s.name && *s.name ? "'" : "", k,
+                            int(q.kind));
+            p.parts[k] = {static_cast<mr::rig::DrivePartKind>(q.kind), q.index, toGains(q.gains)};
+        }
+    }
+    return MR_OK;
+}
+
+} // namespace
+
+extern "C" MrDriveGains mrDriveGainsDefault(void) { return toMr(mr::rig::DriveGains{}); }
+
+extern "C" MrDrivePartDesc mrDrivePartDescDefault(void)
+{
+    const mr::rig::DrivePart p;
+    MrDrivePartDesc c;
+    c.kind = static_cast<std::int32_t>(p.kind);
+    c.index = p.index;
+    c.gains = toMr(p.gains);
+    return c;
+}
+
+extern "C" MrDriveProfileDesc mrDriveProfileDescDefault(void)
+{
+    MrDriveProfileDesc c;
+    c.name = nullptr;
+    c.defaults = mrDriveGainsDefault();
+    c.parts = nullptr;
+    c.partCount = 0;
+    return c;
+}
+
 // ---- rigs ---------------------------------------------------------------------------------------------
 
 extern "C" MrResult mrRigCreateHumanoid(float height, float mass, MrRig** out)
@@ -284,6 +361,8 @@ extern "C" MrResult mrRigCreate(const MrRigDesc* desc, MrRig** out)
             return nullArgument(F, "out");
         mr::rig::RigDescription description;
         if (MrResult r = convertDescription(F, *desc, description); r != MR_OK)
+            return r;
+        if (MrResult r = convertDriveProfiles(F, *desc, description); r != MR_OK)
             return r;
         return wrapRig(F, description, out);
     });
@@ -404,14 +483,16 @@ MrResult checkIndex(const char* function, const char* what, std::uint32_t index,
     return MR_OK;
 }
 
-MrResult elementName(const char* function, const MrRig* rig, std::int32_t kind, std::uint32_t index,
-                     const char** name)
+/// `list(rig, f)` calls f(elements, what) with a list of named things of the rig (an MrElementKind's,
+/// through withElements(), or the drive profiles) or fails.
+template <class List>
+MrResult nameIn(const char* function, const MrRig* rig, List&& list, std::uint32_t index, const char** name)
 {
     if (MrResult r = checkRig(function, rig); r != MR_OK)
         return r;
     if (!name)
         return nullArgument(function, "name");
-    return withElements(function, *rig, kind, [&](const auto& elements, const char* what) -> MrResult {
+    return list(*rig, [&](const auto& elements, const char* what) -> MrResult {
         if (MrResult r = checkIndex(function, what, index, elements.size()); r != MR_OK)
             return r;
         *name = elements[index].name.c_str();
@@ -420,8 +501,9 @@ MrResult elementName(const char* function, const MrRig* rig, std::int32_t kind, 
 }
 
 /// indexName: the name of the out-parameter in the caller's declaration, for messages.
-MrResult findElement(const char* function, const MrRig* rig, std::int32_t kind, const char* name,
-                     std::uint32_t* index, const char* indexName)
+template <class List>
+MrResult findIn(const char* function, const MrRig* rig, List&& list, const char* name, std::uint32_t* index,
+                const char* indexName)
 {
     if (MrResult r = checkRig(function, rig); r != MR_OK)
         return r;
@@ -429,7 +511,7 @@ MrResult findElement(const char* function, const MrRig* rig, std::int32_t kind, 
         return nullArgument(function, "name");
     if (!index)
         return nullArgument(function, indexName);
-    return withElements(function, *rig, kind, [&](const auto& elements, const char* what) -> MrResult {
+    return list(*rig, [&](const auto& elements, const char* what) -> MrResult {
         if (*name != '\0')
             for (std::size_t i = 0; i < elements.size(); ++i)
                 if (elements[i].name == name) {
@@ -440,6 +522,27 @@ MrResult findElement(const char* function, const MrRig* rig, std::int32_t kind, 
         return fail(MR_NOT_FOUND, "%s: no %s named '%.200s' (%zu %ss)%s", function, what, name, elements.size(),
                     what, *name ? "" : "; unnamed elements cannot be looked up");
     });
+}
+
+/// The elements of `kind`, for nameIn() and findIn().
+auto elementsOf(const char* function, std::int32_t kind)
+{
+    return [=](const MrRig& rig, auto&& f) { return withElements(function, rig, kind, f); };
+}
+
+/// The drive profiles, for nameIn() and findIn() (messages say "drive profile").
+MrResult withProfiles(const MrRig& rig, auto&& f) { return f(rig.rig->description().driveProfiles, "drive profile"); }
+
+MrResult elementName(const char* function, const MrRig* rig, std::int32_t kind, std::uint32_t index,
+                     const char** name)
+{
+    return nameIn(function, rig, elementsOf(function, kind), index, name);
+}
+
+MrResult findElement(const char* function, const MrRig* rig, std::int32_t kind, const char* name,
+                     std::uint32_t* index, const char* indexName)
+{
+    return findIn(function, rig, elementsOf(function, kind), name, index, indexName);
 }
 
 } // namespace
@@ -494,4 +597,21 @@ extern "C" MrResult mrRigBoneParent(const MrRig* rig, uint32_t bone, int32_t* pa
         return r;
     *parent = bones[bone].parent;
     return MR_OK;
+}
+
+// ---- drive profiles of a rig ------------------------------------------------------------------------------
+
+extern "C" MrResult mrRigDriveProfileCount(const MrRig* rig, uint32_t* count)
+{
+    return rigCount(__func__, rig, count, [](const rt::Rig& r) { return r.description().driveProfiles.size(); });
+}
+
+extern "C" MrResult mrRigDriveProfileName(const MrRig* rig, uint32_t profile, const char** name)
+{
+    return nameIn(__func__, rig, [](const MrRig& r, auto&& f) { return withProfiles(r, f); }, profile, name);
+}
+
+extern "C" MrResult mrRigFindDriveProfile(const MrRig* rig, const char* name, uint32_t* profile)
+{
+    return findIn(__func__, rig, [](const MrRig& r, auto&& f) { return withProfiles(r, f); }, name, profile, "profile");
 }

@@ -61,6 +61,8 @@ private slots:
     void info_json_matchesRig();
     void info_solverSettings();
     void info_project();
+    void info_driveProfiles();
+    void validate_reportsDriveProfileFindings();
     void export_writesTheProjectsRig();
     void build_meshToRig_data();
     void build_meshToRig();
@@ -450,6 +452,87 @@ void TestCli::info_project()
     QCOMPARE(format.value(QStringLiteral("version")).toInt(), project::kProjectVersion);
     QCOMPARE(o.value(QStringLiteral("particles")).toObject().value(QStringLiteral("total")).toInteger(),
              qint64(mHumanoid.particles.size()));
+}
+
+// `info` lists the drive profiles of a .mrig and of a project: name, parts overridden, default gains.
+void TestCli::info_driveProfiles()
+{
+    QVERIFY2(cli({QStringLiteral("info"), mRig}).out.contains(QLatin1String("\n  drives      no profiles\n")), "no profiles");
+    rig::RigDescription d = mHumanoid;
+    rig::DriveProfile stagger;
+    stagger.name = "stagger";
+    stagger.id = 7;
+    stagger.defaults = {4.f, 1.f, 200.f, 0.f, 1.f, 0.f, false};
+    stagger.parts = {{rig::DrivePartKind::Triangle, 0, {12.f, 0.5f, 0.f, 0.f, 1.f, 0.f, false}},
+                     {rig::DrivePartKind::Stick, 0, {0.f, 1.f, 0.f, 0.f, 1.f, 0.f, true}}};
+    rig::DriveProfile pinned;
+    pinned.name = "pinned";
+    pinned.defaults = {0.f, 1.f, 0.f, 2.5f, 0.7f, 0.f, false};
+    pinned.parts = {{rig::DrivePartKind::Stick, 3, {}}};
+    rig::DriveProfile frozen;
+    frozen.name = "frozen";
+    frozen.defaults.kinematic = true;
+    d.driveProfiles = {stagger, pinned, frozen};
+    const QString file = path("drives.mrig");
+    std::string error;
+    QVERIFY2(rig::saveMrig(file.toStdString(), d, &error), error.c_str());
+    project::Project proj;
+    proj.rig = d;
+    const QString projectFile = path("drives.mproj");
+    QVERIFY2(project::saveProject(projectFile, proj).ok(), "save");
+
+    for (const QString& f : {file, projectFile}) {
+        Run r = cli({QStringLiteral("info"), f});
+        QVERIFY2(r.exitCode == 0 && r.err.isEmpty(), qPrintable(r.describe()));
+        QVERIFY2(r.out.contains(QStringLiteral(
+                     "\n  drives      3 profiles\n"
+                     "    stagger          2 parts overridden     defaults motor 4 Hz (ratio 1, at most 200 N·m), pin off\n"
+                     "    pinned           1 part overridden      defaults motor off, pin 2.5 Hz (ratio 0.7)\n"
+                     "    frozen           0 parts overridden     defaults kinematic\n")),
+                 qPrintable(r.out));
+
+        r = cli({QStringLiteral("info"), QStringLiteral("--json"), f});
+        QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+        const QJsonArray profiles =
+            QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("driveProfiles")).toArray();
+        QCOMPARE(profiles.size(), 3);
+        const QJsonObject first = profiles[0].toObject();
+        QCOMPARE(first.value(QStringLiteral("name")).toString(), QStringLiteral("stagger"));
+        QCOMPARE(first.value(QStringLiteral("id")).toInteger(), qint64(7));
+        QCOMPARE(first.value(QStringLiteral("parts")).toInteger(), qint64(2));
+        const QJsonObject defaults = first.value(QStringLiteral("defaults")).toObject();
+        QCOMPARE(defaults.value(QStringLiteral("motorFrequency")).toDouble(), 4.0);
+        QCOMPARE(defaults.value(QStringLiteral("maxTorque")).toDouble(), 200.0);
+        QCOMPARE(defaults.value(QStringLiteral("kinematic")).toBool(), false);
+        QCOMPARE(profiles[2].toObject().value(QStringLiteral("defaults")).toObject().value(QStringLiteral("kinematic")).toBool(),
+                 true);
+    }
+}
+
+// A profile RigDescription validation refuses makes `validate` fail with its finding, the editor's verdict,
+// and `--json` lists it among the errors. (A .mrig cannot hold such a profile: the reader refuses the record,
+// as validate_craftedCorpus checks with the corpus's DRVP files.)
+void TestCli::validate_reportsDriveProfileFindings()
+{
+    project::Project proj;
+    proj.rig = mHumanoid;
+    rig::DriveProfile p;
+    p.name = "stagger";
+    p.defaults.motorFrequency = 6.f;
+    proj.rig.driveProfiles = {p};
+    QString error;
+    QByteArray json = project::writeProject(proj, error);
+    QVERIFY2(error.isEmpty(), qPrintable(error));
+    QCOMPARE(json.count("\"motorFrequency\": 6,"), qsizetype(1));
+    json.replace("\"motorFrequency\": 6,", "\"motorFrequency\": 70,");
+    const QString file = path("bad-drive.mproj");
+    QVERIFY(writeBytes(file, json));
+    const QString finding = QStringLiteral("driveProfiles[0] 'stagger': defaults.motorFrequency 70 outside [0, 60]");
+    Run r = cli({QStringLiteral("validate"), file});
+    QVERIFY2(r.exitCode == 1 && r.err == QStringLiteral("error: %1: %2\n").arg(file, finding), qPrintable(r.describe()));
+    r = cli({QStringLiteral("validate"), QStringLiteral("--json"), file});
+    const QJsonArray errors = QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("errors")).toArray();
+    QVERIFY2(!errors.isEmpty() && errors[0].toString().contains(finding), qPrintable(r.describe()));
 }
 
 // `export` writes the project's rig as a .mrig that reads back as the same rig; a failed export leaves an

@@ -42,6 +42,15 @@ void checkView(const MrigView& v)
     require(allIn(v.sticks(), np, &mrig::StickRecord::particleA) && allIn(v.sticks(), np, &mrig::StickRecord::particleB));
     require(allIn(v.angles(), np, &mrig::AngleRecord::center));
     require(v.bendDamping().empty() || v.bendDamping().size() == v.angles().size());
+    // Drive profiles own consecutive runs of DRPT that cover it exactly; parts index triangles or sticks.
+    std::size_t owned = 0;
+    for (const auto& p : v.driveProfiles()) {
+        require(p.firstPart == owned && p.partCount <= v.driveParts().size() - owned);
+        owned += p.partCount;
+    }
+    require(owned == v.driveParts().size());
+    for (const auto& q : v.driveParts())
+        require(q.index >= 0 && std::size_t(q.index) < (q.kind == 0 ? v.triangles().size() : v.sticks().size()));
     require(allIn(v.pins(), np, &mrig::PinRecord::particle));
     require(allIn(v.angular(), v.triangles().size(), &mrig::AngularRecord::triangleA));
     require(allIn(v.bindings(), v.bones().size(), &mrig::BindingRecord::bone));

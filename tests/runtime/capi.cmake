@@ -25,3 +25,11 @@ target_link_libraries(c_api_authored_test PRIVATE Marionette::runtime)
 add_test(NAME c_api_authored_test
          COMMAND c_api_authored_test ${MARIONETTE_TEST_RIGS}/humanoid.mrig ${MARIONETTE_TEST_RIGS}/authored.mrig)
 set_tests_properties(c_api_authored_test PROPERTIES FIXTURES_REQUIRED test_rigs)
+
+# Drive profiles on the rig side: MrRigDesc.profiles, the lookups, and a .mrig 1.3 file (c_api_drive_test.c).
+add_executable(c_api_drive_test ${CMAKE_CURRENT_LIST_DIR}/c_api_drive_test.c)
+set_target_properties(c_api_drive_test PROPERTIES LINKER_LANGUAGE CXX C_STANDARD 11 C_STANDARD_REQUIRED ON)
+target_compile_options(c_api_drive_test PRIVATE -Wall -Wextra -Werror)
+target_link_libraries(c_api_drive_test PRIVATE Marionette::runtime)
+add_test(NAME c_api_drive_test COMMAND c_api_drive_test ${MARIONETTE_TEST_RIGS}/drives.mrig)
+set_tests_properties(c_api_drive_test PROPERTIES FIXTURES_REQUIRED test_rigs)

@@ -29,5 +29,20 @@ int main(int argc, char** argv)
         std::fprintf(stderr, "make_test_rigs: %s\n", error.c_str());
         return 1;
     }
+    // drives.mrig: the humanoid with two drive profiles (c_api_drive_test): "stagger" (a 4 Hz motor by
+    // default, triangle 0 at 12 Hz, stick 0 kinematic) and "limp" (every spring off, no parts).
+    marionette::rig::RigDescription drives = marionette::runtime::makeHumanoid();
+    marionette::rig::DriveProfile stagger;
+    stagger.name = "stagger";
+    stagger.defaults.motorFrequency = 4.f;
+    stagger.parts.push_back({marionette::rig::DrivePartKind::Triangle, 0, {12.f, 1.f, 0.f, 0.f, 1.f, 0.f, false}});
+    stagger.parts.push_back({marionette::rig::DrivePartKind::Stick, 0, {0.f, 1.f, 0.f, 0.f, 1.f, 0.f, true}});
+    marionette::rig::DriveProfile limp;
+    limp.name = "limp";
+    drives.driveProfiles = {stagger, limp};
+    if (!marionette::rig::saveMrig(folder + "/drives.mrig", drives, &error)) {
+        std::fprintf(stderr, "make_test_rigs: %s\n", error.c_str());
+        return 1;
+    }
     return 0;
 }

@@ -162,7 +162,48 @@ class RigWriter {
         w.put("offset", b.offset);
     }
 
+    /// `rig.driveProfiles`: {id, name, defaults: {gains}, parts: [{"triangle" or "stick": id, gains}]}.
+    QJsonArray writeDriveProfiles(const JsonPath& at) const
+    {
+        QJsonArray array;
+        for (std::size_t i = 0; i < mRig.driveProfiles.size(); ++i) {
+            const rig::DriveProfile& p = mRig.driveProfiles[i];
+            const JsonPath profile = at.index(qsizetype(i));
+            ObjectWriter w(profile);
+            w.put("id", p.id);
+            w.putString("name", p.name);
+            const JsonPath defaultsAt = profile.key("defaults");
+            ObjectWriter defaults(defaultsAt);
+            writeGains(defaults, p.defaults);
+            w.set("defaults", defaults.object());
+            QJsonArray parts;
+            const JsonPath partsAt = profile.key("parts");
+            for (std::size_t k = 0; k < p.parts.size(); ++k) {
+                const rig::DrivePart& part = p.parts[k];
+                ObjectWriter e(partsAt.index(qsizetype(k)));
+                if (part.kind == rig::DrivePartKind::Triangle)
+                    ref(e, "triangle", ElementKind::Triangle, part.index);
+                else if (part.kind == rig::DrivePartKind::Stick)
+                    ref(e, "stick", ElementKind::Stick, part.index);
+                else
+                    fail(e.path(), QStringLiteral("unknown part kind %1 cannot be saved").arg(int(part.kind)));
+                writeGains(e, part.gains);
+                parts.append(e.object());
+            }
+            w.set("parts", parts);
+            array.append(w.object());
+        }
+        return array;
+    }
+
   private:
+    static void writeGains(ObjectWriter& w, const rig::DriveGains& g)
+    {
+        for (const rig::DriveGainField& f : rig::kDriveGainFields)
+            w.put(f.name, g.*f.member);
+        w.put("kinematic", g.kinematic);
+    }
+
     const rig::RigDescription& mRig;
     const ElementIndex& mIndex;
 };
@@ -314,7 +355,70 @@ class RigReader {
         o.optional("offset", b.offset);
     }
 
+    /// `rig.driveProfiles` (optional; absent, as in every project saved before profiles, is none). Missing
+    /// gains take rig::DriveGains' defaults; a part names its triangle or stick by id.
+    void readDriveProfiles(const QJsonValue& v, const JsonPath& at, std::vector<rig::DriveProfile>& out) const
+    {
+        const QJsonArray array = toArray(v, at);
+        if (array.size() > kMaxDriveProfiles)
+            fail(at, QStringLiteral("%1 drive profiles, more than %2").arg(array.size()).arg(kMaxDriveProfiles));
+        out.resize(std::size_t(array.size()));
+        for (qsizetype i = 0; i < array.size(); ++i) {
+            const JsonPath profile = at.index(i);
+            ObjectReader o(array[i], profile);
+            rig::DriveProfile& p = out[std::size_t(i)];
+            const QJsonValue id = o.take("id");
+            if (!id.isUndefined())
+                p.id = static_cast<rig::ElementId>(toInteger(id, profile.key("id"), 0, kMaxId));
+            for (qsizetype j = 0; j < i && p.id != 0; ++j)
+                if (out[std::size_t(j)].id == p.id)
+                    fail(profile.key("id"), QStringLiteral("id %1 used by driveProfiles[%2] too").arg(p.id).arg(j));
+            o.optional("name", p.name);
+            const QJsonValue defaults = o.take("defaults");
+            if (!defaults.isUndefined()) {
+                const JsonPath defaultsAt = profile.key("defaults");
+                ObjectReader d(defaults, defaultsAt);
+                readGains(d, p.defaults);
+                d.finish();
+            }
+            const QJsonValue parts = o.take("parts");
+            if (!parts.isUndefined()) {
+                const JsonPath partsAt = profile.key("parts");
+                const QJsonArray a = toArray(parts, partsAt);
+                const std::size_t most = mIndex.count(ElementKind::Triangle) + mIndex.count(ElementKind::Stick);
+                if (std::size_t(a.size()) > most) // each part at most once: more cannot be valid, and bounds the work
+                    fail(partsAt, QStringLiteral("%1 parts, but the rig has only %2 triangles and sticks")
+                                      .arg(a.size())
+                                      .arg(most));
+                p.parts.resize(std::size_t(a.size()));
+                for (qsizetype k = 0; k < a.size(); ++k) {
+                    const JsonPath partAt = partsAt.index(k);
+                    ObjectReader e(a[k], partAt);
+                    rig::DrivePart& part = p.parts[std::size_t(k)];
+                    const bool triangle = e.has("triangle"), stick = e.has("stick");
+                    if (triangle == stick)
+                        fail(e.path(), triangle ? QStringLiteral("has both \"triangle\" and \"stick\"; a part is one of them")
+                                                : QStringLiteral("missing its part: a \"triangle\" or a \"stick\" field"));
+                    part.kind = triangle ? rig::DrivePartKind::Triangle : rig::DrivePartKind::Stick;
+                    part.index = triangle ? ref(e, "triangle", ElementKind::Triangle) : ref(e, "stick", ElementKind::Stick);
+                    readGains(e, part.gains);
+                    e.finish();
+                }
+            }
+            o.finish();
+        }
+    }
+
   private:
+    static constexpr qsizetype kMaxDriveProfiles = 10000;
+
+    static void readGains(ObjectReader& o, rig::DriveGains& g)
+    {
+        for (const rig::DriveGainField& f : rig::kDriveGainFields)
+            o.optional(f.name, g.*f.member);
+        o.optional("kinematic", g.kinematic);
+    }
+
     const ElementIndex& mIndex;
 };
 
@@ -358,6 +462,8 @@ QJsonObject writeRig(const rig::RigDescription& rig, const JsonPath& at)
         }
         w.set(sectionName(kind), array);
     });
+    if (!rig.driveProfiles.empty()) // absent when there are none: older projects rewrite unchanged
+        w.set("driveProfiles", writer.writeDriveProfiles(at.key("driveProfiles")));
     w.set("settings", writeSettings(rig.settings, at.key("settings")));
     return w.object();
 }
@@ -389,6 +495,7 @@ void readRig(const QJsonValue& value, const JsonPath& at, rig::RigDescription& o
         }
     });
     const QJsonValue settings = o.take("settings");
+    const QJsonValue driveProfiles = o.take("driveProfiles");
     o.finish();
     const QString ids = checkElementIds(r);
     if (!ids.isEmpty())
@@ -407,6 +514,8 @@ void readRig(const QJsonValue& value, const JsonPath& at, rig::RigDescription& o
             e.finish();
         }
     });
+    if (!driveProfiles.isUndefined())
+        reader.readDriveProfiles(driveProfiles, at.key("driveProfiles"), r.driveProfiles);
     if (!settings.isUndefined())
         readSettings(settings, at.key("settings"), r.settings);
     out = std::move(r);

@@ -75,7 +75,8 @@ std::string tagName(std::uint32_t tag);
 enum ChunkId : int {
     kRigChunk, kSettingsChunk, kParticlesChunk, kSticksChunk, kAnglesChunk, kTrianglesChunk, kAngularChunk,
     kPinsChunk, kShapesChunk, kBonesChunk, kBindingsChunk, kStringsChunk,
-    kSolverChunk, kAngularFrictionChunk, kPinStiffnessChunk, kBendDampingChunk, kKnownChunkCount
+    kSolverChunk, kAngularFrictionChunk, kPinStiffnessChunk, kBendDampingChunk,
+    kDriveProfilesChunk, kDrivePartsChunk, kKnownChunkCount
 };
 
 struct KnownChunk {
@@ -136,6 +137,8 @@ struct RecordSpans {
     bool hasAngularFriction = false; ///< ANGF is present (possibly empty): its count must match ANGU's
     bool hasPinStiffness = false;    ///< PINF is present (possibly empty): its count must match PINS's
     bool hasBendDamping = false;     ///< BNDD is present (possibly empty): its count must match ANGL's
+    std::span<const mrig::DriveProfileRecord> driveProfiles; ///< empty before 1.3
+    std::span<const mrig::DrivePartRecord> driveParts;       ///< empty before 1.3; owned by the profiles
 };
 
 /// Points `out` at the records of a 16-byte-aligned, repacked buffer described by `s`.
@@ -144,6 +147,17 @@ void mapRecords(const std::byte* aligned, const Structure& s, RecordSpans& out);
 /// Every record check of FORMAT.md §6: string references, indices, finite floats, signs, enums,
 /// booleans, degenerate triangles and tetrahedra, bone order.
 bool validateRecords(const RecordSpans& r, std::string* error);
+
+/// A DRVP or DRPT record's gains as the description holds them (kinematic is a checked 0 or 1), and back.
+inline DriveGains driveGains(const mrig::DriveGainsRecord& r)
+{
+    return {r.motorFrequency, r.motorDamping, r.maxTorque, r.pinFrequency, r.pinDamping, r.maxForce, r.kinematic != 0};
+}
+inline mrig::DriveGainsRecord driveGainsRecord(const DriveGains& g)
+{
+    return {g.motorFrequency, g.motorDamping, g.maxTorque, g.pinFrequency, g.pinDamping, g.maxForce,
+            g.kinematic ? 1u : 0u};
+}
 
 /// Reads the whole regular file at `path` with one read into the memory `allocate(size)` returns (not
 /// called for an empty file). Refuses files above mrig::kMaxFileSize before allocating. Messages do not

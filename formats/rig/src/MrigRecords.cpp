@@ -386,6 +386,62 @@ bool checkBindings(const RecordSpans& r, Strings& strings, std::string* error)
     return true;
 }
 
+/// Gains of a DRVP or DRPT record: kinematic 0 or 1, every float finite and inside rig::kDriveGainFields'
+/// range (the ranges RigDescription validation checks, so a file is refused at the record that holds the
+/// value). `prefix` names the gains inside the record ("defaults.", "parts[1].").
+bool checkGains(const Ctx& c, const std::string& prefix, const DriveGainsRecord& r)
+{
+    if (r.kinematic > 1)
+        return failBool(c, (prefix + "kinematic").c_str(), r.kinematic);
+    const DriveGains g = driveGains(r);
+    for (const DriveGainField& f : kDriveGainFields) {
+        const float v = g.*f.member;
+        if (v >= 0.f && v <= f.max)
+            continue;
+        const std::string field = prefix + f.name;
+        if (!std::isfinite(v))
+            return failNotFinite(c, field.c_str(), nullptr, v);
+        return fail(c.error, c.where(field.c_str()) << ": " << v << " outside [0, " << f.max << ']');
+    }
+    return true;
+}
+
+/// Format 1.3's drive profiles and their parts: names, gains, part kinds and indices, and the part ranges,
+/// which follow each other from DRPT[0] and cover DRPT exactly (so every part belongs to one profile).
+/// Messages name a part by its profile: `DRVP[2].parts[1].motorFrequency: 70 outside [0, 60]`.
+bool checkDriveProfiles(const RecordSpans& r, Strings& strings, std::string* error)
+{
+    std::uint64_t next = 0; // the first DRPT record not yet owned
+    for (std::size_t i = 0; i < r.driveProfiles.size(); ++i) {
+        const DriveProfileRecord& p = r.driveProfiles[i];
+        const Ctx c{"DRVP", i, error};
+        if (!strings.check(c, p.name) || !checkGains(c, "defaults.", p.defaults))
+            return false;
+        if (p.firstPart != next)
+            return fail(error, c.where("firstPart") << ": " << p.firstPart << ", expected " << next
+                                                    << " (each profile's parts follow the previous profile's in DRPT)");
+        if (next + p.partCount > r.driveParts.size())
+            return fail(error, c.where("partCount") << ": " << p.partCount << " parts from DRPT[" << next
+                                                    << "] run past the end of DRPT (" << r.driveParts.size()
+                                                    << " records)");
+        for (std::uint32_t k = 0; k < p.partCount; ++k) {
+            const DrivePartRecord& part = r.driveParts[std::size_t(next + k)];
+            const std::string prefix = (Msg() << "parts[" << k << "].").str();
+            if (!enumValue(c, (prefix + "kind").c_str(), part.kind, 1))
+                return false;
+            const bool known = part.kind == 0
+                                   ? index(c, (prefix + "index").c_str(), part.index, r.triangles.size(), "triangles")
+                                   : index(c, (prefix + "index").c_str(), part.index, r.sticks.size(), "sticks");
+            if (!known || !checkGains(c, prefix, part.gains))
+                return false;
+        }
+        next += p.partCount;
+    }
+    if (next != r.driveParts.size())
+        return fail(error, Msg() << "DRPT: " << r.driveParts.size() << " records, the drive profiles own " << next);
+    return true;
+}
+
 } // namespace
 
 bool validateRecords(const RecordSpans& r, std::string* error)
@@ -396,7 +452,8 @@ bool validateRecords(const RecordSpans& r, std::string* error)
     return checkSettings(*r.settings, error) && checkParticles(r, strings, error) && checkSticks(r, strings, error) &&
            checkAngles(r, strings, error) && checkTriangles(r, strings, error) && checkAngular(r, strings, error) &&
            checkPins(r, strings, error) && checkShapes(r, strings, error) && checkBones(r, strings, error) &&
-           checkBindings(r, strings, error) && checkRates(r, error) && strings.checkTotal(error);
+           checkBindings(r, strings, error) && checkRates(r, error) && checkDriveProfiles(r, strings, error) &&
+           strings.checkTotal(error);
 }
 
 } // namespace marionette::rig::detail

@@ -29,6 +29,8 @@ const KnownChunk kKnownChunks[kKnownChunkCount] = {
     {kTagAngularFriction, sizeof(AngularFrictionRecord), false, false, "angular friction records", "1.1"},
     {kTagPinStiffness, sizeof(PinStiffnessRecord), false, false, "pin stiffness records", "1.1"},
     {kTagBendDamping, sizeof(BendDampingRecord), false, false, "bend damping records", "1.2"},
+    {kTagDriveProfiles, sizeof(DriveProfileRecord), false, false, "drive profiles", "1.3"},
+    {kTagDriveParts, sizeof(DrivePartRecord), false, false, "drive parts", "1.3"},
 };
 
 namespace {
@@ -277,6 +279,7 @@ bool checkKnownChunks(Structure& s, std::string* error)
     n.shapes = s.slots[kShapesChunk].count;
     n.bones = s.slots[kBonesChunk].count;
     n.bindings = s.slots[kBindingsChunk].count;
+    n.driveProfiles = s.slots[kDriveProfilesChunk].count;
     n.stringBytes = s.slots[kStringsChunk].count;
     return true;
 }
@@ -382,6 +385,8 @@ void mapRecords(const std::byte* aligned, const Structure& s, RecordSpans& out)
     span(kAngularFrictionChunk, out.angularFriction);
     span(kPinStiffnessChunk, out.pinStiffness);
     span(kBendDampingChunk, out.bendDamping);
+    span(kDriveProfilesChunk, out.driveProfiles);
+    span(kDrivePartsChunk, out.driveParts);
     out.hasAngularFriction = s.slots[kAngularFrictionChunk].present;
     out.hasPinStiffness = s.slots[kPinStiffnessChunk].present;
     out.hasBendDamping = s.slots[kBendDampingChunk].present;

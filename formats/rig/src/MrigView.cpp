@@ -47,6 +47,8 @@ MrigView& MrigView::operator=(MrigView&& other) noexcept
     mAngularFriction = other.mAngularFriction;
     mPinStiffness = other.mPinStiffness;
     mBendDamping = other.mBendDamping;
+    mDriveProfiles = other.mDriveProfiles;
+    mDriveParts = other.mDriveParts;
     mShapes = other.mShapes;
     mBones = other.mBones;
     mBindings = other.mBindings;
@@ -72,6 +74,8 @@ void MrigView::reset()
     mAngularFriction = {};
     mPinStiffness = {};
     mBendDamping = {};
+    mDriveProfiles = {};
+    mDriveParts = {};
     mShapes = {};
     mBones = {};
     mBindings = {};
@@ -110,6 +114,8 @@ bool MrigView::adopt(std::unique_ptr<std::byte[], AlignedDelete> buffer, std::si
     mAngularFriction = r.angularFriction;
     mPinStiffness = r.pinStiffness;
     mBendDamping = r.bendDamping;
+    mDriveProfiles = r.driveProfiles;
+    mDriveParts = r.driveParts;
     mShapes = r.shapes;
     mBones = r.bones;
     mBindings = r.bindings;
@@ -286,6 +292,14 @@ std::optional<Validated> MrigView::toValidatedDescription(RigDescription& out, s
         for (const BindingRecord& r : mBindings)
             out.bindings.push_back({str(r.name), r.id, r.bone, static_cast<BoneBinding::Driver>(r.driver), r.index,
                                     r.hasOffset != 0, Transform{quat(r.offsetRotation), vec(r.offsetTranslation)}});
+        out.driveProfiles.reserve(mDriveProfiles.size());
+        for (const DriveProfileRecord& r : mDriveProfiles) {
+            DriveProfile p{str(r.name), r.id, detail::driveGains(r.defaults), {}};
+            p.parts.reserve(r.partCount);
+            for (const DrivePartRecord& q : mDriveParts.subspan(r.firstPart, r.partCount))
+                p.parts.push_back({static_cast<DrivePartKind>(q.kind), q.index, detail::driveGains(q.gains)});
+            out.driveProfiles.push_back(std::move(p));
+        }
     } catch (const std::bad_alloc&) {
         fail(error, Msg() << "out of memory while building the rig description");
         return std::nullopt;

@@ -1,4 +1,4 @@
-// writeMrig: RigDescription -> format 1.2 bytes (FORMAT.md §8 describes what this writer produces).
+// writeMrig: RigDescription -> format 1.3 bytes (FORMAT.md §8 describes what this writer produces).
 #include "MrigInternal.h"
 
 #include "marionette/rig/Crc32c.h"
@@ -80,6 +80,8 @@ struct Records {
     std::vector<AngularFrictionRecord> angularFriction;
     std::vector<PinStiffnessRecord> pinStiffness;
     std::vector<BendDampingRecord> bendDamping;
+    std::vector<DriveProfileRecord> driveProfiles;
+    std::vector<DrivePartRecord> driveParts;
 };
 
 /// The per-step values format 1.0 readers take from SETT, ANGU and PINS, closest to the same behaviour
@@ -242,6 +244,19 @@ bool makeRecords(const RigDescription& d, StringTable& st, Records& r)
         put(o.offsetRotation, b.offset.rotation);
         put(o.offsetTranslation, b.offset.translation);
     }
+    r.driveProfiles.resize(d.driveProfiles.size());
+    for (std::size_t i = 0; i < d.driveProfiles.size(); ++i) {
+        const DriveProfile& p = d.driveProfiles[i];
+        DriveProfileRecord& o = r.driveProfiles[i];
+        ok = st.add(p.name, o.name) && ok;
+        o.id = p.id;
+        o.defaults = detail::driveGainsRecord(p.defaults);
+        o.firstPart = static_cast<std::uint32_t>(r.driveParts.size());
+        o.partCount = static_cast<std::uint32_t>(p.parts.size());
+        for (const DrivePart& part : p.parts)
+            r.driveParts.push_back({static_cast<std::uint32_t>(part.kind), part.index,
+                                    detail::driveGainsRecord(part.gains)});
+    }
     return ok;
 }
 
@@ -264,6 +279,8 @@ std::vector<std::byte> serialise(const Records& r, const std::string& strings, s
     p[detail::kAngularFrictionChunk] = payload(r.angularFriction);
     p[detail::kPinStiffnessChunk] = payload(r.pinStiffness);
     p[detail::kBendDampingChunk] = payload(r.bendDamping);
+    p[detail::kDriveProfilesChunk] = payload(r.driveProfiles);
+    p[detail::kDrivePartsChunk] = payload(r.driveParts);
 
     FileHeader h{};
     std::memcpy(h.magic, kMagic, sizeof kMagic);

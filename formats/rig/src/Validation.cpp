@@ -363,12 +363,8 @@ void checkBindings(const RigDescription& d, Collector& c)
 /// Gains' ranges; `where` prefixes the fields ("defaults.", "parts[3].gains.").
 void checkGains(const DriveGains& g, const std::string& where, Collector& c)
 {
-    c.range((where + "motorFrequency").c_str(), g.motorFrequency, 0.f, 60.f);
-    c.range((where + "motorDamping").c_str(), g.motorDamping, 0.f, 10.f);
-    c.range((where + "maxTorque").c_str(), g.maxTorque, 0.f, 1e6f);
-    c.range((where + "pinFrequency").c_str(), g.pinFrequency, 0.f, 60.f);
-    c.range((where + "pinDamping").c_str(), g.pinDamping, 0.f, 10.f);
-    c.range((where + "maxForce").c_str(), g.maxForce, 0.f, 1e6f);
+    for (const DriveGainField& f : kDriveGainFields)
+        c.range((where + f.name).c_str(), g.*f.member, 0.f, f.max);
 }
 
 void checkDriveProfiles(const RigDescription& d, Collector& c)

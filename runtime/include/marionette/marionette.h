@@ -37,7 +37,7 @@
  * incompatibly (a function's parameters or result, a struct's layout, an enum value's meaning); adding
  * functions, enum values or macros is compatible and leaves it unchanged. mrGetCApiVersion() returns the
  * value the library was built with: a program compares it with this macro (see "version" below). */
-#define MR_C_API_VERSION 1
+#define MR_C_API_VERSION 2 /* 2: MrRigDesc gained profiles/profileCount (drive profiles) at its end */
 
 /* Version of the Marionette library this header belongs to (semantic versioning). The runtime's version
  * is defined here: runtime/CMakeLists.txt reads it from these lines, and refuses to configure when the
@@ -63,7 +63,8 @@ typedef enum MrResult {
     MR_INVALID_ARGUMENT = 1, /* NULL pointer, non-finite float, value out of range, buffer too small */
     MR_INVALID_RIG = 2,      /* a rig description failed validation; the message names the element */
     MR_NOT_FOUND = 3,        /* the ragdoll handle (or pin) does not exist in that world, or no element
-                                of the rig has the name looked up (mrRigFindElement(), mrRigFindBone()) */
+                                of the rig has the name looked up (mrRigFindElement(), mrRigFindBone(),
+                                mrRigFindDriveProfile()) */
     MR_OUT_OF_MEMORY = 4,
     MR_INTERNAL = 5          /* unexpected failure inside the runtime (please report it) */
 } MrResult;
@@ -245,9 +246,59 @@ typedef struct MrRigSettings {
     int32_t solver;            /* an MrSolverMode                                        default DIRECT */
 } MrRigSettings;
 
+/* ---- drive profiles of a rig description (powered ragdolls) ------------------------------------ *
+ *
+ * A drive profile is a named set of gains saying how strongly each body part (a triangle's frame or a
+ * stick's direction) follows an animation's pose: a motor springs the part's orientation relative to its
+ * parent part toward the target's, a pin springs its particles toward their target world positions, and a
+ * kinematic part follows the target exactly. Each spring is given by a natural frequency and a damping
+ * ratio, so the same gains behave alike on light and heavy parts and at any substep count; a frequency of
+ * 0 turns that spring off. Parts a profile does not list get its defaults. Rigs carry profiles from
+ * MrRigDesc.profiles or from a .mrig file (format 1.3); the functions below look them up. */
+
+typedef struct MrDriveGains {
+    float motorFrequency; /* Hz, [0, 60]: the motor's natural frequency; 0 = no motor              default 0 */
+    float motorDamping;   /* damping ratio, [0, 10] (1 = critically damped)                        default 1 */
+    float maxTorque;      /* N m, [0, 1e6]: the most the motor applies; 0 = no limit               default 0 */
+    float pinFrequency;   /* Hz, [0, 60]: the pin's natural frequency; 0 = no pin                  default 0 */
+    float pinDamping;     /* damping ratio, [0, 10]                                                default 1 */
+    float maxForce;       /* N per particle, [0, 1e6]: the most the pin applies; 0 = no limit      default 0 */
+    int32_t kinematic;    /* non-zero: the part follows the target exactly                         default 0 */
+} MrDriveGains;
+
+typedef enum MrDrivePartKind {
+    MR_DRIVE_PART_TRIANGLE = 0, /* index is into MrRigDesc.triangles */
+    MR_DRIVE_PART_STICK = 1     /* index is into MrRigDesc.sticks */
+} MrDrivePartKind;
+
+/* One part a profile gives its own gains; each part at most once per profile. */
+typedef struct MrDrivePartDesc {
+    int32_t kind;          /* an MrDrivePartKind                                            default TRIANGLE */
+    int32_t index;         /* triangle or stick index                                               default 0 */
+    MrDriveGains gains;    /*                                                        default mrDriveGainsDefault() */
+} MrDrivePartDesc;
+
+typedef struct MrDriveProfileDesc {
+    const char* name;             /* required: non-empty and unique among the rig's profiles (copied) */
+    MrDriveGains defaults;        /* the gains of every part not in `parts`                           */
+    const MrDrivePartDesc* parts; /* may be NULL when partCount is 0                                   */
+    size_t partCount;
+} MrDriveProfileDesc;
+
+/* Initialisers returning the documented defaults: every spring off (a limp part), not kinematic; a part
+ * on triangle 0 with those gains; a profile without a name, with those defaults and no parts. */
+MR_API MrDriveGains mrDriveGainsDefault(void);
+MR_API MrDrivePartDesc mrDrivePartDescDefault(void);
+MR_API MrDriveProfileDesc mrDriveProfileDescDefault(void);
+
 /* A whole rig as arrays. A count may be 0 with a NULL pointer; a non-zero count needs a non-NULL
  * pointer to at least that many elements. At least one particle is required. Rigs built this way have
- * no skeleton (mrRigBoneCount() is 0). */
+ * no skeleton (mrRigBoneCount() is 0).
+ *
+ * C API version 2 appended `profiles` and `profileCount` at the end. A program that starts from
+ * mrRigDescDefault() (or zero-initialises the struct) and sets the fields it uses compiles unchanged and
+ * gets no profiles; a binary built against version 1 must be rebuilt (the struct is larger), which
+ * mrGetCApiVersion() tells it. */
 typedef struct MrRigDesc {
     const char* name;                  /* optional */
     const MrParticleDesc* particles;
@@ -263,9 +314,11 @@ typedef struct MrRigDesc {
     const MrPinDesc* pins;
     size_t pinCount;
     MrRigSettings settings;
+    const MrDriveProfileDesc* profiles; /* drive profiles (C API version 2); NULL with profileCount 0: none */
+    size_t profileCount;
 } MrRigDesc;
 
-/* Initialisers returning the documented defaults. MrRigDesc: no elements, default settings. */
+/* Initialisers returning the documented defaults. MrRigDesc: no elements, no profiles, default settings. */
 MR_API MrRigDesc mrRigDescDefault(void);
 MR_API MrRigSettings mrRigSettingsDefault(void);
 MR_API MrParticleDesc mrParticleDescDefault(void);
@@ -302,10 +355,11 @@ MR_API MrResult mrRigCreateCloth(int cols, int rows, float spacing, int pinTopRo
  * MR_OUT_OF_MEMORY. */
 MR_API MrResult mrRigCreateCrate(MrVec3 half, float mass, MrRig** out);
 
-/* Compiles a rig from arrays (copied; desc may be freed afterwards).
+/* Compiles a rig from arrays (copied; desc may be freed afterwards), with its drive profiles.
  * Fails: MR_INVALID_ARGUMENT (desc or out NULL, NULL array with a non-zero count, a count above
  * INT32_MAX), MR_INVALID_RIG (validation failed; mrLastError() names the first bad element, e.g.
- * "sticks[0] 'rope': particle b index 7 out of range (2 particles)"). */
+ * "sticks[0] 'rope': particle b index 7 out of range (2 particles)", or profile, e.g.
+ * "driveProfiles[0] 'stagger': parts[0].gains.motorFrequency 70 outside [0, 60]"). */
 MR_API MrResult mrRigCreate(const MrRigDesc* desc, MrRig** out);
 
 /* Loads a .mrig file (formats/rig/FORMAT.md) and compiles it. Any bytes are safe: a damaged, truncated
@@ -386,6 +440,21 @@ MR_API MrResult mrRigFindElement(const MrRig* rig, int32_t kind, const char* nam
 MR_API MrResult mrRigBoneName(const MrRig* rig, uint32_t bone, const char** name);
 MR_API MrResult mrRigBoneParent(const MrRig* rig, uint32_t bone, int32_t* parent);
 MR_API MrResult mrRigFindBone(const MrRig* rig, const char* name, uint32_t* bone);
+
+/* ---- drive profiles of a rig ------------------------------------------------------------------------ *
+ *
+ * The rig's drive profiles, by index in [0, count) (the order of MrRigDesc.profiles or of the file); what
+ * uses them on a ragdoll is below with the ragdolls. Names are unique within a rig and stay valid as long
+ * as the rig does.
+ * mrRigDriveProfileCount(): *count receives the number of profiles (0 for the procedural rigs).
+ * mrRigDriveProfileName(): *name receives the name of profile `profile`.
+ * mrRigFindDriveProfile(): *profile receives the index of the profile named `name`.
+ * All three fail: MR_INVALID_ARGUMENT (a pointer NULL, profile index out of range), and
+ * mrRigFindDriveProfile() MR_NOT_FOUND (no profile has that name, or name is ""; mrLastError() quotes the
+ * name). */
+MR_API MrResult mrRigDriveProfileCount(const MrRig* rig, uint32_t* count);
+MR_API MrResult mrRigDriveProfileName(const MrRig* rig, uint32_t profile, const char** name);
+MR_API MrResult mrRigFindDriveProfile(const MrRig* rig, const char* name, uint32_t* profile);
 
 /* ---- worlds -------------------------------------------------------------------------------------- */
 

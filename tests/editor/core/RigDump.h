@@ -128,6 +128,22 @@ class RigDumper {
             field(at + "driver", b.driver); field(at + "index", b.index); field(at + "hasOffset", b.hasOffset);
             field(at + "offset", b.offset);
         }
+        const auto gains = [&](const QString& at, const rig::DriveGains& g) {
+            for (const rig::DriveGainField& f : rig::kDriveGainFields)
+                field(at + QLatin1StringView(f.name), g.*f.member);
+            field(at + "kinematic", g.kinematic);
+        };
+        for (std::size_t i = 0; i < r.driveProfiles.size(); ++i) {
+            const auto& p = r.driveProfiles[i];
+            const QString at = QStringLiteral("driveProfiles[%1].").arg(i);
+            field(at + "name", p.name); field(at + "id", p.id);
+            gains(at + "defaults.", p.defaults);
+            for (std::size_t k = 0; k < p.parts.size(); ++k) {
+                const QString part = at + QStringLiteral("parts[%1].").arg(k);
+                field(part + "kind", p.parts[k].kind); field(part + "index", p.parts[k].index);
+                gains(part, p.parts[k].gains);
+            }
+        }
         const auto& s = r.settings;
         field("settings.gravity", s.gravity); field("settings.timeStep", s.timeStep);
         field("settings.maxSubsteps", s.maxSubsteps); field("settings.substeps", s.substeps);

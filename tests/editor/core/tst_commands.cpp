@@ -257,6 +257,51 @@ class TestCommands : public QObject {
         COMPARE_STATE(stateOf(*doc), after);
     }
 
+    // A drive profile names triangles and sticks by index: deleting one drops the parts that named it and
+    // renumbers the others (the profiles stay, even with no part left); undo brings the parts back.
+    void removeElements_dropsTheDriveProfilePartsOfRemovedElements()
+    {
+        rig::RigDescription r = sampleRig(); // sticks s0 (p0–p1) s1 (p1–p2) s2 s3, triangles t0 (p0 p1 p2) t1 t2
+        rig::DriveProfile stagger;
+        stagger.name = "stagger";
+        stagger.defaults.motorFrequency = 4.f;
+        const rig::DriveGains chest{12.f, 1.f, 0.f, 0.f, 1.f, 0.f, false}, neck{0.f, 1.f, 0.f, 0.f, 1.f, 0.f, true};
+        stagger.parts = {{rig::DrivePartKind::Triangle, 0, {}}, {rig::DrivePartKind::Triangle, 2, chest},
+                         {rig::DrivePartKind::Stick, 1, {}}, {rig::DrivePartKind::Stick, 3, neck}};
+        rig::DriveProfile limp;
+        limp.name = "limp";
+        limp.parts = {{rig::DrivePartKind::Triangle, 0, chest}};
+        r.driveProfiles = {stagger, limp};
+        QCOMPARE(QString::fromStdString(r.validate()), QString());
+        auto doc = documentWith(r);
+        const State before = stateOf(*doc);
+
+        doc->undoStack()->push(new editor::RemoveElementsCommand(doc.get(), refs(*doc, {"p1"}))); // takes s0 s1 t0
+        const rig::RigDescription& after = doc->rig();
+        QCOMPARE(after.triangles.size(), std::size_t(2));
+        QCOMPARE(after.sticks.size(), std::size_t(2));
+        QCOMPARE(after.driveProfiles.size(), std::size_t(2));
+        const std::vector<rig::DrivePart>& parts = after.driveProfiles[0].parts;
+        QCOMPARE(parts.size(), std::size_t(2));
+        QCOMPARE(parts[0].kind, rig::DrivePartKind::Triangle);
+        QCOMPARE(after.triangles[std::size_t(parts[0].index)].name, std::string("t2")); // index 2 -> 1
+        QCOMPARE(parts[0].gains, chest);
+        QCOMPARE(parts[1].kind, rig::DrivePartKind::Stick);
+        QCOMPARE(after.sticks[std::size_t(parts[1].index)].name, std::string("s3")); // index 3 -> 1
+        QCOMPARE(parts[1].gains, neck);
+        QCOMPARE(after.driveProfiles[0].defaults.motorFrequency, 4.f);
+        QVERIFY(after.driveProfiles[1].parts.empty());
+        QCOMPARE(QString::fromStdString(after.validate()), QString());
+        const State removed = stateOf(*doc);
+
+        doc->undoStack()->undo();
+        COMPARE_STATE(stateOf(*doc), before);
+        QCOMPARE(doc->rig().driveProfiles[0].parts.size(), std::size_t(4));
+        QCOMPARE(doc->rig().driveProfiles[1].parts.size(), std::size_t(1));
+        doc->undoStack()->redo();
+        COMPARE_STATE(stateOf(*doc), removed);
+    }
+
     void moveParticles_mergesWithinOneDrag_data()
     {
         QTest::addColumn<int>("firstDrag");

@@ -42,6 +42,12 @@ static_assert(sizeof(marionette::rig::BoneBinding) == 80,
               "rig::BoneBinding changed: update the .mproj reader and writer, fullProject() and Diff");
 static_assert(sizeof(marionette::rig::Settings) == 56,
               "rig::Settings changed: update the .mproj reader and writer, fullProject() and Diff");
+static_assert(sizeof(marionette::rig::DriveGains) == 28,
+              "rig::DriveGains changed: update the .mproj reader and writer and Diff");
+static_assert(sizeof(marionette::rig::DrivePart) == 36,
+              "rig::DrivePart changed: update the .mproj reader and writer and Diff");
+static_assert(sizeof(marionette::rig::DriveProfile) == 88,
+              "rig::DriveProfile changed: update the .mproj reader and writer and Diff");
 #endif
 
 namespace marionette::test {
@@ -518,6 +524,22 @@ class Diff {
                  v(at + QStringLiteral(".index"), x.index, y.index);
                  v(at + QStringLiteral(".hasOffset"), x.hasOffset, y.hasOffset);
                  f(at + QStringLiteral(".offset"), x.offset, y.offset);
+             });
+        const auto gains = [&](const QString& at, const rig::DriveGains& x, const rig::DriveGains& y) {
+            for (const rig::DriveGainField& g : rig::kDriveGainFields)
+                f(at + QLatin1Char('.') + QLatin1StringView(g.name), x.*g.member, y.*g.member);
+            v(at + QStringLiteral(".kinematic"), x.kinematic, y.kinematic);
+        };
+        list(QStringLiteral("rig.driveProfiles"), a.driveProfiles, b.driveProfiles,
+             [&](const QString& at, const auto& x, const auto& y) {
+                 gains(at + QStringLiteral(".defaults"), x.defaults, y.defaults);
+                 count(at + QStringLiteral(".parts"), x.parts.size(), y.parts.size());
+                 for (std::size_t k = 0; k < x.parts.size() && k < y.parts.size(); ++k) {
+                     const QString part = at + QStringLiteral(".parts[%1]").arg(k);
+                     v(part + QStringLiteral(".kind"), x.parts[k].kind, y.parts[k].kind);
+                     v(part + QStringLiteral(".index"), x.parts[k].index, y.parts[k].index);
+                     gains(part, x.parts[k].gains, y.parts[k].gains);
+                 }
              });
         const rig::Settings &s = a.settings, &t = b.settings;
         f(QStringLiteral("rig.settings.gravity"), s.gravity, t.gravity);

@@ -19,6 +19,9 @@ MRIG_TRIPWIRE(Shape, 112);
 MRIG_TRIPWIRE(Bone, 232);
 MRIG_TRIPWIRE(BoneBinding, 80);
 MRIG_TRIPWIRE(Settings, 56);
+MRIG_TRIPWIRE(DriveGains, 28);
+MRIG_TRIPWIRE(DrivePart, 36);
+MRIG_TRIPWIRE(DriveProfile, 88);
 MRIG_TRIPWIRE(RigDescription, 328);
 #undef MRIG_TRIPWIRE
 #endif
@@ -219,6 +222,23 @@ RigDescription fullRig()
     bb.hasOffset = false;
     bb.offset = {Quat{0.f, 1.f, 0.f, 0.f}, {-1.f, -2.f, -3.f}};
     d.bindings.push_back(bb);
+
+    // Two profiles: every gain at an end of its range or an odd value, parts of both kinds, a profile
+    // without parts, names with a NUL and UTF-8.
+    DriveProfile stagger;
+    stagger.name = "stagger \xC3\xA9";
+    stagger.id = 100;
+    stagger.defaults = {60.f, 0.f, 1e6f, 0.25f, 10.f, 1e-30f, false};
+    stagger.parts.push_back({DrivePartKind::Triangle, 2, {0.f, 10.f, 0.f, 60.f, 0.5f, 1e6f, true}});
+    stagger.parts.push_back({DrivePartKind::Stick, 3, {-0.f, 1.f, 12.5f, 0.f, 0.f, 0.f, false}});
+    stagger.parts.push_back({DrivePartKind::Triangle, 0, {7.f, 0.7f, 0.125f, 3.f, 1.f, 250.f, false}});
+    d.driveProfiles.push_back(stagger);
+    d.driveProfiles.push_back({std::string("limp\0x", 6), 0, {0.f, 1.f, 0.f, 0.f, 1.f, 0.f, true}, {}});
+    DriveProfile stiff;
+    stiff.name = "stiff";
+    stiff.id = 102;
+    stiff.parts.push_back({DrivePartKind::Stick, 0, {30.f, 2.f, 100.f, 0.f, 1.f, 0.f, false}});
+    d.driveProfiles.push_back(stiff);
 
     Settings& t = d.settings;
     t.gravity = {0.5f, -3.f, 0.25f};
@@ -439,6 +459,26 @@ std::string diffRigs(const RigDescription& a, const RigDescription& b)
             d.e("hasOffset", x.hasOffset, y.hasOffset);
             d.q("offset.rotation", x.offset.rotation, y.offset.rotation);
             d.v("offset.translation", x.offset.translation, y.offset.translation);
+        }
+    const auto gains = [&](const std::string& where, const DriveGains& x, const DriveGains& y) {
+        for (const DriveGainField& g : kDriveGainFields)
+            d.f((where + g.name).c_str(), x.*g.member, y.*g.member);
+        d.e((where + "kinematic").c_str(), x.kinematic, y.kinematic);
+    };
+    if (sizes("driveProfiles", a.driveProfiles.size(), b.driveProfiles.size()))
+        for (std::size_t i = 0; i < a.driveProfiles.size(); ++i) {
+            const DriveProfile &x = a.driveProfiles[i], &y = b.driveProfiles[i];
+            d.at("driveProfiles", i);
+            d.s("name", x.name, y.name);
+            d.e("id", x.id, y.id);
+            gains("defaults.", x.defaults, y.defaults);
+            d.e("parts.size", x.parts.size(), y.parts.size());
+            for (std::size_t k = 0; k < x.parts.size() && k < y.parts.size(); ++k) {
+                const std::string part = "parts[" + std::to_string(k) + "].";
+                d.e((part + "kind").c_str(), x.parts[k].kind, y.parts[k].kind);
+                d.e((part + "index").c_str(), x.parts[k].index, y.parts[k].index);
+                gains(part, x.parts[k].gains, y.parts[k].gains);
+            }
         }
     const Settings &x = a.settings, &y = b.settings;
     d.at("settings");

@@ -230,6 +230,9 @@ struct RawRig {
     std::optional<std::vector<mrig::PinStiffnessRecord>> pinStiffness;
     // Format 1.2 chunk; absent (a 1.0 or 1.1 file) when not set.
     std::optional<std::vector<mrig::BendDampingRecord>> bendDamping;
+    // Format 1.3 chunks; absent (an older file) when not set.
+    std::optional<std::vector<mrig::DriveProfileRecord>> driveProfiles;
+    std::optional<std::vector<mrig::DrivePartRecord>> driveParts;
 
     mrig::StringRef name(const std::string& s)
     {
@@ -352,8 +355,25 @@ inline RawRig rawSample12()
     return r;
 }
 
+/// rawSample12() with the chunks of format 1.3: DRVP with two profiles, "stagger" (id 1000; defaults motor
+/// 4 Hz, ratio 1, 200 N·m; parts DRPT[0, 2): triangle 1 with a 12 Hz motor, stick 3 kinematic) and "limp"
+/// (id 1001; every gain off, no parts), and DRPT with the two parts.
+inline RawRig rawSample13()
+{
+    RawRig r = rawSample12();
+    r.driveProfiles = std::vector<mrig::DriveProfileRecord>{
+        {1000, r.name("stagger"), {4.f, 1.f, 200.f, 0.f, 1.f, 0.f, 0}, 0, 2},
+        {1001, r.name("limp"), {0.f, 1.f, 0.f, 0.f, 1.f, 0.f, 0}, 2, 0},
+    };
+    r.driveParts = std::vector<mrig::DrivePartRecord>{
+        {0, 1, {12.f, 0.5f, 0.f, 0.f, 1.f, 0.f, 0}},
+        {1, 3, {0.f, 1.f, 0.f, 2.f, 1.f, 50.f, 1}},
+    };
+    return r;
+}
+
 /// A builder holding every chunk of `r` (string table first, to show order does not matter); version 1.0,
-/// or 1.1 with SOLV, ANGF and PINF at the end when `r` has them, or 1.2 with BNDD after those.
+/// or 1.1 with SOLV, ANGF and PINF at the end when `r` has them, or 1.2 with BNDD after those, or 1.3 with DRVP and DRPT after BNDD.
 inline MrigBuilder builderFor(const RawRig& r)
 {
     MrigBuilder b;
@@ -377,10 +397,16 @@ inline MrigBuilder builderFor(const RawRig& r)
         b.add(mrig::kTagPinStiffness, *r.pinStiffness);
     if (r.bendDamping)
         b.add(mrig::kTagBendDamping, *r.bendDamping);
+    if (r.driveProfiles)
+        b.add(mrig::kTagDriveProfiles, *r.driveProfiles);
+    if (r.driveParts)
+        b.add(mrig::kTagDriveParts, *r.driveParts);
     if (r.solver || r.angularFriction || r.pinStiffness)
         b.minor = 1;
     if (r.bendDamping)
         b.minor = 2;
+    if (r.driveProfiles || r.driveParts)
+        b.minor = 3;
     return b;
 }
 

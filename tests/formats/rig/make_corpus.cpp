@@ -1,5 +1,5 @@
 // mrig_make_corpus DIR: writes the generated part of the .mrig corpus (valid seeds and crafted bad files of
-// formats 1.1 and 1.2) and updates DIR/expected.txt, one line per file: "<file name><TAB><expected error
+// formats 1.1 to 1.3) and updates DIR/expected.txt, one line per file: "<file name><TAB><expected error
 // substring, or OK>".
 //
 // The corpus has these parts (see corpus/README.md):
@@ -7,14 +7,17 @@
 //   byte for byte by tst_mrigcorpus, never rewritten (this program cannot reproduce them: the writer and the
 //   hand-built files are newer now). Their lines in expected.txt are carried over as they are.
 // - the files the 1.1 writer wrote (good_v11_humanoid, _cloth_6x4, _crate, _full_rig), frozen in the same way:
-//   the writer writes 1.2 now. Their lines are carried over as they are.
+//   the writer writes 1.3 now. Their lines are carried over as they are. Likewise the files the 1.2 writer
+//   wrote (good_v12_humanoid, _cloth_6x4, _crate, _full_rig).
 // - the hand-built format 1.1 files, names containing "_v11_": written here from MrigFormat11Cases.cpp (the
 //   same bytes on every run).
-// - the format 1.2 files, names containing "_v12_": written here, from the procedural rigs and the hand-built
-//   cases of MrigFormat12Cases.cpp.
+// - the hand-built format 1.2 files, names containing "_v12_": written here from MrigFormat12Cases.cpp.
+// - the format 1.3 files, names containing "_v13_": written here, from the procedural rigs, the full rig (with
+//   drive profiles) and the hand-built cases of MrigFormat13Cases.cpp.
 // Regenerate on purpose and review the diff.
 #include "MrigFormat11Cases.h"
 #include "MrigFormat12Cases.h"
+#include "MrigFormat13Cases.h"
 #include "MrigTestSupport.h"
 
 #include "marionette/rig/Mrig.h"
@@ -35,12 +38,15 @@ std::vector<CorpusCase> makeCases()
     std::vector<CorpusCase> cases;
     for (CorpusCase& c : format11Cases())
         cases.push_back(std::move(c));
-    // Valid seeds as this build's writer writes them (SOLV, ANGF, PINF and BNDD, the legacy fields filled in).
-    cases.push_back({"good_v12_humanoid.mrig", "OK", rig::writeMrig(runtime::makeHumanoid())});
-    cases.push_back({"good_v12_cloth_6x4.mrig", "OK", rig::writeMrig(runtime::makeCloth(6, 4, 0.1f))});
-    cases.push_back({"good_v12_crate.mrig", "OK", rig::writeMrig(runtime::makeCrate({0.3f, 0.2f, 0.4f}, 10.f))});
-    cases.push_back({"good_v12_full_rig.mrig", "OK", rig::writeMrig(fullRig())});
     for (CorpusCase& c : format12Cases())
+        cases.push_back(std::move(c));
+    // Valid seeds as this build's writer writes them (SOLV, ANGF, PINF, BNDD, DRVP and DRPT, the legacy fields
+    // filled in; the full rig has drive profiles, the others empty DRVP and DRPT).
+    cases.push_back({"good_v13_humanoid.mrig", "OK", rig::writeMrig(runtime::makeHumanoid())});
+    cases.push_back({"good_v13_cloth_6x4.mrig", "OK", rig::writeMrig(runtime::makeCloth(6, 4, 0.1f))});
+    cases.push_back({"good_v13_crate.mrig", "OK", rig::writeMrig(runtime::makeCrate({0.3f, 0.2f, 0.4f}, 10.f))});
+    cases.push_back({"good_v13_full_rig.mrig", "OK", rig::writeMrig(fullRig())});
+    for (CorpusCase& c : format13Cases())
         cases.push_back(std::move(c));
     return cases;
 }
@@ -57,10 +63,11 @@ int main(int argc, char** argv)
     const std::vector<CorpusCase> cases = makeCases();
     std::set<std::string> generated;
     for (const CorpusCase& c : cases) {
-        const bool named = c.file.find("_v11_") != std::string::npos || c.file.find("_v12_") != std::string::npos;
+        const bool named = c.file.find("_v11_") != std::string::npos || c.file.find("_v12_") != std::string::npos ||
+                           c.file.find("_v13_") != std::string::npos;
         if (!named || c.bytes.empty() || !generated.insert(c.file).second) {
             std::cerr << "bad case " << c.file
-                      << " (names contain _v11_ or _v12_, are unique, and the file is not empty)\n";
+                      << " (names contain _v11_, _v12_ or _v13_, are unique, and the file is not empty)\n";
             return 1;
         }
     }
@@ -82,8 +89,8 @@ int main(int argc, char** argv)
     }
 
     std::ostringstream list;
-    list << "# file<TAB>expected error substring, or OK. The format 1.0 files and the 1.1 writer's files are\n"
-            "# frozen; the other _v11_ files and the _v12_ files are written by mrig_make_corpus\n"
+    list << "# file<TAB>expected error substring, or OK. The format 1.0 files and the 1.1 and 1.2 writers' files\n"
+            "# are frozen; the other _v11_, _v12_ and _v13_ files are written by mrig_make_corpus\n"
             "# (tests/formats/rig/make_corpus.cpp), see README.md.\n";
     for (const std::string& line : kept)
         list << line << '\n';
@@ -102,7 +109,7 @@ int main(int argc, char** argv)
         std::cerr << "cannot write " << dir << "/expected.txt\n";
         return 1;
     }
-    std::cout << cases.size() << " format 1.1 and 1.2 files written to " << dir << ", " << kept.size()
+    std::cout << cases.size() << " format 1.1 to 1.3 files written to " << dir << ", " << kept.size()
               << " frozen entries kept\n";
     return 0;
 }

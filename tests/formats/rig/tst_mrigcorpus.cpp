@@ -15,6 +15,7 @@
 #include <QFile>
 
 #include <cstring>
+#include <span>
 
 using namespace marionette;
 using namespace marionette::rig;
@@ -117,6 +118,14 @@ const FrozenFile kFormat11WriterFiles[] = {
     {"good_v11_full_rig.mrig", 2764, 0x5e18574au},
 };
 
+/// The files the format 1.2 writer wrote (before drive profiles), frozen when the writer moved to 1.3.
+const FrozenFile kFormat12WriterFiles[] = {
+    {"good_v12_humanoid.mrig", 9200, 0x20c253e8u},
+    {"good_v12_cloth_6x4.mrig", 4288, 0x68b0a705u},
+    {"good_v12_crate.mrig", 1392, 0x5a8ead9du},
+    {"good_v12_full_rig.mrig", 2808, 0x87b8a60bu},
+};
+
 QByteArray readFile(const QString& name)
 {
     QFile f(corpusDir() + QLatin1Char('/') + name);
@@ -154,7 +163,9 @@ private slots:
     void format10Files_migrateLegacyFields();
     void format10FullRig_ratesAreCappedToTheirRanges();
     void format11WriterFiles_areUnchanged();
+    void format12WriterFiles_areUnchangedAndLoad();
     void olderFiles_loadWithoutBendDamping();
+    void olderFiles_loadWithoutDriveProfiles();
     void generatedFiles_areWrittenByThisGenerator();
 };
 
@@ -352,32 +363,89 @@ void TestMrigCorpus::format10FullRig_ratesAreCappedToTheirRanges()
     QCOMPARE(d.pins[1].stiffness, 1.f);
 }
 
-void TestMrigCorpus::format11WriterFiles_areUnchanged()
+namespace {
+
+/// Each of `files` is listed in expected.txt, still has the size and CRC-32C it was frozen with, and its header
+/// says format 1.`minor`.
+void checkFrozenWriterFiles(std::span<const FrozenFile> files, std::uint16_t minor)
 {
     QStringList listed;
     for (const auto& e : expectations())
         listed.append(e.first);
-    for (const FrozenFile& f : kFormat11WriterFiles) {
+    for (const FrozenFile& f : files) {
         const QString name = QString::fromLatin1(f.name);
         QVERIFY2(listed.contains(name), f.name);
         const QByteArray bytes = readFile(name);
         QVERIFY2(std::size_t(bytes.size()) == f.size, qPrintable(name + QStringLiteral(": size changed")));
         const std::uint32_t crc = crc32c({reinterpret_cast<const std::byte*>(bytes.constData()), std::size_t(bytes.size())});
-        QVERIFY2(crc == f.crc, qPrintable(name + QStringLiteral(": contents changed (a frozen format 1.1 writer file)")));
+        QVERIFY2(crc == f.crc, qPrintable(name + QStringLiteral(": contents changed (a frozen writer file)")));
         MrigInfo info;
         std::string error;
         QVERIFY2(loadMrigInfo((corpusDir() + QLatin1Char('/') + name).toStdString(), info, &error), error.c_str());
-        QCOMPARE(info.versionMinor, std::uint16_t(1));
+        QCOMPARE(info.versionMinor, minor);
     }
 }
 
-// The format 1.0 and 1.1 files (every valid file but the _v12_ ones) have no BNDD: every angle constraint
+} // namespace
+
+void TestMrigCorpus::format11WriterFiles_areUnchanged()
+{
+    checkFrozenWriterFiles(kFormat11WriterFiles, 1);
+}
+
+// The 1.2 writer's files stay byte for byte what it wrote, and a 1.3 reader loads them with no drive profiles.
+void TestMrigCorpus::format12WriterFiles_areUnchangedAndLoad()
+{
+    checkFrozenWriterFiles(kFormat12WriterFiles, 2);
+    for (const FrozenFile& f : kFormat12WriterFiles) {
+        MrigInfo info;
+        RigDescription d;
+        std::string error;
+        const std::string path = (corpusDir() + QLatin1Char('/') + QString::fromLatin1(f.name)).toStdString();
+        QVERIFY2(loadMrigInfo(path, info, &error), error.c_str());
+        QCOMPARE(info.driveProfiles, 0u);
+        QVERIFY2(loadMrig(path, d, &error), error.c_str());
+        QVERIFY(d.driveProfiles.empty());
+    }
+    RigDescription full;
+    std::string error;
+    QVERIFY2(loadMrig((corpusDir() + QStringLiteral("/good_v12_full_rig.mrig")).toStdString(), full, &error),
+             error.c_str());
+    // The 1.2 full rig's name, counts and bend damping (fullRig() of the time: 6 particles, 3 triangles).
+    QCOMPARE(full.name, std::string("full rig \xE2\x9C\x93"));
+    QCOMPARE(full.particles.size(), std::size_t(6));
+    QCOMPARE(full.triangles.size(), std::size_t(3));
+    QCOMPARE(full.angles[1].damping, 1000.f);
+}
+
+// Every valid file before 1.3 (names without _v13_) has no DRVP or DRPT: it loads with no drive profiles.
+void TestMrigCorpus::olderFiles_loadWithoutDriveProfiles()
+{
+    int files = 0;
+    for (const auto& e : expectations()) {
+        if (e.second != QLatin1String("OK") || e.first.contains(QLatin1String("_v13_")))
+            continue;
+        const std::string path = (corpusDir() + QLatin1Char('/') + e.first).toStdString();
+        MrigView view;
+        std::string error;
+        QVERIFY2(view.load(path, &error), error.c_str());
+        QVERIFY2(view.driveProfiles().empty() && view.driveParts().empty(), qPrintable(e.first));
+        RigDescription d;
+        QVERIFY2(view.toDescription(d, &error), error.c_str());
+        QVERIFY2(d.driveProfiles.empty(), qPrintable(e.first));
+        ++files;
+    }
+    QVERIFY(files >= 19); // 1.0: 6, 1.1: 6, 1.2: 7
+}
+
+// The format 1.0 and 1.1 files (every valid file but the _v12_ and _v13_ ones) have no BNDD: every angle constraint
 // loads with bend damping 0.
 void TestMrigCorpus::olderFiles_loadWithoutBendDamping()
 {
     int files = 0, angles = 0;
     for (const auto& e : expectations()) {
-        if (e.second != QLatin1String("OK") || e.first.contains(QLatin1String("_v12_")))
+        if (e.second != QLatin1String("OK") || e.first.contains(QLatin1String("_v12_")) ||
+            e.first.contains(QLatin1String("_v13_")))
             continue;
         const std::string path = (corpusDir() + QLatin1Char('/') + e.first).toStdString();
         MrigView view;
@@ -396,9 +464,9 @@ void TestMrigCorpus::olderFiles_loadWithoutBendDamping()
     QVERIFY(angles >= 4); // the 1.0 and 1.1 full rigs and hand-built samples have angle constraints
 }
 
-// Every file that is not frozen (the 1.0 fixtures, the 1.1 writer's files) comes from mrig_make_corpus's cases
-// ("_v11_" or "_v12_" in the name) or is a fuzzer find added by hand (bad_fuzz_*); the valid 1.1 ones hold
-// SOLV, ANGF and PINF, the valid 1.2 ones BNDD as well.
+// Every file that is not frozen (the 1.0 fixtures, the 1.1 and 1.2 writers' files) comes from mrig_make_corpus's
+// cases ("_v11_", "_v12_" or "_v13_" in the name) or is a fuzzer find added by hand (bad_fuzz_*); the valid 1.1
+// ones hold SOLV, ANGF and PINF, the valid 1.2 and 1.3 ones BNDD as well, and only 1.3 ones drive profiles.
 void TestMrigCorpus::generatedFiles_areWrittenByThisGenerator()
 {
     QStringList frozen;
@@ -406,15 +474,18 @@ void TestMrigCorpus::generatedFiles_areWrittenByThisGenerator()
         frozen.append(QString::fromLatin1(f.name));
     for (const FrozenFile& f : kFormat11WriterFiles)
         frozen.append(QString::fromLatin1(f.name));
-    int v11 = 0, v12 = 0;
+    for (const FrozenFile& f : kFormat12WriterFiles)
+        frozen.append(QString::fromLatin1(f.name));
+    int v11 = 0, v12 = 0, v13 = 0;
     for (const auto& e : expectations()) {
         if (frozen.contains(e.first))
             continue;
         if (e.first.startsWith(QLatin1String("bad_fuzz_")))
             continue;
-        const bool is12 = e.first.contains(QLatin1String("_v12_"));
+        const bool is13 = e.first.contains(QLatin1String("_v13_"));
+        const bool is12 = is13 || e.first.contains(QLatin1String("_v12_"));
         QVERIFY2(is12 || e.first.contains(QLatin1String("_v11_")), qPrintable(e.first));
-        ++(is12 ? v12 : v11);
+        ++(is13 ? v13 : is12 ? v12 : v11);
         if (e.second != QLatin1String("OK"))
             continue;
         MrigView view;
@@ -429,9 +500,14 @@ void TestMrigCorpus::generatedFiles_areWrittenByThisGenerator()
         } else {
             QVERIFY(view.bendDamping().empty());
         }
+        if (is13)
+            QVERIFY(view.info().versionMinor >= 3);
+        else
+            QVERIFY(view.driveProfiles().empty());
     }
     QVERIFY(v11 >= 30);
-    QVERIFY(v12 >= 15);
+    QVERIFY(v12 >= 10);
+    QVERIFY(v13 >= 25);
 }
 
 QTEST_GUILESS_MAIN(TestMrigCorpus)

@@ -101,7 +101,7 @@ void TestMrigFormat12::bendDamping_roundTripsBitExact()
     QCOMPARE(bits(back.angles[1].damping), bits(1000.f));
     MrigView view;
     QVERIFY2(view.open(bytes, &error), error.c_str());
-    QCOMPARE(view.info().versionMinor, std::uint16_t(2));
+    QCOMPARE(view.info().versionMinor, std::uint16_t(3));
     QCOMPARE(view.bendDamping().size(), std::size_t(2));
     QCOMPARE(bits(view.bendDamping()[0].damping), bits(damping));
 }

@@ -241,16 +241,16 @@ void TestMrigReader::newerMajor_isRefusedWithExactMessage_data()
         b.minor = minor;
         return b.build();
     };
-    QTest::newRow("2.0") << built(2, 0) << "made by a newer Marionette (format 2.0); this build reads up to 1.2";
-    QTest::newRow("2.7") << built(2, 7) << "made by a newer Marionette (format 2.7); this build reads up to 1.2";
+    QTest::newRow("2.0") << built(2, 0) << "made by a newer Marionette (format 2.0); this build reads up to 1.3";
+    QTest::newRow("2.7") << built(2, 7) << "made by a newer Marionette (format 2.7); this build reads up to 1.3";
     QTest::newRow("65535.65535") << built(65535, 65535)
-                                 << "made by a newer Marionette (format 65535.65535); this build reads up to 1.2";
+                                 << "made by a newer Marionette (format 65535.65535); this build reads up to 1.3";
     // A 3.1 file whose header layout changed completely: only magic and version are read.
     Bytes tiny = toBytes("MRIG\r\n\x1a\n", 8);
     for (std::byte v : {std::byte{3}, std::byte{0}, std::byte{1}, std::byte{0}, std::byte{0xEE}})
         tiny.push_back(v);
     QTest::newRow("3.1, 13 bytes, different layout")
-        << tiny << "made by a newer Marionette (format 3.1); this build reads up to 1.2";
+        << tiny << "made by a newer Marionette (format 3.1); this build reads up to 1.3";
 }
 
 void TestMrigReader::newerMajor_isRefusedWithExactMessage()

@@ -174,32 +174,32 @@ void TestMrigRoundTrip::writer_layoutFollowsSpecification()
     const auto h = peek<mrig::FileHeader>(b, 0);
     QVERIFY(std::memcmp(b.data(), "MRIG\r\n\x1a\n", 8) == 0);
     QCOMPARE(h.versionMajor, std::uint16_t(1));
-    QCOMPARE(h.versionMinor, std::uint16_t(2));
+    QCOMPARE(h.versionMinor, std::uint16_t(3));
     QCOMPARE(h.flags, 0u);
     QCOMPARE(h.fileSize, std::uint64_t(b.size()));
     QCOMPARE(h.headerSize, 64u);
     QCOMPARE(h.chunkTableOffset, std::uint64_t(64));
-    QCOMPARE(h.chunkCount, 16u);
+    QCOMPARE(h.chunkCount, 18u);
     QCOMPARE(h.chunkEntrySize, 32u);
     QCOMPARE(h.reserved[0] | h.reserved[1] | h.reserved[2], 0u);
     // Header CRC: over the 64 bytes with the CRC field as zero.
     Bytes head(b.begin(), b.begin() + 64);
     poke<std::uint32_t>(head, 28, 0);
     QCOMPARE(h.headerCrc, crc32c(head));
-    QCOMPARE(h.chunkTableCrc, crc32c({b.data() + 64, 16 * 32}));
+    QCOMPARE(h.chunkTableCrc, crc32c({b.data() + 64, 18 * 32}));
 
-    // The 1.0 chunks in their 1.0 order, then the three of 1.1, then the one of 1.2 (FORMAT.md §8).
-    const std::uint32_t tags[16] = {mrig::kTagRig,    mrig::kTagSettings,  mrig::kTagParticles, mrig::kTagSticks,
+    // The 1.0 chunks in their 1.0 order, then the three of 1.1, the one of 1.2, the two of 1.3 (FORMAT.md §8).
+    const std::uint32_t tags[18] = {mrig::kTagRig,    mrig::kTagSettings,  mrig::kTagParticles, mrig::kTagSticks,
                                     mrig::kTagAngles, mrig::kTagTriangles, mrig::kTagAngular,   mrig::kTagPins,
                                     mrig::kTagShapes, mrig::kTagBones,     mrig::kTagBindings,  mrig::kTagStrings,
                                     mrig::kTagSolver, mrig::kTagAngularFriction, mrig::kTagPinStiffness,
-                                    mrig::kTagBendDamping};
-    const std::uint32_t sizes[16] = {8, 60, 44, 64, 40, 24, 100, 36, 84, 208, 56, 1, 24, 8, 4, 4};
-    const std::size_t counts[16] = {1, 1, d.particles.size(), d.sticks.size(), d.angles.size(), d.triangles.size(),
+                                    mrig::kTagBendDamping, mrig::kTagDriveProfiles, mrig::kTagDriveParts};
+    const std::uint32_t sizes[18] = {8, 60, 44, 64, 40, 24, 100, 36, 84, 208, 56, 1, 24, 8, 4, 4, 48, 36};
+    const std::size_t counts[18] = {1, 1, d.particles.size(), d.sticks.size(), d.angles.size(), d.triangles.size(),
                                     d.angular.size(), d.pins.size(), d.shapes.size(), d.bones.size(),
-                                    d.bindings.size(), 0, 1, d.angular.size(), d.pins.size(), d.angles.size()};
-    std::uint64_t end = 64 + 16 * 32;
-    for (int i = 0; i < 16; ++i) {
+                                    d.bindings.size(), 0, 1, d.angular.size(), d.pins.size(), d.angles.size(), 0, 0};
+    std::uint64_t end = 64 + 18 * 32;
+    for (int i = 0; i < 18; ++i) {
         const auto e = peek<mrig::ChunkEntry>(b, 64 + 32 * std::size_t(i));
         QCOMPARE(e.tag, tags[i]);
         QCOMPARE(e.recordSize, sizes[i]);
@@ -282,9 +282,9 @@ void TestMrigRoundTrip::info_countsEveryChunk()
     std::string error;
     QVERIFY2(readMrigInfo(b, info, &error), error.c_str());
     QCOMPARE(info.versionMajor, std::uint16_t(1));
-    QCOMPARE(info.versionMinor, std::uint16_t(2));
+    QCOMPARE(info.versionMinor, std::uint16_t(3));
     QCOMPARE(info.fileSize, std::uint64_t(b.size()));
-    QCOMPARE(info.chunkCount, 16u);
+    QCOMPARE(info.chunkCount, 18u);
     QCOMPARE(info.unknownChunks, 0u);
     QCOMPARE(std::size_t(info.particles), d.particles.size());
     QCOMPARE(std::size_t(info.sticks), d.sticks.size());
@@ -295,6 +295,7 @@ void TestMrigRoundTrip::info_countsEveryChunk()
     QCOMPARE(std::size_t(info.shapes), d.shapes.size());
     QCOMPARE(std::size_t(info.bones), d.bones.size());
     QCOMPARE(std::size_t(info.bindings), d.bindings.size());
+    QCOMPARE(info.driveProfiles, 3u);
     MrigView view;
     QVERIFY(view.open(b, &error));
     QCOMPARE(view.info().stringBytes, info.stringBytes);

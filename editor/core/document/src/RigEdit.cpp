@@ -317,6 +317,12 @@ std::size_t removeElements(rig::RigDescription& rig, const std::vector<ElementRe
         b.bone = remap(boneMap, b.bone);
         b.index = remap(b.driver == rig::BoneBinding::Driver::Triangle ? triangleMap : stickMap, b.index);
     }
+    // A drive profile is not an element: it stays, without the parts of removed triangles and sticks.
+    for (auto& profile : rig.driveProfiles) {
+        for (auto& part : profile.parts)
+            part.index = remap(part.kind == rig::DrivePartKind::Triangle ? triangleMap : stickMap, part.index);
+        std::erase_if(profile.parts, [](const rig::DrivePart& part) { return part.index == rig::kNone; });
+    }
     return count;
 }
 

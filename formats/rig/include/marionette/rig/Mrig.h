@@ -22,7 +22,7 @@
 
 namespace marionette::rig {
 
-/// Serialises `rig` as a format 1.2 file. Runs rig.validate() first; an invalid rig gives an empty vector
+/// Serialises `rig` as a format 1.3 file. Runs rig.validate() first; an invalid rig gives an empty vector
 /// and *error (when not null) set to validate()'s message. The result always reads back and reproduces
 /// every field bit for bit: the writer checks it with the reader, and refuses a rig the reader would
 /// refuse though validate() accepts it (a non-finite float in a field validate() does not look at):

@@ -1,4 +1,4 @@
-// Marionette — the on-disk layout of the `.mrig` binary rig, format 1.2 (reads 1.0 and 1.1).
+// Marionette — the on-disk layout of the `.mrig` binary rig, format 1.3 (reads 1.0 to 1.2).
 //
 // formats/rig/FORMAT.md is the specification; this header pins it in code. Every struct here is a plain
 // little-endian record exactly as it lies in a file: 4-byte fields only (u32, i32, IEEE-754 binary32), no
@@ -24,12 +24,12 @@ static_assert(std::endian::native == std::endian::little,
 /// File signature: "MRIG" then CR LF SUB LF (catches text-mode transfers, like PNG's signature).
 constexpr std::uint8_t kMagic[8] = {'M', 'R', 'I', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
 constexpr std::uint16_t kVersionMajor = 1; ///< a reader refuses a larger major version
-constexpr std::uint16_t kVersionMinor = 2; ///< a reader accepts any minor version of its major version
+constexpr std::uint16_t kVersionMinor = 3; ///< a reader accepts any minor version of its major version
 constexpr std::uint32_t kChunkAlignment = 16; ///< chunk payloads and the chunk table start at multiples of 16
 constexpr std::uint64_t kMaxFileSize = 1ull << 30; ///< readers refuse larger files (1 GiB) before allocating
 
 /// Header flags. Bits 0–15 must be understood: a reader refuses a file with one it does not know. Bits
-/// 16–31 are informational and ignored by readers that do not know them. Formats 1.0 to 1.2 define none.
+/// 16–31 are informational and ignored by readers that do not know them. Formats 1.0 to 1.3 define none.
 constexpr std::uint32_t kRequiredFlagsMask = 0x0000FFFFu;
 constexpr std::uint32_t kKnownRequiredFlags = 0u;
 
@@ -61,13 +61,18 @@ constexpr std::uint32_t kTagPinStiffness = makeTag('P', 'I', 'N', 'F');     ///<
 // Format 1.2: bend damping of angle constraints. A 1.0 or 1.1 reader skips it and loads the rig without bend
 // damping; a 1.2 reader of an older file (no BNDD) gives every angle constraint damping 0.
 constexpr std::uint32_t kTagBendDamping = makeTag('B', 'N', 'D', 'D');      ///< one BendDampingRecord per ANGL record
+// Format 1.3: named drive profiles (powered ragdolls). Older readers skip both chunks and load the rig without
+// profiles; a 1.3 reader of an older file gives the rig none. The parts of profile i are the partCount DRPT
+// records from its firstPart; the profiles' part ranges follow each other and cover DRPT exactly.
+constexpr std::uint32_t kTagDriveProfiles = makeTag('D', 'R', 'V', 'P'); ///< DriveProfileRecord[]
+constexpr std::uint32_t kTagDriveParts = makeTag('D', 'R', 'P', 'T');    ///< DrivePartRecord[], owned by DRVP records
 
 /// The fixed header at offset 0. A newer minor version may make it longer (headerSize); readers read
 /// this prefix. headerCrc is CRC-32C of bytes [0, headerSize) with the four headerCrc bytes taken as 0.
 struct FileHeader {
     std::uint8_t magic[8];          ///< kMagic
     std::uint16_t versionMajor;     ///< 1
-    std::uint16_t versionMinor;     ///< 2 (0 in a 1.0 file, 1 in a 1.1 file)
+    std::uint16_t versionMinor;     ///< 3 (0 to 2 in the files of older writers)
     std::uint32_t flags;            ///< see kRequiredFlagsMask
     std::uint64_t fileSize;         ///< total bytes of the file
     std::uint32_t headerSize;       ///< >= 64
@@ -146,6 +151,33 @@ struct PinStiffnessRecord {
 /// BNDD (format 1.2): bend damping of ANGL record i. No legacy field holds it: without BNDD it is 0.
 struct BendDampingRecord {
     float damping; ///< 1/s
+};
+
+/// rig::DriveGains inside DRVP and DRPT records (format 1.3), the fields of rig::kDriveGainFields in order.
+struct DriveGainsRecord {
+    float motorFrequency; ///< Hz, [0, 60]; 0 = no motor
+    float motorDamping;   ///< damping ratio, [0, 10]
+    float maxTorque;      ///< N·m, [0, 1e6]; 0 = no limit
+    float pinFrequency;   ///< Hz, [0, 60]; 0 = no pin
+    float pinDamping;     ///< damping ratio, [0, 10]
+    float maxForce;       ///< N, [0, 1e6]; 0 = no limit
+    std::uint32_t kinematic; ///< bool
+};
+
+/// DRVP (format 1.3): rig::DriveProfile. Its parts are DRPT records [firstPart, firstPart + partCount).
+struct DriveProfileRecord {
+    std::uint32_t id;
+    StringRef name;
+    DriveGainsRecord defaults;
+    std::uint32_t firstPart;
+    std::uint32_t partCount;
+};
+
+/// DRPT (format 1.3): rig::DrivePart. kind 0 = triangle (index into TRIS), 1 = stick (index into STCK).
+struct DrivePartRecord {
+    std::uint32_t kind;
+    std::int32_t index;
+    DriveGainsRecord gains;
 };
 
 /// PART: rig::Particle. bone is −1 or a BONE index.
@@ -295,6 +327,7 @@ MARIONETTE_MRIG_ID_NAME(PinRecord);
 MARIONETTE_MRIG_ID_NAME(ShapeRecord);
 MARIONETTE_MRIG_ID_NAME(BoneRecord);
 MARIONETTE_MRIG_ID_NAME(BindingRecord);
+MARIONETTE_MRIG_ID_NAME(DriveProfileRecord);
 #undef MARIONETTE_MRIG_ID_NAME
 
 static_assert(sizeof(SettingsRecord) == 60);
@@ -309,6 +342,14 @@ static_assert(sizeof(SolverRecord) == 24 && offsetof(SolverRecord, damping) == 1
 static_assert(offsetof(SolverRecord, staticFrictionSpeed) == 16 && offsetof(SolverRecord, reserved) == 20);
 static_assert(sizeof(AngularFrictionRecord) == 8 && sizeof(PinStiffnessRecord) == 4);
 static_assert(sizeof(BendDampingRecord) == 4);
+static_assert(sizeof(DriveGainsRecord) == 28 && offsetof(DriveGainsRecord, motorDamping) == 4);
+static_assert(offsetof(DriveGainsRecord, maxTorque) == 8 && offsetof(DriveGainsRecord, pinFrequency) == 12);
+static_assert(offsetof(DriveGainsRecord, pinDamping) == 16 && offsetof(DriveGainsRecord, maxForce) == 20);
+static_assert(offsetof(DriveGainsRecord, kinematic) == 24);
+static_assert(sizeof(DriveProfileRecord) == 48 && offsetof(DriveProfileRecord, defaults) == 12);
+static_assert(offsetof(DriveProfileRecord, firstPart) == 40 && offsetof(DriveProfileRecord, partCount) == 44);
+static_assert(sizeof(DrivePartRecord) == 36 && offsetof(DrivePartRecord, index) == 4);
+static_assert(offsetof(DrivePartRecord, gains) == 8);
 
 static_assert(sizeof(ParticleRecord) == 44);
 static_assert(offsetof(ParticleRecord, name) == 4 && offsetof(ParticleRecord, position) == 12);

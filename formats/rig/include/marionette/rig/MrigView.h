@@ -38,6 +38,7 @@ struct MrigInfo {
     std::uint32_t shapes = 0;
     std::uint32_t bones = 0;
     std::uint32_t bindings = 0;
+    std::uint32_t driveProfiles = 0; ///< 0 in a file before 1.3
 };
 
 class MrigView {
@@ -90,6 +91,10 @@ public:
     std::span<const mrig::PinStiffnessRecord> pinStiffness() const { return mPinStiffness; }
     /// Format 1.2's bend damping, one per angle constraint; empty in a 1.0 or 1.1 file (damping 0).
     std::span<const mrig::BendDampingRecord> bendDamping() const { return mBendDamping; }
+    /// Format 1.3's drive profiles; empty in an older file (no profiles).
+    std::span<const mrig::DriveProfileRecord> driveProfiles() const { return mDriveProfiles; }
+    /// Format 1.3's drive parts: profile p's are driveParts().subspan(p.firstPart, p.partCount).
+    std::span<const mrig::DrivePartRecord> driveParts() const { return mDriveParts; }
     /// The string table bytes.
     std::string_view strings() const { return mStrings; }
     /// The bytes of a string reference; "" when it lies outside the table (never for a validated record).
@@ -100,8 +105,8 @@ public:
     /// Builds the editable description from the records, then runs RigDescription::validate(). A format 1.0
     /// file's per-step settings become the rates and the one-substep schedule that behave the same
     /// (rig::migrateLegacySettings, migrateLegacyAngularFriction, migrateLegacyPinStiffness); a file without
-    /// BNDD (1.0 or 1.1) gives every angle constraint damping 0. On failure returns false with *error set to
-    /// validate()'s message; `out` is then unspecified.
+    /// BNDD (1.0 or 1.1) gives every angle constraint damping 0, one without DRVP (1.0 to 1.2) has no drive
+    /// profiles. On failure returns false with *error set to validate()'s message; `out` is then unspecified.
     bool toDescription(RigDescription& out, std::string* error) const;
     /// toDescription() returning the proof that `out` passed validation (rig::validated(); it refers to
     /// `out`), for a caller that goes on to build or write it without validating again; nullopt on failure.
@@ -135,6 +140,8 @@ private:
     std::span<const mrig::AngularFrictionRecord> mAngularFriction;
     std::span<const mrig::PinStiffnessRecord> mPinStiffness;
     std::span<const mrig::BendDampingRecord> mBendDamping;
+    std::span<const mrig::DriveProfileRecord> mDriveProfiles;
+    std::span<const mrig::DrivePartRecord> mDriveParts;
 };
 
 } // namespace marionette::rig

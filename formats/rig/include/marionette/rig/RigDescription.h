@@ -181,6 +181,19 @@ struct DriveGains {
     friend bool operator==(const DriveGains&, const DriveGains&) = default;
 };
 
+/// The numeric fields of DriveGains as the formats name them (the .mrig's DriveGainsRecord order, the
+/// .mproj's keys), each with its range [0, max]: one table for validation, the readers and the writers.
+struct DriveGainField {
+    const char* name;
+    float DriveGains::*member;
+    float max;
+};
+inline constexpr DriveGainField kDriveGainFields[6] = {
+    {"motorFrequency", &DriveGains::motorFrequency, 60.f}, {"motorDamping", &DriveGains::motorDamping, 10.f},
+    {"maxTorque", &DriveGains::maxTorque, 1e6f},           {"pinFrequency", &DriveGains::pinFrequency, 60.f},
+    {"pinDamping", &DriveGains::pinDamping, 10.f},         {"maxForce", &DriveGains::maxForce, 1e6f},
+};
+
 /// A body part a drive acts on: a triangle (its frame) or a stick (its direction).
 enum class DrivePartKind : std::uint8_t { Triangle = 0, Stick = 1 };
 
@@ -258,7 +271,7 @@ struct RigDescription {
     std::vector<Shape> shapes;
     std::vector<Bone> bones;
     std::vector<BoneBinding> bindings;
-    std::vector<DriveProfile> driveProfiles; ///< powered-ragdoll gains by name (.mrig 1.3, .mproj 3)
+    std::vector<DriveProfile> driveProfiles; ///< powered-ragdoll gains by name (.mrig 1.3, .mproj 2 rig.driveProfiles)
     Settings settings;
 
     /// Checks every index, count, float and limit, and every triangle and embedding tetrahedron for

@@ -53,7 +53,8 @@ std::string uniqueName(const rig::RigDescription& rig, ElementKind kind, const s
 std::vector<ElementRef> withDependents(const rig::RigDescription& rig, const std::vector<ElementRef>& refs);
 
 /// Removes exactly `refs` (which must already be closed under withDependents()) and renumbers every index
-/// reference. Particle::bone of a removed bone becomes kNone. Returns the number of elements removed.
+/// reference. Particle::bone of a removed bone becomes kNone; the drive profiles lose the parts of removed
+/// triangles and sticks (the profiles themselves stay). Returns the number of elements removed.
 std::size_t removeElements(rig::RigDescription& rig, const std::vector<ElementRef>& refs);
 
 /// The particles an element touches (its endpoints, corners ...), as indices. Bones and bindings: none.
