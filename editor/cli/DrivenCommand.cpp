@@ -127,6 +127,9 @@ std::optional<Clip> resolveClip(const QString& spec, const RigFile& file, const 
                 break;
             }
     }
+    // Not a file: a clip name, unless it reads as a path ("clips/run.fbx:Run").
+    const QString beforeColon = spec.section(QLatin1Char(':'), 0, 0);
+    const bool looksLikeFile = beforeColon.contains(QLatin1Char('/')) || beforeColon.contains(QLatin1Char('.'));
     Clip out;
     if (!fileName.isEmpty()) {
         editor::MeshImportResult imported = editor::importMesh(
@@ -140,8 +143,7 @@ std::optional<Clip> resolveClip(const QString& spec, const RigFile& file, const 
         }
         out.scene = std::move(imported.scene);
         out.source = fileName;
-    } else if (file.kind == RigFile::Kind::Mrig || !proj) {
-        const bool looksLikeFile = spec.contains(QLatin1Char('/')) || spec.contains(QLatin1Char('.'));
+    } else if (!proj) {
         code = fail(io, looksLikeFile ? QStringLiteral("%1: no such file").arg(spec.section(QLatin1Char(':'), 0, 0))
                                       : QStringLiteral("%1: a .mrig has no mesh to take clip '%2' from; give "
                                                        "--animation FILE[:NAME]").arg(path, spec));
@@ -158,6 +160,12 @@ std::optional<Clip> resolveClip(const QString& spec, const RigFile& file, const 
         }
         out.scene = std::move(*mesh);
         out.source = proj->sourceMesh.resolve(path);
+        const bool isClip = std::any_of(out.scene.animations.begin(), out.scene.animations.end(),
+                                        [&](const import::AnimationClip& c) { return c.name == spec.toStdString(); });
+        if (!isClip && looksLikeFile) {
+            code = fail(io, QStringLiteral("%1: no such file").arg(spec.section(QLatin1Char(':'), 0, 0)));
+            return std::nullopt;
+        }
     }
     QStringList names;
     for (const import::AnimationClip& c : out.scene.animations)
