@@ -25,7 +25,7 @@ const Command kCommands[] = {
     {"import", "import a skinned mesh and auto-rig it into a .mproj project", importCommand},
     {"export", "write a project's rig as a .mrig binary rig or another format (--format)", exportCommand},
     {"build", "import, auto-rig and export a mesh straight to a .mrig", buildCommand},
-    {"simulate", "drop a rig onto a scene headless, apply hits, report settling and errors", simulateCommand},
+    {"simulate", "drop a rig onto a scene headless, apply hits, report settling and errors; or play a clip through its drives", simulateCommand},
     {"bake", "replay a project's scenario and write it as an animation clip: .glb with the skinned mesh, or .json", bakeCommand},
     {"fit-limits", "fit a project's angular limits to animation clips (range-of-motion takes, mocap)", fitLimitsCommand},
     {"render", "draw a rig (and a project's skinned mesh) at a frame of a drop into a PNG, headless", renderCommand},

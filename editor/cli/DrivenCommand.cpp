@@ -353,12 +353,15 @@ int simulateDriven(const QStringList& arguments, Io& io)
         return fail(io, QStringLiteral("%1: clip '%2' lasts %3 s, less than a step; give --frames")
                             .arg(clip->source, QString::fromStdString(clip->scene.animations[clip->index].name))
                             .arg(double(duration)));
+    // A hit or kill at T acts at the start of step round(T / dt): one at or after the last step's end never does.
+    const long steps = std::lround(double(options.seconds) / double(dt));
+    auto afterTheEnd = [&](float t) { return std::lround(double(t) / double(dt)) >= steps; };
     for (const editor::DrivenHit& h : options.hits)
-        if (h.seconds > options.seconds)
-            return usageError(io, command, QStringLiteral("a hit at %1 s is after the run's end (%2 s)")
+        if (afterTheEnd(h.seconds))
+            return usageError(io, command, QStringLiteral("a hit at %1 s is at or after the run's end (%2 s)")
                                                .arg(double(h.seconds)).arg(double(options.seconds)));
-    if (options.killAt > options.seconds)
-        return usageError(io, command, QStringLiteral("--kill at %1 s is after the run's end (%2 s)")
+    if (options.killAt >= 0.f && afterTheEnd(options.killAt))
+        return usageError(io, command, QStringLiteral("--kill at %1 s is at or after the run's end (%2 s)")
                                            .arg(double(options.killAt)).arg(double(options.seconds)));
 
     const editor::DrivenRunResult run = editor::runDriven(file.rig, clip->scene, options);

@@ -59,7 +59,7 @@ struct Hit {
 const char* kSimulateHelp =
     "Usage: marionette simulate [options] RIG\n"
     "       marionette simulate PROJECT.mproj --scenario NAME | --all-scenarios [--json]\n"
-    "       marionette simulate RIG|PROJECT --animation CLIP [options]   (see simulate --animation x --help)\n\n"
+    "       marionette simulate RIG|PROJECT --animation CLIP [options]\n\n"
     "Runs a rig (.mrig, or a .mproj's rig) headless: drops it onto a scene, applies hits, and reports whether\n"
     "it stayed finite, when it settled, the largest stick error, penetration and angular-limit excess.\n\n"
     "Options:\n"
@@ -77,6 +77,8 @@ const char* kSimulateHelp =
     "  --scenario NAME       replay the project's recorded scenario NAME (as the editor's preview does) and\n"
     "                        check its expectations; prints PASS/FAIL with the measured values\n"
     "  --all-scenarios       the same for every scenario of the project\n"
+    "  --animation CLIP      instead of a drop, play CLIP through the rig's drives (a powered ragdoll) and\n"
+    "                        report the tracking error; its options: 'marionette simulate --animation=x --help'\n"
     "  -h, --help            show this help\n\n"
     "With --scenario/--all-scenarios, --json prints {\"project\", \"passed\", \"scenarios\": [{\"name\", \"passed\",\n"
     "\"steps\", \"settled_at\", \"max_penetration\", \"max_limit_violation_deg\", \"failures\"}]}; the exit code is\n"

@@ -59,6 +59,7 @@ private slots:
     void kill_dropsTheBody();
     void clipFromFile();
     void mrig_needsAClipFile();
+    void help_listsTheOptions();
     void badInput_data();
     void badInput();
 };
@@ -321,6 +322,18 @@ void TestCliDriven::mrig_needsAClipFile()
     QCOMPARE(figuresOf(fromMrig), figuresOf(fromProject));
 }
 
+// simulate's help points to --animation's, which lists its options.
+void TestCliDriven::help_listsTheOptions()
+{
+    const Run plain = cli({QStringLiteral("simulate"), QStringLiteral("--help")});
+    QVERIFY2(plain.exitCode == 0 && plain.out.contains(QStringLiteral("marionette simulate --animation=x --help")), qPrintable(plain.describe()));
+    const Run driven = cli({QStringLiteral("simulate"), QStringLiteral("--animation=x"), QStringLiteral("--help")});
+    QVERIFY2(driven.exitCode == 0, qPrintable(driven.describe()));
+    for (const char* option : {"--profile NAME", "--motor HZ", "--pin-root HZ", "--kinematic", "--hit T:P:JX,JY,JZ",
+                               "--hit-part T:TRI:J", "--kill T[:BLEND]", "--frames N", "--json"})
+        QVERIFY2(driven.out.contains(QLatin1String(option)), option);
+}
+
 void TestCliDriven::badInput_data()
 {
     QTest::addColumn<QStringList>("arguments");
@@ -352,7 +365,13 @@ void TestCliDriven::badInput_data()
                                       << 1 << QStringLiteral("--hit-part '1:wing:0,1,0': no triangle 'wing' (11 triangles)");
     QTest::newRow("hit after the end") << QStringList{QStringLiteral("--animation"), QStringLiteral("walk"), k, QStringLiteral("--frames"), QStringLiteral("60"),
                                                       QStringLiteral("--hit"), QStringLiteral("2:head:0,1,0")}
-                                       << 2 << QStringLiteral("error: a hit at 2 s is after the run's end (1 s)");
+                                       << 2 << QStringLiteral("error: a hit at 2 s is at or after the run's end (1 s)");
+    QTest::newRow("hit at the end") << QStringList{QStringLiteral("--animation"), QStringLiteral("walk"), k, QStringLiteral("--frames"), QStringLiteral("60"),
+                                                   QStringLiteral("--hit-part"), QStringLiteral("1:head:0,1,0")}
+                                    << 2 << QStringLiteral("error: a hit at 1 s is at or after the run's end (1 s)");
+    QTest::newRow("kill after the end") << QStringList{QStringLiteral("--animation"), QStringLiteral("walk"), k, QStringLiteral("--frames"), QStringLiteral("60"),
+                                                       QStringLiteral("--kill"), QStringLiteral("3")}
+                                        << 2 << QStringLiteral("error: --kill at 3 s is at or after the run's end (1 s)");
     QTest::newRow("malformed kill") << QStringList{QStringLiteral("--animation"), QStringLiteral("walk"), k, QStringLiteral("--kill"), QStringLiteral("1:2:3")}
                                     << 2 << QStringLiteral("error: --kill '1:2:3' is not T[:BLEND] (seconds)");
     QTest::newRow("NaN motor") << QStringList{QStringLiteral("--animation"), QStringLiteral("walk"), QStringLiteral("--motor"), QStringLiteral("nan")}
