@@ -12,6 +12,13 @@ namespace marionette::runtime {
 
 namespace {
 
+/// A joint whose part (triangle B) has a motor toward a pose target has no friction of its own: the motor's
+/// damping is the joint's (static friction would hold it against the motor).
+inline bool driven(const RagdollState& s, const AngularData& c)
+{
+    return s.drive.active && s.drive.now[c.triB].motorFrequency > 0.f;
+}
+
 /// Current frame of triangle t, falling back to (and refreshing) the last good one.
 inline const Mat3& frameOf(RagdollState& s, const TriangleData& t, std::uint32_t index)
 {
@@ -248,7 +255,7 @@ void Solver::solveAngular(Ragdoll& r, bool frictionPass)
             const Quat qA = s.frameQ[c.triA];
             const Quat qB = s.frameQ[c.triB];
             s.held[i] = 0;
-            if (c.damping <= 0.f && c.staticFrictionSpeed <= 0.f)
+            if ((c.damping <= 0.f && c.staticFrictionSpeed <= 0.f) || driven(s, c))
                 continue;
             // Rotation of B relative to A since the last substep (or since static friction took hold): the
             // world rotation from where B was to where it is.
@@ -301,8 +308,10 @@ void Solver::jointFriction(Ragdoll& r)
     auto movable = [&](std::uint32_t p) { return s.w[p] > 0.f && !(locks && s.projection.lockCount[p] == 3); };
     for (std::size_t i = 0; i < cons.size(); ++i) {
         const AngularData& c = cons[i];
-        if ((c.damping <= 0.f && c.staticFrictionSpeed <= 0.f) || angularTorn(rig, s, i))
+        if ((c.damping <= 0.f && c.staticFrictionSpeed <= 0.f) || angularTorn(rig, s, i) || driven(s, c)) {
+            s.held[i] = 0;
             continue;
+        }
         // B's turn relative to A over this substep, as a world rotation.
         const Quat qA = s.frameQ[c.triA], qB = s.frameQ[c.triB];
         Vec3 u;

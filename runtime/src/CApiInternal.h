@@ -52,6 +52,7 @@ struct MrWorld {
     // Scratch sized on spawn to the largest rig spawned, so per-frame calls never allocate.
     std::vector<mr::Vec3> poseCurrent, posePrevious;
     std::vector<mr::Mat4> matrices;
+    std::vector<mr::rig::DriveGains> gains; ///< drive gains converted from MrDriveGains
     /// At least the live ragdoll count: mrWorldGetStats() lists the ragdolls into it (a const query).
     mutable std::vector<rt::RagdollHandle> handles;
     double lastStepSeconds = 0.0; ///< wall-clock time of the last step (MrWorldStats)
@@ -103,6 +104,24 @@ inline mr::Transform toTransform(const MrTransform* t)
     return {toQuat(t->rotation), toVec(t->translation)};
 }
 inline double d(float v) { return double(v); }
+
+inline MrDriveGains toMr(const mr::rig::DriveGains& g)
+{
+    MrDriveGains c;
+    c.motorFrequency = g.motorFrequency;
+    c.motorDamping = g.motorDamping;
+    c.maxTorque = g.maxTorque;
+    c.pinFrequency = g.pinFrequency;
+    c.pinDamping = g.pinDamping;
+    c.maxForce = g.maxForce;
+    c.kinematic = g.kinematic ? 1 : 0;
+    return c;
+}
+
+inline mr::rig::DriveGains toGains(const MrDriveGains& c)
+{
+    return {c.motorFrequency, c.motorDamping, c.maxTorque, c.pinFrequency, c.pinDamping, c.maxForce, c.kinematic != 0};
+}
 
 inline MrResult nullArgument(const char* function, const char* name)
 {

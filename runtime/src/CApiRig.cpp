@@ -186,24 +186,6 @@ extern "C" MrPinDesc mrPinDescDefault(void)
 
 namespace {
 
-MrDriveGains toMr(const mr::rig::DriveGains& g)
-{
-    MrDriveGains c;
-    c.motorFrequency = g.motorFrequency;
-    c.motorDamping = g.motorDamping;
-    c.maxTorque = g.maxTorque;
-    c.pinFrequency = g.pinFrequency;
-    c.pinDamping = g.pinDamping;
-    c.maxForce = g.maxForce;
-    c.kinematic = g.kinematic ? 1 : 0;
-    return c;
-}
-
-mr::rig::DriveGains toGains(const MrDriveGains& c)
-{
-    return {c.motorFrequency, c.motorDamping, c.maxTorque, c.pinFrequency, c.pinDamping, c.maxForce, c.kinematic != 0};
-}
-
 /// MrRigDesc.profiles into out.driveProfiles. The part kinds are checked here (a C int does not fit the C++
 /// enum); names, ranges and indices are RigDescription::validate()'s, as for every other element.
 MrResult convertDriveProfiles(const char* function, const MrRigDesc& c, mr::rig::RigDescription& out)

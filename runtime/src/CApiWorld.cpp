@@ -200,6 +200,8 @@ extern "C" MrResult mrWorldSpawn(MrWorld* world, const MrRig* rig, const MrTrans
         }
         if (world->matrices.size() < compiled.bones().size())
             world->matrices.resize(compiled.bones().size());
+        if (world->gains.size() < compiled.driveParts().size())
+            world->gains.resize(compiled.driveParts().size());
         if (world->handles.size() < world->world.ragdollCount() + 1)
             world->handles.resize(world->world.ragdollCount() + 1);
         std::string error;
@@ -510,3 +512,194 @@ extern "C" MrResult mrRagdollIsStickTorn(const MrWorld* world, MrRagdoll ragdoll
     return MR_OK;
 }
 
+
+// ---- drives -----------------------------------------------------------------------------------------------
+
+namespace {
+
+/// The runtime's one-line refusal as the C API's error (the runtime checked, nothing changed).
+MrResult refused(const char* function, const std::string& error, MrResult code = MR_INVALID_ARGUMENT)
+{
+    return fail(code, "%s: %s", function, error.c_str());
+}
+
+MrResult checkSeconds(const char* function, float seconds)
+{
+    if (!(seconds >= 0.f && seconds <= 3600.f))
+        return fail(MR_INVALID_ARGUMENT, "%s: seconds %g outside [0, 3600]", function, d(seconds));
+    return MR_OK;
+}
+
+} // namespace
+
+extern "C" MrResult mrRigDrivePartCount(const MrRig* rig, uint32_t* count)
+{
+    const char* const F = __func__;
+    return guarded(F, [&]() -> MrResult {
+        if (MrResult e = checkRig(F, rig); e != MR_OK)
+            return e;
+        if (!count)
+            return nullArgument(F, "count");
+        *count = std::uint32_t(rig->rig->driveParts().size());
+        return MR_OK;
+    });
+}
+
+extern "C" MrResult mrRigDrivePart(const MrRig* rig, uint32_t part, int32_t* kind, uint32_t* index)
+{
+    const char* const F = __func__;
+    return guarded(F, [&]() -> MrResult {
+        if (MrResult e = checkRig(F, rig); e != MR_OK)
+            return e;
+        if (!kind || !index)
+            return nullArgument(F, !kind ? "kind" : "index");
+        const auto parts = rig->rig->driveParts();
+        if (part >= parts.size())
+            return fail(MR_INVALID_ARGUMENT, "%s: part %u out of range (%zu parts)", F, unsigned(part), parts.size());
+        *kind = std::int32_t(parts[part].kind);
+        *index = parts[part].index;
+        return MR_OK;
+    });
+}
+
+extern "C" MrResult mrRagdollSetPoseTarget(MrWorld* world, MrRagdoll ragdoll, const MrMat4* boneWorld, size_t count)
+{
+    const char* const F = __func__;
+    static_assert(sizeof(MrMat4) == sizeof(mr::Mat4), "MrMat4 and Mat4 are both 16 column-major floats");
+    return guarded(F, [&]() -> MrResult {
+        rt::Ragdoll* r = nullptr;
+        if (MrResult e = findRagdoll(F, world, ragdoll, r); e != MR_OK)
+            return e;
+        if (!boneWorld && count > 0)
+            return nullArgument(F, "boneWorld");
+        std::string error;
+        if (!r->setPoseTarget({reinterpret_cast<const mr::Mat4*>(boneWorld), count}, &error))
+            return refused(F, error);
+        return MR_OK;
+    });
+}
+
+extern "C" MrResult mrRagdollSetParticleTargets(MrWorld* world, MrRagdoll ragdoll, const MrVec3* targets, size_t count)
+{
+    const char* const F = __func__;
+    static_assert(sizeof(MrVec3) == sizeof(mr::Vec3), "MrVec3 and Vec3 are both three floats");
+    return guarded(F, [&]() -> MrResult {
+        rt::Ragdoll* r = nullptr;
+        if (MrResult e = findRagdoll(F, world, ragdoll, r); e != MR_OK)
+            return e;
+        if (!targets && count > 0)
+            return nullArgument(F, "targets");
+        std::string error;
+        if (!r->setParticleTargets({reinterpret_cast<const mr::Vec3*>(targets), count}, &error))
+            return refused(F, error);
+        return MR_OK;
+    });
+}
+
+extern "C" MrResult mrRagdollClearPoseTarget(MrWorld* world, MrRagdoll ragdoll)
+{
+    const char* const F = __func__;
+    return guarded(F, [&]() -> MrResult {
+        rt::Ragdoll* r = nullptr;
+        if (MrResult e = findRagdoll(F, world, ragdoll, r); e != MR_OK)
+            return e;
+        r->clearPoseTarget();
+        return MR_OK;
+    });
+}
+
+extern "C" MrResult mrRagdollSetDriveProfile(MrWorld* world, MrRagdoll ragdoll, const char* name, float seconds)
+{
+    const char* const F = __func__;
+    return guarded(F, [&]() -> MrResult {
+        rt::Ragdoll* r = nullptr;
+        if (MrResult e = findRagdoll(F, world, ragdoll, r); e != MR_OK)
+            return e;
+        if (!name)
+            return nullArgument(F, "name");
+        if (MrResult e = checkSeconds(F, seconds); e != MR_OK)
+            return e;
+        std::string error;
+        if (r->rig().findDriveProfile(name) < 0) {
+            r->setDriveProfile(name, seconds, &error); // refuses, and says which profiles the rig has
+            return refused(F, error, MR_NOT_FOUND);
+        }
+        if (!r->setDriveProfile(name, seconds, &error))
+            return refused(F, error);
+        return MR_OK;
+    });
+}
+
+extern "C" MrResult mrRagdollSetDriveGains(MrWorld* world, MrRagdoll ragdoll, const MrDriveGains* perPart, size_t count,
+                                           float seconds)
+{
+    const char* const F = __func__;
+    return guarded(F, [&]() -> MrResult {
+        rt::Ragdoll* r = nullptr;
+        if (MrResult e = findRagdoll(F, world, ragdoll, r); e != MR_OK)
+            return e;
+        if (!perPart && count > 0)
+            return nullArgument(F, "perPart");
+        const std::size_t parts = r->rig().driveParts().size();
+        if (count != parts)
+            return fail(MR_INVALID_ARGUMENT, "%s: count %zu differs from the part count %zu", F, count, parts);
+        if (world->gains.size() < parts) // normally sized by mrWorldSpawn already
+            world->gains.resize(parts);
+        for (std::size_t k = 0; k < parts; ++k)
+            world->gains[k] = toGains(perPart[k]);
+        std::string error;
+        if (!r->setDriveGains({world->gains.data(), parts}, seconds, &error))
+            return refused(F, error);
+        return MR_OK;
+    });
+}
+
+extern "C" MrResult mrRagdollSetPartGains(MrWorld* world, MrRagdoll ragdoll, uint32_t part, const MrDriveGains* gains)
+{
+    const char* const F = __func__;
+    return guarded(F, [&]() -> MrResult {
+        rt::Ragdoll* r = nullptr;
+        if (MrResult e = findRagdoll(F, world, ragdoll, r); e != MR_OK)
+            return e;
+        if (!gains)
+            return nullArgument(F, "gains");
+        std::string error;
+        if (!r->setPartGains(part, toGains(*gains), &error))
+            return refused(F, error);
+        return MR_OK;
+    });
+}
+
+extern "C" MrResult mrRagdollGoLimp(MrWorld* world, MrRagdoll ragdoll, float seconds)
+{
+    const char* const F = __func__;
+    return guarded(F, [&]() -> MrResult {
+        rt::Ragdoll* r = nullptr;
+        if (MrResult e = findRagdoll(F, world, ragdoll, r); e != MR_OK)
+            return e;
+        if (MrResult e = checkSeconds(F, seconds); e != MR_OK)
+            return e;
+        r->goLimp(seconds);
+        return MR_OK;
+    });
+}
+
+extern "C" MrResult mrRagdollPartTrackingError(const MrWorld* world, MrRagdoll ragdoll, uint32_t part, float* metres,
+                                               float* radians)
+{
+    const char* const F = __func__;
+    return guarded(F, [&]() -> MrResult {
+        const rt::Ragdoll* r = nullptr;
+        if (MrResult e = findRagdoll(F, world, ragdoll, r); e != MR_OK)
+            return e;
+        if (!metres || !radians)
+            return nullArgument(F, !metres ? "metres" : "radians");
+        float m = 0.f, a = 0.f;
+        if (!r->partTrackingError(part, m, a))
+            return fail(MR_INVALID_ARGUMENT, "%s: part %u out of range (%zu parts) or not placed by a pose target", F,
+                        unsigned(part), r->rig().driveParts().size());
+        *metres = m;
+        *radians = a;
+        return MR_OK;
+    });
+}

@@ -113,6 +113,7 @@ void Solver::allocateDrives(Ragdoll& r)
     d.rel1.assign(parts, Quat{});
     d.dir0.assign(parts, Vec3{});
     d.dir1.assign(parts, Vec3{});
+    d.targetTurn.assign(parts, Vec3{});
     d.motorOk.assign(parts, 0);
 }
 
@@ -200,6 +201,7 @@ void Solver::beginDrives(Ragdoll& r, float dt)
                 continue;
             d.rel0[k] = a0.conjugate() * b0;
             d.rel1[k] = a1.conjugate() * b1;
+            d.targetTurn[k] = rotationVector(d.rel1[k] * d.rel0[k].conjugate());
         } else {
             const Vec3 e0 = d.targetPrev[part.particles[1]] - d.targetPrev[part.particles[0]];
             const Vec3 e1 = d.target[part.particles[1]] - d.target[part.particles[0]];
@@ -207,6 +209,7 @@ void Solver::beginDrives(Ragdoll& r, float dt)
                 continue;
             d.dir0[k] = a0.conjugate().rotate(e0 / length(e0));
             d.dir1[k] = a1.conjugate().rotate(e1 / length(e1));
+            d.targetTurn[k] = rotationVector(rotationBetween(d.dir0[k], d.dir1[k]));
         }
         d.motorOk[k] = 1;
     }
@@ -258,19 +261,22 @@ void Solver::solveDrives(Ragdoll& r, std::uint32_t substep, std::uint32_t subste
         const DrivePartData& part = parts[k];
         const rig::DriveGains& g = d.now[k];
         const TriangleData& A = tris[std::size_t(part.parent)];
-        Quat qa, qaPrev;
-        if (!frameQuat(x, A.p, qa) || !frameQuat(xp, A.p, qaPrev))
+        // Frames now, and at the end of the last substep (where xp is: the solver's cached frames).
+        Quat qa;
+        if (!frameQuat(x, A.p, qa))
             continue;
+        const Quat qaPrev = s.frameQ[std::size_t(part.parent)];
         const float omega = kTwoPi * g.motorFrequency;
         if (part.kind == rig::DrivePartKind::Triangle) {
-            Quat qb, qbPrev;
-            if (!frameQuat(x, part.particles, qb) || !frameQuat(xp, part.particles, qbPrev))
+            Quat qb;
+            if (!frameQuat(x, part.particles, qb))
                 continue;
+            const Quat qbPrev = s.frameQ[part.index];
             const Quat rel = qa.conjugate() * qb, relPrev = qaPrev.conjugate() * qbPrev;
             const Quat target = nlerp(d.rel0[k], d.rel1[k], f1);
             // In A's frame: how far B is turned past its target, and how fast it turns relative to the target.
             const Vec3 err = rotationVector(rel * target.conjugate());
-            const Vec3 turn = rotationVector(rel * relPrev.conjugate()) - rotationVector(d.rel1[k] * d.rel0[k].conjugate()) * share;
+            const Vec3 turn = rotationVector(rel * relPrev.conjugate()) - d.targetTurn[k] * share;
             const Vec3 local = springStep(err, turn, omega, g.motorDamping, h);
             Vec3 u = qa.rotate(local);
             float phi = length(u);
@@ -308,7 +314,7 @@ void Solver::solveDrives(Ragdoll& r, std::uint32_t substep, std::uint32_t subste
             const Vec3 dirPrev = qaPrev.conjugate().rotate(armPrev / length(armPrev));
             const Vec3 target = normalizeOr(lerp(d.dir0[k], d.dir1[k], f1), d.dir1[k]);
             const Vec3 err = rotationVector(rotationBetween(target, dir));
-            const Vec3 turn = rotationVector(rotationBetween(dirPrev, dir)) - rotationVector(rotationBetween(d.dir0[k], d.dir1[k])) * share;
+            const Vec3 turn = rotationVector(rotationBetween(dirPrev, dir)) - d.targetTurn[k] * share;
             Vec3 u = qa.rotate(springStep(err, turn, omega, g.motorDamping, h));
             float phi = length(u);
             const float wq = s.w[q], wp = s.w[p];

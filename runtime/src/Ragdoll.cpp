@@ -227,6 +227,7 @@ bool Ragdoll::setPose(std::span<const Vec3> current, std::span<const Vec3> previ
         s.xPrev[i] = current[i] - (current[i] - previous[i]) * f;
         s.xFrame[i] = previous[i];
     }
+    Solver::refreshTriangleFrames(*this); // the frames drives take for the last substep's
     wake();
     return true;
 }

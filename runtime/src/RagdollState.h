@@ -151,6 +151,7 @@ struct DriveState {
     std::vector<float> pinOmega, pinZeta, pinMaxForce; ///< per particle, this step (the strongest part's)
     std::vector<Quat> rel0, rel1;             ///< per triangle part: target orientation relative to the parent
     std::vector<Vec3> dir0, dir1;             ///< per stick part: target direction in the parent's frame
+    std::vector<Vec3> targetTurn;             ///< per part: the target's relative turn over the step (rotation vector)
     std::vector<std::uint8_t> motorOk;        ///< per part: its target (and its parent's) is placed
 };
 

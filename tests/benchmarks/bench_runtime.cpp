@@ -90,7 +90,10 @@ Transform yawed(Vec3 at, float yawRadians)
 /// falls for 60 untimed steps so contacts exist, and every 120 steps (untimed) gets a kick back toward the
 /// box so it never settles. With `withStatics` false there is no floor or box: the ragdoll is re-spawned
 /// every 120 steps (untimed) and only self-collision and the constraints are solved.
-void humanoidStep(benchmark::State& state, bool withStatics)
+/// With `driven`, every part has a 10 Hz critically damped motor toward the bind pose's relative orientations,
+/// and the pose target is set again before every step (timed: a game does it every frame), so the figure
+/// against the undriven one is the cost of drives.
+void humanoidStep(benchmark::State& state, bool withStatics, bool driven = false)
 {
     const int schedule = int(state.range(0));
     std::string error;
@@ -117,6 +120,18 @@ void humanoidStep(benchmark::State& state, bool withStatics)
     if (!ragdoll) {
         state.SkipWithError(("spawn failed: " + error).c_str());
         return;
+    }
+    std::vector<Mat4> bindPalette;
+    for (const BoneData& b : rig->bones())
+        bindPalette.push_back(b.bindWorld);
+    if (driven) {
+        std::vector<rig::DriveGains> gains(rig->driveParts().size());
+        for (rig::DriveGains& g : gains)
+            g.motorFrequency = 10.f;
+        if (!ragdoll->setPoseTarget(bindPalette, &error) || !ragdoll->setDriveGains(gains, 0.f, &error)) {
+            state.SkipWithError(("drives: " + error).c_str());
+            return;
+        }
     }
     for (int i = 0; i < 60; ++i)
         world.step();
@@ -148,6 +163,8 @@ void humanoidStep(benchmark::State& state, bool withStatics)
     std::string problem;
     Clock::time_point chunk = Clock::now();
     for (auto _ : state) {
+        if (driven)
+            ragdoll->setPoseTarget(bindPalette);
         world.step();
         contacts += ragdoll->stats().contacts;
         if (++steps % 120 == 0) {
@@ -178,7 +195,8 @@ void humanoidStep(benchmark::State& state, bool withStatics)
     if (withStatics) // (no statics: always 0, which only makes the aggregates print "-nan%")
         state.counters["contacts_per_step"] =
             benchmark::Counter(double(contacts), benchmark::Counter::kAvgIterations);
-    state.SetLabel(std::string(withStatics ? "floor+box" : "no statics") + ", 1 humanoid, " +
+    state.SetLabel(std::string(withStatics ? "floor+box" : "no statics") + (driven ? ", driven (10 Hz motors)" : "") +
+                   ", 1 humanoid, " +
                    std::to_string(rig->particleCount()) + " particles, " + std::to_string(rig->sticks().size()) +
                    " sticks, " + scheduleName(rig->settings()) + ", sleep off, 1 thread");
 }
@@ -186,7 +204,10 @@ void humanoidStep(benchmark::State& state, bool withStatics)
 void BM_HumanoidStep(benchmark::State& state) { humanoidStep(state, true); }
 void BM_HumanoidStep_NoCollision(benchmark::State& state) { humanoidStep(state, false); }
 
+void BM_HumanoidStep_Driven(benchmark::State& state) { humanoidStep(state, true, true); }
+
 BENCHMARK(BM_HumanoidStep)->ArgName("schedule")->Arg(kDefaultSchedule)->Arg(kRelaxation8);
+BENCHMARK(BM_HumanoidStep_Driven)->ArgName("schedule")->Arg(kDefaultSchedule);
 BENCHMARK(BM_HumanoidStep_NoCollision)->ArgName("schedule")->Arg(kDefaultSchedule)->Arg(kRelaxation8);
 
 // ---- (b) 160 humanoids in 16 piles ------------------------------------------------------------------------

@@ -1,6 +1,7 @@
-/* C API, rig side of powered ragdolls: drive profiles given to mrRigCreate() in MrRigDesc.profiles, their
- * defaults, their lookups by index and name, the errors of bad profiles, and a .mrig 1.3 file with profiles
- * written by make_test_rigs:
+/* C API of powered ragdolls: drive profiles given to mrRigCreate() in MrRigDesc.profiles, their defaults,
+ * their lookups by index and name, the errors of bad profiles, a .mrig 1.3 file with profiles written by
+ * make_test_rigs, and a ragdoll of it driven toward a pose target (pins pull it 10 cm across; bad targets,
+ * gains and profile names are refused and change nothing):
  *   c_api_drive_test DRIVES.mrig
  * drives.mrig is the humanoid with "stagger" (triangle 0 and stick 0 overridden) and "limp". Exits 0 when
  * every check passes. */
@@ -181,6 +182,81 @@ static void testFile(const char* path)
     mrRigRelease(rig);
 }
 
+static void testRagdoll(const char* path)
+{
+    MrRig* rig = NULL;
+    CHECK(mrRigLoadFile(path, &rig) == MR_OK && rig, "mrRigLoadFile(drives.mrig)");
+    if (!rig)
+        return;
+    MrWorldSettings ws = mrWorldSettingsDefault();
+    ws.gravity.y = 0.f;
+    ws.sleep = 0;
+    MrWorld* world = NULL;
+    CHECK(mrWorldCreate(&ws, &world) == MR_OK && world, "mrWorldCreate");
+    MrRagdoll body = MR_INVALID_RAGDOLL;
+    MrTransform at = {{0, 0, 0, 1}, {0, 1, 0}};
+    CHECK(mrWorldSpawn(world, rig, &at, (MrVec3){0, 0, 0}, &body) == MR_OK, "mrWorldSpawn");
+    uint32_t bones = 0, parts = 0, particles = 0;
+    mrRigBoneCount(rig, &bones);
+    mrRigParticleCount(rig, &particles);
+    CHECK(mrRigDrivePartCount(rig, &parts) == MR_OK && parts > 0, "mrRigDrivePartCount");
+    int32_t kind = -1;
+    uint32_t index = 99;
+    CHECK(mrRigDrivePart(rig, 0, &kind, &index) == MR_OK && kind == MR_DRIVE_PART_TRIANGLE && index == 0u,
+          "part 0 is triangle 0");
+    EXPECT_FAIL(mrRigDrivePart(rig, parts, &kind, &index), MR_INVALID_ARGUMENT, "out of range");
+
+    MrMat4 palette[64];
+    MrVec3 before[64], after[64];
+    size_t written = 0;
+    CHECK(bones <= 64 && particles <= 64, "test buffers large enough");
+    CHECK(mrRagdollGetBoneMatrices(world, body, palette, 64, &written, 1.f) == MR_OK && written == bones, "palette");
+    mrRagdollGetPositions(world, body, before, 64, &written, 1.f);
+
+    /* Refused, and nothing changes. */
+    EXPECT_FAIL(mrRagdollSetPoseTarget(world, body, palette, bones - 1), MR_INVALID_ARGUMENT, "bones, the rig has");
+    MrMat4 bad = palette[1];
+    palette[1].m[12] = 0.f / 0.f;
+    EXPECT_FAIL(mrRagdollSetPoseTarget(world, body, palette, bones), MR_INVALID_ARGUMENT, "non-finite matrix");
+    palette[1] = bad;
+    EXPECT_FAIL(mrRagdollSetDriveProfile(world, body, "stiff", 0.f), MR_NOT_FOUND, "'stiff' not in the rig");
+    EXPECT_FAIL(mrRagdollSetDriveProfile(world, body, "limp", -1.f), MR_INVALID_ARGUMENT, "seconds");
+    MrDriveGains gains[64];
+    for (uint32_t k = 0; k < parts && k < 64; ++k) {
+        gains[k] = mrDriveGainsDefault();
+        gains[k].pinFrequency = 5.f;
+    }
+    gains[2].motorFrequency = 61.f;
+    EXPECT_FAIL(mrRagdollSetDriveGains(world, body, gains, parts, 0.f), MR_INVALID_ARGUMENT, "motorFrequency");
+    gains[2].motorFrequency = 0.f;
+    EXPECT_FAIL(mrRagdollSetDriveGains(world, body, gains, parts - 1, 0.f), MR_INVALID_ARGUMENT, "part count");
+    EXPECT_FAIL(mrRagdollSetPartGains(world, body, parts, &gains[0]), MR_INVALID_ARGUMENT, "out of range");
+    float metres = 0.f, radians = 0.f;
+    EXPECT_FAIL(mrRagdollPartTrackingError(world, body, 0, &metres, &radians), MR_INVALID_ARGUMENT, "pose target");
+    mrRagdollGetPositions(world, body, after, 64, &written, 1.f);
+    CHECK(memcmp(before, after, sizeof(MrVec3) * particles) == 0, "refused calls moved nothing");
+
+    /* Pinned at 5 Hz to the pose 10 cm along +X: after 2 s every part is on its target. */
+    for (uint32_t b = 0; b < bones; ++b)
+        palette[b].m[12] += 0.1f;
+    CHECK(mrRagdollSetPoseTarget(world, body, palette, bones) == MR_OK, "mrRagdollSetPoseTarget");
+    CHECK(mrRagdollSetDriveGains(world, body, gains, parts, 0.f) == MR_OK, "mrRagdollSetDriveGains");
+    for (int s = 0; s < 120; ++s) {
+        mrRagdollSetPoseTarget(world, body, palette, bones);
+        mrWorldStep(world);
+    }
+    CHECK(mrRagdollPartTrackingError(world, body, 0, &metres, &radians) == MR_OK && metres < 0.005f &&
+              radians < 0.02f,
+          "part 0 on its target after 2 s");
+    mrRagdollGetPositions(world, body, after, 64, &written, 1.f);
+    CHECK(after[0].x - before[0].x > 0.095f && after[0].x - before[0].x < 0.105f, "moved 10 cm along +X");
+    CHECK(mrRagdollGoLimp(world, body, 0.5f) == MR_OK, "mrRagdollGoLimp");
+    CHECK(mrRagdollSetDriveProfile(world, body, "stagger", 0.2f) == MR_OK, "mrRagdollSetDriveProfile");
+    CHECK(mrRagdollClearPoseTarget(world, body) == MR_OK, "mrRagdollClearPoseTarget");
+    mrWorldDestroy(world);
+    mrRigRelease(rig);
+}
+
 int main(int argc, char** argv)
 {
     if (argc != 2) {
@@ -193,6 +269,7 @@ int main(int argc, char** argv)
     testCreateAndLookUp();
     testBadProfiles();
     testFile(argv[1]);
+    testRagdoll(argv[1]);
     if (gFailed) {
         fprintf(stderr, "%d check(s) failed\n", gFailed);
         return 1;

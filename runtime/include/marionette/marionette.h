@@ -626,6 +626,45 @@ MR_API MrResult mrRagdollWake(MrWorld* world, MrRagdoll ragdoll);
  * Fails: MR_INVALID_ARGUMENT (stick out of range, torn NULL). */
 MR_API MrResult mrRagdollIsStickTorn(const MrWorld* world, MrRagdoll ragdoll, uint32_t stick, int* torn);
 
+/* ---- drives (powered ragdolls) -------------------------------------------------------------------- *
+ *
+ * A ragdoll can follow an animation while it stays physical (docs/physics.md, "Drives"). Give it a pose
+ * target every frame (the bone world matrices your animation computes, in mrRagdollGetBoneMatrices()'s order
+ * and space) and gains per part saying how strongly each part follows it: a motor on its orientation relative
+ * to its parent part, a pin on its particles' world positions, or kinematic. Parts are the rig's triangles
+ * (part i = triangle i) followed by the sticks that drive a bone or that a profile names
+ * (mrRigDrivePartCount(), mrRigDrivePart()). Gains of zero everywhere (the default) are the passive ragdoll.
+ * Every function checks everything first and changes nothing when it fails. None allocates.
+ *
+ * mrRigDrivePartCount(): *count receives the number of parts.
+ * mrRigDrivePart(): *kind (an MrDrivePartKind) and *index (triangle or stick index) of part `part`.
+ * Both fail: MR_INVALID_ARGUMENT (a pointer NULL, part out of range). */
+MR_API MrResult mrRigDrivePartCount(const MrRig* rig, uint32_t* count);
+MR_API MrResult mrRigDrivePart(const MrRig* rig, uint32_t part, int32_t* kind, uint32_t* index);
+
+/* Pose target from a bone palette: `count` must be the rig's bone count, every matrix finite. The next step
+ * moves the targets from the last ones to these. Fails: MR_INVALID_ARGUMENT (NULL, wrong count, non-finite),
+ * MR_NOT_FOUND (ragdoll). */
+MR_API MrResult mrRagdollSetPoseTarget(MrWorld* world, MrRagdoll ragdoll, const MrMat4* boneWorld, size_t count);
+/* Pose target as one world position per particle (`count` = the particle count, all finite). */
+MR_API MrResult mrRagdollSetParticleTargets(MrWorld* world, MrRagdoll ragdoll, const MrVec3* targets, size_t count);
+/* Forgets the pose target: the drives stop acting (the gains are kept), kinematic parts simulate again. */
+MR_API MrResult mrRagdollClearPoseTarget(MrWorld* world, MrRagdoll ragdoll);
+/* Blends the gains to those of the rig's profile `name` over `seconds` (0: at once; in [0, 3600]).
+ * Fails: MR_NOT_FOUND (no such profile; the message lists the rig's), MR_INVALID_ARGUMENT. */
+MR_API MrResult mrRagdollSetDriveProfile(MrWorld* world, MrRagdoll ragdoll, const char* name, float seconds);
+/* Blends to the gains of every part (`count` = the part count, each in the ranges of MrDriveGains). */
+MR_API MrResult mrRagdollSetDriveGains(MrWorld* world, MrRagdoll ragdoll, const MrDriveGains* perPart, size_t count,
+                                       float seconds);
+/* Sets one part's gains at once. */
+MR_API MrResult mrRagdollSetPartGains(MrWorld* world, MrRagdoll ragdoll, uint32_t part, const MrDriveGains* gains);
+/* Blends every part to no drive at all over `seconds`: the passive ragdoll (a kill). */
+MR_API MrResult mrRagdollGoLimp(MrWorld* world, MrRagdoll ragdoll, float seconds);
+/* How far part `part` is from its target: *metres (its centre), *radians (its orientation).
+ * Fails: MR_INVALID_ARGUMENT (NULL, part out of range, no pose target placing it). */
+MR_API MrResult mrRagdollPartTrackingError(const MrWorld* world, MrRagdoll ragdoll, uint32_t part, float* metres,
+                                           float* radians);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif

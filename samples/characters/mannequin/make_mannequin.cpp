@@ -110,7 +110,9 @@ constexpr float kSin[kSlices + 1] = {0.f,          0.38268343f,  0.70710678f,  0
 // the bones that own a part of the rig turn: Hips (translation and rotation), Spine1, Head, the arms,
 // forearms, thighs and shins; Spine, Neck, the shoulders, hands, feet and toes keep their bind rotation. The
 // elbows and knees bend about the hinge axes the rig gives them, and every joint stays inside the rig's
-// limits; the rig's particle spheres stay on or above the floor (y = 0).
+// limits; the rig's particle spheres stay on or above the floor (y = 0). The arms hang 30° out from the sides
+// (standing, walking, lying, kneeling), clear of the rig's pelvis capsule (radius 23 cm), so no two of the
+// capsules the rig collides with each other overlap in any frame.
 //
 // The numbers are computed in double with the sine, cosine and arctangent below (+, −, ×, ÷ and √ only, no
 // libm), then rounded to float, so the same bytes come out on every machine.
@@ -355,7 +357,7 @@ D3 hipJoint(const Pose& pose, int upLeg)
     return pose.root + rotate(pose.local[kHips], toD3(kJoints[upLeg].at) - toD3(kJoints[kHips].at));
 }
 
-/// Arms hanging beside the body: abducted `out` degrees from the vertical, swung `forward` degrees about the
+/// Arms hanging at the sides: abducted `out` degrees from the vertical, swung `forward` degrees about the
 /// shoulder axis, elbow bent forward.
 void hangArms(Pose& pose, double outL, double forwardL, double elbowL, double outR, double forwardR, double elbowR)
 {
@@ -382,7 +384,7 @@ Pose idlePose(int frame)
     p.local[kHips] = yawPitchRoll(2.0 * dsin(shift + 0.5), 2.0, roll);
     p.local[kSpine1] = yawPitchRoll(-1.5 * dsin(shift + 0.5), -1.0 + 1.2 * dsin(breath), -0.8 * roll);
     p.local[kHead] = yawPitchRoll(4.0 * dsin(shift - 0.8), 1.5 + 1.0 * dsin(breath + 1.0), 0.0);
-    hangArms(p, 15.0 + 1.5 * dsin(breath), 4.0, 14.0 + 2.0 * dsin(shift), 15.0 + 1.5 * dsin(breath), 4.0,
+    hangArms(p, 30.0 + 1.5 * dsin(breath), 4.0, 14.0 + 2.0 * dsin(shift), 30.0 + 1.5 * dsin(breath), 4.0,
              14.0 - 2.0 * dsin(shift));
     reach(p, kLUpLeg, kLLeg, p.local[kHips], hipJoint(p, kLUpLeg), {0.1, 0.09, 0.0}, t);
     reach(p, kRUpLeg, kRLeg, p.local[kHips], hipJoint(p, kRUpLeg), {-0.1, 0.09, 0.0}, t);
@@ -424,7 +426,7 @@ Pose walkPose(int frame)
     p.local[kSpine1] = yawPitchRoll(-1.4 * yaw, -1.5, -roll);
     p.local[kHead] = yawPitchRoll(0.4 * yaw, 2.0, 0.0);
     const double swing = 18.0 * dcos(w); // the right arm forward when the left foot lands
-    hangArms(p, 14.0, -swing, 16.0 - 8.0 * swing / 18.0, 14.0, swing, 16.0 + 8.0 * swing / 18.0);
+    hangArms(p, 30.0, -swing, 16.0 - 8.0 * swing / 18.0, 30.0, swing, 16.0 + 8.0 * swing / 18.0);
     const double right = phase < 0.5 ? phase + 0.5 : phase - 0.5;
     const int rightCycle = phase < 0.5 ? cycle - 1 : cycle;
     D3 footL = footAt(0.1, cycle, phase), footR = footAt(-0.1, rightCycle, right);
@@ -515,7 +517,7 @@ Pose getupPose(const std::vector<Key>& keys, int frame)
     return keyPose(blend(a, b, u * u * (3.0 - 2.0 * u)));
 }
 
-// Lying face down, head toward +Z, arms along the body: how a ragdoll comes to rest on its front.
+// Lying face down, head toward +Z, arms 30° out from the sides: how a ragdoll comes to rest on its front.
 Key proneKey()
 {
     Key k;
@@ -524,7 +526,7 @@ Key proneKey()
     k.pitch = 88.0;
     k.chestPitch = 4.0;
     k.headPitch = -10.0, k.headYaw = 55.0;
-    k.armL = k.armR = {0.26, -0.96, 0.05}, k.elbowL = k.elbowR = 5.0;
+    k.armL = k.armR = {0.5, -0.866, 0.05}, k.elbowL = k.elbowR = 5.0;
     k.legL = k.legR = {0.03, -1.0, 0.0}, k.kneeLDeg = k.kneeRDeg = 3.0;
     k.lift = 0.004; // between the keys the limbs cut their arcs' corners by a few millimetres
     return k;
@@ -550,7 +552,7 @@ void pushUpAndStand(std::vector<Key>& keys, const Key& start, double t0, double 
     // Kneeling upright.
     k.t = t0 + scale * 1.55;
     k.z = -0.45, k.pitch = 5.0, k.headPitch = 0.0;
-    k.armL = k.armR = {0.26, -0.96, 0.1}, k.bendL = k.bendR = {0, 0, 1}, k.elbowL = k.elbowR = 20.0;
+    k.armL = k.armR = {0.5, -0.866, 0.1}, k.bendL = k.bendR = {0, 0, 1}, k.elbowL = k.elbowR = 20.0;
     k.legL = k.legR = {0.03, -1.0, 0.05}, k.kneeLDeg = k.kneeRDeg = 86.0;
     keys.push_back(k);
     // The left foot forward (half kneeling).

@@ -2,11 +2,13 @@
 // getup_front), read through the importer and posed on the sample's own rig as the preview and the limit fit
 // pose it (editor::sampleBoneWorld, posedParticles): they turn only the bones that own a part of the rig, stay
 // inside every angular limit (editor::fitLimits counts no frame outside, runtime::angularDeviation measures
-// the margin), keep every particle's sphere on or above the floor and the rig's rigid sticks near their length,
-// and the walk's stance foot stays put; the preview hands the walk to a ragdoll. The figures the sample's
+// the margin), keep every particle's sphere on or above the floor, the rig's rigid sticks near their length and
+// every pair of self-colliding capsules apart (a ragdoll driven toward the clip is not pushed off it), and the
+// walk's stance foot stays put; the preview hands the walk to a ragdoll. The figures the sample's
 // README quotes are printed.
 #include "SampleProject.h"
 
+#include "marionette/editor/autorig/AutoRigSupport.h"
 #include "marionette/editor/pluginhost/MeshSource.h"
 #include "marionette/editor/preview/AnimationPose.h"
 #include "marionette/editor/preview/LimitFit.h"
@@ -21,6 +23,7 @@
 #include <algorithm>
 #include <cmath>
 #include <set>
+#include <span>
 #include <string>
 
 using namespace marionette;
@@ -91,6 +94,8 @@ private slots:
     void clips_keepEveryParticleAboveTheFloor();
     void clips_keepTheRigidSticksLength_data() { clips_insideEveryAngularLimit_data(); }
     void clips_keepTheRigidSticksLength();
+    void clips_keepTheSelfCollisionCapsulesApart_data() { clips_insideEveryAngularLimit_data(); }
+    void clips_keepTheSelfCollisionCapsulesApart();
     void idle_loopsInPlace();
     void walk_loopsAStrideAheadWithTheStanceFootPlanted();
     void getups_startLyingFlatAndEndInTheBindPose_data();
@@ -245,6 +250,42 @@ void TestMannequinClips::clips_keepTheRigidSticksLength()
     // head triangle the neck particle from Neck, so turning Spine1 or Head about its joint (10 cm from that
     // particle) stretches a stick by about 1 mm a degree: the clips turn them lightly (the head at most 10°).
     QVERIFY2(worst < 0.012f, qPrintable(where));
+}
+
+void TestMannequinClips::clips_keepTheSelfCollisionCapsulesApart()
+{
+    // Every pair of capsules the runtime collides with each other (Rig::selfCapsulePairs: filters passing, no
+    // shared particle, not rigidly linked) keeps at least 5 mm between the surfaces in every frame, so a
+    // ragdoll posed or driven by the clip starts without self-collision pushing its limbs off it.
+    QFETCH(QString, clip);
+    const Sample& s = sample();
+    const std::size_t c = clipIndex(s.scene, clip);
+    std::string error;
+    const std::shared_ptr<const runtime::Rig> rig = runtime::Rig::build(s.project.rig, &error);
+    QVERIFY2(rig, error.c_str());
+    const std::span<const runtime::CapsuleData> capsules = rig->capsules();
+    const std::span<const std::uint32_t> pairs = rig->selfCapsulePairs();
+    QVERIFY(!pairs.empty()); // the pelvis against the forearms, among others
+    const std::vector<std::int32_t> bones = editor::particleBones(s.project.rig, s.scene);
+    float worst = 1e9f;
+    QString where;
+    for (float t : sampleTimes(s.scene.animations[c])) {
+        const std::vector<Vec3> x = editor::posedParticles(s.project.rig, s.scene, bones, editor::sampleBoneWorld(s.scene, c, t));
+        for (std::size_t k = 0; k + 1 < pairs.size(); k += 2) {
+            const runtime::CapsuleData& a = capsules[pairs[k]];
+            const runtime::CapsuleData& b = capsules[pairs[k + 1]];
+            const float gap = editor::autorig::segmentDistance(x[a.a], x[a.b], x[b.a], x[b.b]) - a.radius - b.radius;
+            if (gap < worst) {
+                worst = gap;
+                where = QStringLiteral("%1 and %2 at %3 s")
+                            .arg(QString::fromStdString(s.project.rig.sticks[a.stick].name),
+                                 QString::fromStdString(s.project.rig.sticks[b.stick].name))
+                            .arg(t);
+            }
+        }
+    }
+    qInfo("%s: self-colliding capsules at least %.1f mm apart (%s)", qPrintable(clip), double(worst) * 1000.0, qPrintable(where));
+    QVERIFY2(worst >= 0.005f, qPrintable(QStringLiteral("%1 mm apart: %2").arg(double(worst) * 1000.0).arg(where)));
 }
 
 void TestMannequinClips::idle_loopsInPlace()

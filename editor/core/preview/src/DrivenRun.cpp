@@ -141,6 +141,11 @@ DrivenRunResult runDriven(const rig::RigDescription& description, const import::
         for (const DrivenHit& h : options.hits)
             if (std::lround(double(h.seconds) / double(dt)) == long(f))
                 r->applyImpulse(h.particle, h.impulse);
+        for (const DrivenSwitch& sw : options.switches)
+            if (std::lround(double(sw.seconds) / double(dt)) == long(f) && !r->setDriveGains(sw.gains, sw.blend, &error)) {
+                out.error = error;
+                return out;
+            }
         if (options.killAt >= 0.f && std::lround(double(options.killAt) / double(dt)) == long(f))
             r->goLimp(options.killBlend);
         world.step();

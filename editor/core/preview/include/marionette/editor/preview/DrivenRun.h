@@ -29,11 +29,20 @@ struct DrivenHit {
     Vec3 impulse;
 };
 
+/// A change of drive gains during a driven run: from `seconds` on, blend to `gains` over `blend` seconds (e.g.
+/// to a "stagger" profile at a hit, back to "balanced" after it).
+struct DrivenSwitch {
+    float seconds = 0.f;
+    std::vector<rig::DriveGains> gains;
+    float blend = 0.f;
+};
+
 struct DrivenRunOptions {
     std::size_t clip = 0;
     float seconds = -1.f;                 ///< length of the run; < 0: the clip's duration
     std::vector<rig::DriveGains> gains;   ///< per drive part (runtime::Rig::driveParts()); empty: none
     std::vector<DrivenHit> hits;
+    std::vector<DrivenSwitch> switches;   ///< gain changes, in any order
     float killAt = -1.f;                  ///< seconds: the drives blend to limp from then (< 0: never)
     float killBlend = 0.2f;               ///< seconds the kill's blend takes
     project::Scene scene = project::Scene::Floor;
