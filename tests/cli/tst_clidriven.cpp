@@ -49,6 +49,7 @@ class TestCliDriven : public QObject {
     std::shared_ptr<const runtime::Rig> mRig;
     float mWalkSeconds = 0.f;
     QString mProfiled; ///< the mannequin with drive profiles 'balanced' and 'upper_free'
+    QString mBare;     ///< the mannequin without drive profiles
 
 private slots:
     void initTestCase();
@@ -111,6 +112,9 @@ void TestCliDriven::initTestCase()
     profiled.sourceMesh.path = project::SourceMesh::relativePath(kMannequinMesh, mProfiled);
     const project::SaveResult saved = project::saveProject(mProfiled, profiled);
     QVERIFY2(saved.ok(), qPrintable(saved.error));
+    profiled.rig.driveProfiles.clear();
+    mBare = mDir.filePath(QStringLiteral("bare.mproj"));
+    QVERIFY2(project::saveProject(mBare, profiled).ok(), "bare.mproj");
 }
 
 // Every part kinematic: each particle is placed on its target, so the bones rebuilt from the particles are the
@@ -227,12 +231,19 @@ void TestCliDriven::profiles_areTheGainsTheySay()
     QCOMPARE(unknown.exitCode, 1);
     QVERIFY2(unknown.err.contains(QStringLiteral("error: %1: no drive profile 'stiff' (it has 'balanced', 'upper_free')").arg(mProfiled)),
              qPrintable(unknown.describe()));
-    const Run none = cli({QStringLiteral("simulate"), kMannequin, QStringLiteral("--animation"), QStringLiteral("walk")});
+    const Run none = cli({QStringLiteral("simulate"), mBare, QStringLiteral("--animation"), QStringLiteral("walk")});
     QCOMPARE(none.exitCode, 1);
     QVERIFY2(none.err.contains(QStringLiteral("error: %1: no drive profile 'balanced' to play with by default (it has none)")
-                                   .arg(kMannequin)),
+                                   .arg(mBare)),
              qPrintable(none.describe()));
     QVERIFY2(none.out.isEmpty(), qPrintable(none.describe()));
+
+    // The sample's own 'balanced' profile is the default: the walk stays up and finite.
+    const Run sample = cli({QStringLiteral("simulate"), kMannequin, QStringLiteral("--animation"), QStringLiteral("walk"), QStringLiteral("--json")});
+    QVERIFY2(sample.exitCode == 0, qPrintable(sample.describe()));
+    QCOMPARE(jsonOf(sample).value(QStringLiteral("drive")).toString(), QStringLiteral("profile 'balanced'"));
+    QCOMPARE(jsonOf(sample).value(QStringLiteral("fell")).toBool(true), false);
+    QCOMPARE(jsonOf(sample).value(QStringLiteral("finite")).toBool(), true);
 }
 
 // A hit on a triangle is its impulse split over the three corners: the same run as three particle hits of a
