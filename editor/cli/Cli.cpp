@@ -5,6 +5,8 @@
 
 #include <QCoreApplication>
 
+#include <cmath>
+
 #include <cstdio>
 
 namespace marionette::cli {
@@ -23,7 +25,7 @@ const Command kCommands[] = {
     {"import", "import a skinned mesh and auto-rig it into a .mproj project", importCommand},
     {"export", "write a project's rig as a .mrig binary rig or another format (--format)", exportCommand},
     {"build", "import, auto-rig and export a mesh straight to a .mrig", buildCommand},
-    {"simulate", "drop a rig onto a scene headless, apply hits, report settling and errors", simulateCommand},
+    {"simulate", "drop a rig onto a scene headless, apply hits, report settling and errors; or play a clip through its drives", simulateCommand},
     {"bake", "replay a project's scenario and write it as an animation clip: .glb with the skinned mesh, or .json", bakeCommand},
     {"fit-limits", "fit a project's angular limits to animation clips (range-of-motion takes, mocap)", fitLimitsCommand},
     {"render", "draw a rig (and a project's skinned mesh) at a frame of a drop into a PNG, headless", renderCommand},
@@ -67,6 +69,38 @@ int parseCommand(const QStringList& arguments, QCommandLineParser& parser, Io& i
                           given.size() < count ? QStringLiteral("missing %1 argument").arg(QLatin1String(positional))
                                           : QStringLiteral("unexpected argument '%1'").arg(given.last()));
     return -1;
+}
+
+bool intOption(const QCommandLineParser& p, const QCommandLineOption& o, long lo, long hi, long& out, Io& io,
+               const QString& command, int& code)
+{
+    if (!p.isSet(o))
+        return true;
+    bool ok = false;
+    const long v = p.value(o).toLong(&ok);
+    if (!ok || v < lo || v > hi) {
+        code = usageError(io, command, QStringLiteral("--%1 must be an integer in [%2, %3], not '%4'")
+                                           .arg(o.names().constLast()).arg(lo).arg(hi).arg(p.value(o)));
+        return false;
+    }
+    out = v;
+    return true;
+}
+
+bool floatOption(const QCommandLineParser& p, const QCommandLineOption& o, double lo, double hi, double& out, Io& io,
+                 const QString& command, int& code)
+{
+    if (!p.isSet(o))
+        return true;
+    bool ok = false;
+    const double v = p.value(o).toDouble(&ok);
+    if (!ok || !std::isfinite(v) || v < lo || v > hi) {
+        code = usageError(io, command, QStringLiteral("--%1 must be a number in [%2, %3], not '%4'")
+                                           .arg(o.names().constLast()).arg(lo).arg(hi).arg(p.value(o)));
+        return false;
+    }
+    out = v;
+    return true;
 }
 
 int fail(Io& io, const QString& message)

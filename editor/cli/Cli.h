@@ -66,6 +66,16 @@ editor::PluginHost& pluginHost();
 int parseCommand(const QStringList& arguments, QCommandLineParser& parser, Io& io, const char* help,
                  const char* positional, int count = 1);
 
+/// Reads option `o`, when set, as an integer (intOption) or a finite number (floatOption) in [lo, hi] into
+/// `out`; false with a usage error printed and `code` set when it is not one.
+bool intOption(const QCommandLineParser& p, const QCommandLineOption& o, long lo, long hi, long& out, Io& io,
+               const QString& command, int& code);
+bool floatOption(const QCommandLineParser& p, const QCommandLineOption& o, double lo, double hi, double& out, Io& io,
+                 const QString& command, int& code);
+/// `simulate RIG|PROJECT --animation CLIP`: the rig driven toward a clip (editor::runDriven), hits, a kill,
+/// and the tracking error (DrivenCommand.cpp).
+int simulateDriven(const QStringList& arguments, Io& io);
+
 /// Prints "error: <message>" to stderr and returns kUserError.
 int fail(Io& io, const QString& message);
 /// Prints "error: <message>" and a pointer to the command's help to stderr and returns kUsage.

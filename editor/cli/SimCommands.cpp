@@ -30,39 +30,6 @@ using runtime::Ragdoll;
 using runtime::RagdollHandle;
 using runtime::World;
 
-/// Reads an integer option in [lo, hi]; false (with a usage error printed) when it is not one.
-bool intOption(const QCommandLineParser& p, const QCommandLineOption& o, long lo, long hi, long& out, Io& io,
-               const QString& command, int& code)
-{
-    if (!p.isSet(o))
-        return true;
-    bool ok = false;
-    const long v = p.value(o).toLong(&ok);
-    if (!ok || v < lo || v > hi) {
-        code = usageError(io, command, QStringLiteral("--%1 must be an integer in [%2, %3], not '%4'")
-                                           .arg(o.names().constLast()).arg(lo).arg(hi).arg(p.value(o)));
-        return false;
-    }
-    out = v;
-    return true;
-}
-
-bool floatOption(const QCommandLineParser& p, const QCommandLineOption& o, double lo, double hi, double& out, Io& io,
-                 const QString& command, int& code)
-{
-    if (!p.isSet(o))
-        return true;
-    bool ok = false;
-    const double v = p.value(o).toDouble(&ok);
-    if (!ok || !std::isfinite(v) || v < lo || v > hi) {
-        code = usageError(io, command, QStringLiteral("--%1 must be a number in [%2, %3], not '%4'")
-                                           .arg(o.names().constLast()).arg(lo).arg(hi).arg(p.value(o)));
-        return false;
-    }
-    out = v;
-    return true;
-}
-
 /// The rig of `path` (a .mrig, or a .mproj's rig), compiled; on failure prints the error and sets code.
 /// The rig's iterations per substep and substeps overridden where > 0.
 std::shared_ptr<const runtime::Rig> loadRig(const QString& path, Io& io, int& code, long iterations = 0, long substeps = 0)
@@ -91,7 +58,8 @@ struct Hit {
 
 const char* kSimulateHelp =
     "Usage: marionette simulate [options] RIG\n"
-    "       marionette simulate PROJECT.mproj --scenario NAME | --all-scenarios [--json]\n\n"
+    "       marionette simulate PROJECT.mproj --scenario NAME | --all-scenarios [--json]\n"
+    "       marionette simulate RIG|PROJECT --animation CLIP [options]\n\n"
     "Runs a rig (.mrig, or a .mproj's rig) headless: drops it onto a scene, applies hits, and reports whether\n"
     "it stayed finite, when it settled, the largest stick error, penetration and angular-limit excess.\n\n"
     "Options:\n"
@@ -109,6 +77,8 @@ const char* kSimulateHelp =
     "  --scenario NAME       replay the project's recorded scenario NAME (as the editor's preview does) and\n"
     "                        check its expectations; prints PASS/FAIL with the measured values\n"
     "  --all-scenarios       the same for every scenario of the project\n"
+    "  --animation CLIP      instead of a drop, play CLIP through the rig's drives (a powered ragdoll) and\n"
+    "                        report the tracking error; its options: 'marionette simulate --animation=x --help'\n"
     "  -h, --help            show this help\n\n"
     "With --scenario/--all-scenarios, --json prints {\"project\", \"passed\", \"scenarios\": [{\"name\", \"passed\",\n"
     "\"steps\", \"settled_at\", \"max_penetration\", \"max_limit_violation_deg\", \"failures\"}]}; the exit code is\n"
@@ -144,6 +114,10 @@ const char* kBenchHelp =
 
 int simulateCommand(const QStringList& arguments, Io& io)
 {
+    for (const QString& a : arguments.mid(1))
+        if (a == QLatin1String("--animation") || a == QLatin1String("-animation") ||
+            a.startsWith(QLatin1String("--animation=")))
+            return simulateDriven(arguments, io);
     QCommandLineParser parser;
     const QCommandLineOption frames(QStringLiteral("frames"), {}, QStringLiteral("N"));
     const QCommandLineOption drop(QStringLiteral("drop"), {}, QStringLiteral("HEIGHT"));

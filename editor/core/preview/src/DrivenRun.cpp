@@ -2,6 +2,7 @@
 #include "marionette/editor/preview/DrivenRun.h"
 
 #include "marionette/editor/preview/AnimationPose.h"
+#include "marionette/editor/preview/RunFigures.h"
 #include "marionette/editor/preview/TestScenes.h"
 #include "marionette/runtime/Ragdoll.h"
 #include "marionette/runtime/Rig.h"
@@ -87,7 +88,7 @@ DrivenRunResult runDriven(const rig::RigDescription& description, const import::
     ws.gravity = rig->settings().gravity;
     ws.sleep = false;
     runtime::World world(ws);
-    buildTestScene(world, options.scene);
+    RunFigures figures(buildTestScene(world, options.scene));
     runtime::Ragdoll* r = world.ragdoll(world.spawn(rig, Transform{}, {}, &error));
     if (!r) {
         out.error = error;
@@ -122,6 +123,9 @@ DrivenRunResult runDriven(const rig::RigDescription& description, const import::
     out.frames = frames;
     out.bonePosition.assign(nb, 0.f);
     out.boneAngle.assign(nb, 0.f);
+    const std::size_t parts = rig->driveParts().size();
+    out.partPosition.assign(parts, 0.f);
+    out.partAngle.assign(parts, 0.f);
     out.particles.reserve(std::size_t(frames) * n);
     out.targets.reserve(std::size_t(frames) * n);
     std::vector<Mat4> mine(nb);
@@ -145,6 +149,14 @@ DrivenRunResult runDriven(const rig::RigDescription& description, const import::
         if (options.killAt >= 0.f && std::lround(double(options.killAt) / double(dt)) == long(f))
             r->goLimp(options.killBlend);
         world.step();
+        figures.measure(*r, t, dt);
+        for (std::uint32_t p = 0; p < parts; ++p) {
+            float metres = 0.f, angle = 0.f;
+            if (r->partTrackingError(p, metres, angle)) {
+                out.partPosition[p] = std::max(out.partPosition[p], metres);
+                out.partAngle[p] = std::max(out.partAngle[p], angle);
+            }
+        }
         r->boneMatrices(mine);
         const Vec3 rootMine = translationOf(mine[std::size_t(root)]), rootClip = translationOf(palette[std::size_t(root)]);
         float worstP = 0.f, worstA = 0.f;
@@ -184,6 +196,13 @@ DrivenRunResult runDriven(const rig::RigDescription& description, const import::
             out.worstAngleBone = std::int32_t(b);
         }
     }
+    out.finite = out.finite && figures.finite();
+    out.maxStickError = figures.worstStickError();
+    out.worstStick = figures.worstStick();
+    out.maxLimitExcess = figures.worstLimitExcess();
+    out.worstLimit = figures.worstLimit();
+    out.maxPenetration = figures.maxPenetration();
+    out.minHeight = frames > 0 ? figures.minHeight() : 0.f;
     if (lastHit >= 0.f && calm)
         out.recoveredAfter = float(calmSince + 1) * dt - lastHit;
     return out;

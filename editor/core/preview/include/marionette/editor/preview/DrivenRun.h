@@ -68,6 +68,18 @@ struct DrivenRunResult {
     bool fell = false;                    ///< the root bone's height dropped below half the clip's at some frame
     float lowestRootHeight = 0.f;         ///< root bone height minus the clip's, at its lowest (m)
     bool finite = true;
+    /// Per drive part (runtime::Rig::driveParts()): its worst Ragdoll::partTrackingError over the run, the
+    /// distance of its centre from its target (m) and the angle of its frame or direction from the target's.
+    std::vector<float> partPosition, partAngle;
+    /// The run's figures on its scene (RunFigures, as `marionette simulate` reports a drop): the largest stick
+    /// error (relative to the rest length) and its compiled stick (Rig::stickName, -1: none), the largest
+    /// angular-limit excess (radians) and its constraint (-1: none), the deepest penetration and the lowest
+    /// particle centre (metres).
+    float maxStickError = 0.f;
+    std::int32_t worstStick = -1;
+    float maxLimitExcess = 0.f;
+    std::int32_t worstLimit = -1;
+    float maxPenetration = 0.f, minHeight = 0.f;
 };
 
 /// Runs `rig` driven by `options.clip` of `scene` (its skeleton matched to the rig's bones by name).
