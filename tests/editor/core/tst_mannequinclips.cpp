@@ -6,7 +6,7 @@
 // every pair of self-colliding capsules apart (a ragdoll driven toward the clip is not pushed off it), and the
 // walk's stance foot stays put; the preview hands the walk to a ragdoll. The figures the sample's
 // README quotes are printed.
-#include "SampleProject.h"
+#include "SampleClips.h"
 
 #include "marionette/editor/autorig/AutoRigSupport.h"
 #include "marionette/editor/pluginhost/MeshSource.h"
@@ -30,26 +30,8 @@ using namespace marionette;
 
 namespace {
 
-/// The mannequin's mesh with its clips, imported as the project imports it.
-struct Sample {
-    project::Project project;
-    import::ImportedScene scene;
-};
-
-const Sample& sample()
-{
-    static const Sample s = [] {
-        Sample out;
-        out.project = test::mannequinProject();
-        import::ImportResult r = import::importScene(out.project.sourceMesh.resolve(test::kMannequinProject).toStdString(),
-                                                     editor::importOptionsFor(out.project.import));
-        if (!r.ok())
-            qFatal("%s", r.error.c_str());
-        out.scene = std::move(r.scene);
-        return out;
-    }();
-    return s;
-}
+using Sample = test::MannequinSample;
+const Sample& sample() { return test::mannequinSample(); }
 
 std::size_t clipIndex(const import::ImportedScene& scene, const QString& name)
 {

@@ -17,31 +17,14 @@
 
 #include <QtTest/QtTest>
 
-#include "SampleProject.h"
+#include "SampleClips.h"
 
 using namespace marionette;
 
 namespace {
 
-struct Sample {
-    project::Project project;
-    import::ImportedScene scene;
-};
-
-const Sample& sample()
-{
-    static const Sample s = [] {
-        Sample out;
-        out.project = test::mannequinProject();
-        import::ImportResult r = import::importScene(out.project.sourceMesh.resolve(test::kMannequinProject).toStdString(),
-                                                     editor::importOptionsFor(out.project.import));
-        if (!r.ok())
-            qFatal("%s", r.error.c_str());
-        out.scene = std::move(r.scene);
-        return out;
-    }();
-    return s;
-}
+using Sample = test::MannequinSample;
+const Sample& sample() { return test::mannequinSample(); }
 
 std::size_t clipIndex(const char* name)
 {
