@@ -48,19 +48,14 @@ bool frameQuat(const Vec3* x, const std::uint32_t* p, Quat& out)
 /// Checks one part's gains against the ranges rig validation uses; names the part on failure.
 bool checkGains(const rig::DriveGains& g, std::uint32_t part, std::string* error)
 {
-    struct Field {
-        const char* name;
-        float value, hi;
-    };
-    const Field fields[] = {{"motorFrequency", g.motorFrequency, 60.f}, {"motorDamping", g.motorDamping, 10.f},
-                            {"maxTorque", g.maxTorque, 1e6f},          {"pinFrequency", g.pinFrequency, 60.f},
-                            {"pinDamping", g.pinDamping, 10.f},        {"maxForce", g.maxForce, 1e6f}};
-    for (const Field& f : fields)
-        if (!(f.value >= 0.f && f.value <= f.hi)) {
-            fail(error, "drive part " + std::to_string(part) + ": " + f.name + " " + std::to_string(f.value) +
-                            " outside [0, " + (f.hi >= 1e6f ? std::string("1e6") : std::to_string(int(f.hi))) + "]");
+    for (const rig::DriveGainField& f : rig::kDriveGainFields) {
+        const float v = g.*f.member;
+        if (!(v >= 0.f && v <= f.max)) {
+            fail(error, "drive part " + std::to_string(part) + ": " + f.name + " " + std::to_string(v) + " outside [0, " +
+                            (f.max >= 1e6f ? std::string("1e6") : std::to_string(int(f.max))) + "]");
             return false;
         }
+    }
     return true;
 }
 
