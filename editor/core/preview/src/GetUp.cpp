@@ -28,13 +28,15 @@ std::optional<GetUpChoice> chooseGetUp(const rig::RigDescription& rig, const imp
     const std::int32_t root = rootBone(rig, inScene);
     if (root < 0 || resting.size() != rig.bones.size())
         return std::nullopt;
+    std::vector<std::vector<Mat4>> firsts;
     std::vector<Mat4> firstRoots;
     std::vector<std::size_t> valid;
     for (std::size_t c : clips) {
-        const std::vector<Mat4> first = rigPalette(rig, scene, inScene, c, 0.f);
+        std::vector<Mat4> first = rigPalette(rig, scene, inScene, c, 0.f);
         if (first.empty())
             continue;
         firstRoots.push_back(first[std::size_t(root)]);
+        firsts.push_back(std::move(first));
         valid.push_back(c);
     }
     const Mat4& body = resting[std::size_t(root)];
@@ -45,25 +47,26 @@ std::optional<GetUpChoice> chooseGetUp(const rig::RigDescription& rig, const imp
     choice.clip = valid[std::size_t(k)];
     choice.alignment = runtime::headingAlignment(firstRoots[std::size_t(k)], body);
     choice.tilt = runtime::tiltDifference(body, firstRoots[std::size_t(k)]);
+    choice.bonesInScene = inScene;
+    choice.start = std::move(firsts[std::size_t(k)]);
+    const Mat4 place = Mat4::fromTransform(choice.alignment);
+    for (Mat4& m : choice.start)
+        m = place * m;
     return choice;
 }
 
 std::vector<Mat4> getUpPalette(const runtime::Rig& rig, const import::ImportedScene& scene, const GetUpChoice& choice,
                                std::span<const Mat4> resting, float t, float blendSeconds)
 {
-    const rig::RigDescription& d = rig.description();
-    std::vector<Mat4> clip = rigPalette(d, scene, rigBonesInScene(d, scene), choice.clip, t);
-    if (clip.empty() || resting.size() != clip.size())
+    std::vector<Mat4> clip = rigPalette(rig.description(), scene, choice.bonesInScene, choice.clip, t);
+    if (clip.empty() || resting.size() != clip.size() || choice.start.size() != clip.size())
         return {};
-    std::vector<Mat4> start = rigPalette(d, scene, rigBonesInScene(d, scene), choice.clip, 0.f);
     const Mat4 place = Mat4::fromTransform(choice.alignment);
     for (Mat4& m : clip)
         m = place * m;
-    for (Mat4& m : start)
-        m = place * m;
     const float w = blendSeconds > 0.f ? std::clamp(t / blendSeconds, 0.f, 1.f) : 1.f;
     std::vector<Mat4> out(clip.size());
-    if (!runtime::blendPalettes(rig, resting, start, clip, w, out))
+    if (!runtime::blendPalettes(rig, resting, choice.start, clip, w, out))
         return {};
     return out;
 }

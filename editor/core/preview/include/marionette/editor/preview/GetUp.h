@@ -23,6 +23,8 @@ struct GetUpChoice {
     std::size_t clip = 0;   ///< index in scene.animations
     Transform alignment;    ///< applied to every bone of the clip: the body's heading and place
     float tilt = 0.f;       ///< radians between how the body lies and how the clip's first pose lies
+    std::vector<std::int32_t> bonesInScene; ///< the rig's bones in the scene's skeleton (rigBonesInScene)
+    std::vector<Mat4> start; ///< the clip's first frame, aligned: where the blend's offsets are taken from
 };
 
 /// Among `clips` (indices into scene.animations), the one whose first frame's root bone lies most like the
