@@ -26,6 +26,15 @@ namespace {
 using Sample = test::MannequinSample;
 const Sample& sample() { return test::mannequinSample(); }
 
+/// The sample's rig compiled once for the program (its drive parts and profiles).
+const std::shared_ptr<const runtime::Rig>& sampleRig()
+{
+    static const std::shared_ptr<const runtime::Rig> rig = runtime::Rig::build(sample().project.rig);
+    if (!rig)
+        qFatal("the mannequin's rig does not build");
+    return rig;
+}
+
 std::size_t clipIndex(const char* name)
 {
     for (std::size_t c = 0; c < sample().scene.animations.size(); ++c)
@@ -78,8 +87,7 @@ void TestPowered::tracking_walkAtBalancedStaysOnTheClip()
 {
     QFETCH(QString, clip);
     const rig::RigDescription& d = sample().project.rig;
-    const auto rig = runtime::Rig::build(d);
-    QVERIFY(rig);
+    const auto& rig = sampleRig();
     editor::DrivenRunOptions o;
     o.clip = clipIndex(qPrintable(clip));
     o.gains = profile(*rig, "balanced");
@@ -124,8 +132,7 @@ void pushChest(const rig::RigDescription& d, editor::DrivenRunOptions& o, float 
 void TestPowered::reaction_hitWhileWalkingStaggersAndRecovers()
 {
     const rig::RigDescription& d = sample().project.rig;
-    const auto rig = runtime::Rig::build(d);
-    QVERIFY(rig);
+    const auto& rig = sampleRig();
     editor::DrivenRunOptions o;
     o.clip = clipIndex("walk");
     o.gains = profile(*rig, "balanced");
@@ -149,8 +156,7 @@ void TestPowered::reaction_hitWhileWalkingStaggersAndRecovers()
 void TestPowered::reaction_hitAtLimpDropsTheBody()
 {
     const rig::RigDescription& d = sample().project.rig;
-    const auto rig = runtime::Rig::build(d);
-    QVERIFY(rig);
+    const auto& rig = sampleRig();
     editor::DrivenRunOptions o;
     o.clip = clipIndex("walk");
     o.gains = profile(*rig, "balanced");
@@ -167,8 +173,7 @@ void TestPowered::reaction_hitAtLimpDropsTheBody()
 void TestPowered::kinematic_wholeBodyReproducesTheWalk()
 {
     const rig::RigDescription& d = sample().project.rig;
-    const auto rig = runtime::Rig::build(d);
-    QVERIFY(rig);
+    const auto& rig = sampleRig();
     editor::DrivenRunOptions o;
     o.clip = clipIndex("walk");
     o.gains.assign(rig->driveParts().size(), rig::DriveGains{});
@@ -191,8 +196,7 @@ void TestPowered::kinematic_wholeBodyReproducesTheWalk()
 void TestPowered::partial_legsKinematicFeetOnTheClipWhileTheUpperBodyReacts()
 {
     const rig::RigDescription& d = sample().project.rig;
-    const auto rig = runtime::Rig::build(d);
-    QVERIFY(rig);
+    const auto& rig = sampleRig();
     editor::DrivenRunOptions o;
     o.clip = clipIndex("walk");
     o.gains.assign(rig->driveParts().size(), rig::DriveGains{});
@@ -202,9 +206,7 @@ void TestPowered::partial_legsKinematicFeetOnTheClipWhileTheUpperBodyReacts()
     }
     for (const char* leg : {"thigh_l", "shin_l", "thigh_r", "shin_r"})
         o.gains[partOf(d, leg)].kinematic = true;
-    const std::size_t chest = partOf(d, "chest");
-    for (int c = 0; c < 3; ++c)
-        o.hits.push_back({1.5f, std::uint32_t(d.triangles[chest].p[c]), {0.f, 0.f, -40.f / 3.f}});
+    pushChest(d, o, 1.5f);
     o.seconds = 3.f;
     const editor::DrivenRunResult r = editor::runDriven(d, sample().scene, o);
     QVERIFY2(r.error.empty(), r.error.c_str());
@@ -231,8 +233,7 @@ void TestPowered::partial_legsKinematicFeetOnTheClipWhileTheUpperBodyReacts()
 void TestPowered::getUp_choosesTheClipThatLiesLikeTheBodyAndBlendsWithoutAPop()
 {
     const rig::RigDescription& d = sample().project.rig;
-    const auto rig = runtime::Rig::build(d);
-    QVERIFY(rig);
+    const auto& rig = sampleRig();
     const std::size_t back = clipIndex("getup_back"), front = clipIndex("getup_front");
     const std::size_t clips[] = {back, front};
     const std::size_t chest = partOf(d, "chest");
