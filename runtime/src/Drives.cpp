@@ -59,6 +59,18 @@ bool checkGains(const rig::DriveGains& g, std::uint32_t part, std::string* error
     return true;
 }
 
+/// After a new pose target: the step moves from the last one to it (the first target does not move, so the
+/// damping sees no jump in the target's velocity); a ragdoll with a drive on wakes.
+void targetSet(Ragdoll& r, DriveState& d, bool first)
+{
+    if (first)
+        d.targetPrev = d.target;
+    d.active = true;
+    d.fresh = true;
+    if (d.anyGains || d.blendDuration > 0.f)
+        r.wake();
+}
+
 bool anyDrive(const rig::DriveGains& g) { return g.motorFrequency > 0.f || g.pinFrequency > 0.f || g.kinematic; }
 
 /// Blend of two parts' gains at t in [0, 1]. A cap of 0 (none) blends as the other end's cap.
@@ -366,12 +378,7 @@ bool Ragdoll::setPoseTarget(std::span<const Mat4> boneWorld, std::string* error)
         if (d.placed[i])
             d.target[i] = boneWorld[std::size_t(targets[i].bone)].transformPoint(targets[i].local);
     }
-    if (first) // the first target does not move: no jump in the damping's target velocity
-        d.targetPrev = d.target;
-    d.active = true;
-    d.fresh = true;
-    if (d.anyGains || d.blendDuration > 0.f)
-        wake();
+    targetSet(*this, d, first);
     return true;
 }
 
@@ -393,12 +400,7 @@ bool Ragdoll::setParticleTargets(std::span<const Vec3> targets, std::string* err
     const bool first = !d.active;
     std::copy(targets.begin(), targets.end(), d.target.begin());
     std::fill(d.placed.begin(), d.placed.end(), std::uint8_t(1));
-    if (first)
-        d.targetPrev = d.target;
-    d.active = true;
-    d.fresh = true;
-    if (d.anyGains || d.blendDuration > 0.f)
-        wake();
+    targetSet(*this, d, first);
     return true;
 }
 
