@@ -74,26 +74,23 @@ Transform headingAlignment(const Mat4& clipRoot, const Mat4& root, Vec3 up)
 bool blendPalettes(const Rig& rig, std::span<const Mat4> from, std::span<const Mat4> toStart, std::span<const Mat4> to,
                    float weight, std::span<Mat4> out)
 {
-    const auto bones = rig.bones();
-    const std::size_t n = bones.size();
+    const std::size_t n = rig.bones().size();
     if (from.size() != n || toStart.size() != n || to.size() != n || out.size() < n || !(weight >= 0.f && weight <= 1.f))
         return false;
-    // A bone's transform under its parent in a palette (roots: world).
-    auto local = [&](std::span<const Mat4> palette, std::size_t b) {
-        const std::int32_t p = bones[b].parent;
-        Mat4 inv;
-        return p >= 0 && invertAffine(palette[std::size_t(p)], inv) ? inv * palette[b] : palette[b];
-    };
     const float keep = 1.f - weight;
     for (std::size_t b = 0; b < n; ++b) {
         Vec3 sf, s0, st;
-        const Mat4 lf = local(from, b), l0 = local(toStart, b), lt = local(to, b);
-        const Quat qf = rotationOf(lf, sf), q0 = rotationOf(l0, s0), qt = rotationOf(lt, st);
-        const Quat offset = nlerp(Quat{}, qf * q0.conjugate(), keep);
-        const Vec3 shift = (translationOf(lf) - translationOf(l0)) * keep;
-        const Mat4 m = compose(normalize(offset * qt), translationOf(lt) + shift, st);
-        const std::int32_t p = bones[b].parent;
-        out[b] = p >= 0 ? out[std::size_t(p)] * m : m;
+        const Quat qf = rotationOf(from[b], sf), q0 = rotationOf(toStart[b], s0), qt = rotationOf(to[b], st);
+        // The world rotation taking the clip's first pose of the bone onto the body's, along the short arc,
+        // scaled down by angle (uniform angular speed as the weight moves).
+        Quat offset = normalize(qf * q0.conjugate());
+        if (offset.w < 0.f)
+            offset = Quat{-offset.x, -offset.y, -offset.z, -offset.w};
+        const float half = std::acos(std::clamp(offset.w, -1.f, 1.f));
+        const float sinHalf = std::sin(half);
+        const Quat part = sinHalf > 1e-6f ? Quat::fromAxisAngle(offset.vec() / sinHalf, 2.f * half * keep) : Quat{};
+        const Vec3 shift = (translationOf(from[b]) - translationOf(toStart[b])) * keep;
+        out[b] = compose(normalize(part * qt), translationOf(to[b]) + shift, st);
     }
     return true;
 }

@@ -1,6 +1,6 @@
 // From ragdoll back to animation (runtime/PoseBlend.h): how a root lies is compared whatever its heading, a
-// clip is turned and moved onto a body, and an offset blend starts at the body's pose, ends on the clip, keeps
-// every bone's length and follows the clip as it moves.
+// clip is turned and moved onto a body, and an offset blend starts at the body's pose, ends on the clip and
+// moves every bone by exactly the clip's motion plus a fixed share of its offset, however fast the clip turns.
 #include "marionette/runtime/PoseBlend.h"
 #include "marionette/runtime/Procedural.h"
 #include "marionette/runtime/Rig.h"
@@ -42,7 +42,8 @@ private slots:
     void tilt_ignoresHeadingAndSeesFaceUpFromFaceDown();
     void closestTilt_picksTheCandidateLyingTheSameWay();
     void headingAlignment_placesTheClipRootOnTheBody();
-    void blend_startsAtTheBodyEndsOnTheClipAndKeepsBoneLengths();
+    void blend_startsAtTheBodyAndEndsOnTheClip();
+    void blend_movesBonesByTheClipPlusAFixedShareOfTheOffset();
     void blend_refusesWrongSizesAndWeights();
 };
 
@@ -85,34 +86,73 @@ void TestPoseBlend::headingAlignment_placesTheClipRootOnTheBody()
     EXPECT_NEAR(rotationAngle(q * (heading * lying).conjugate()), 0.f, 1e-3f);
 }
 
-void TestPoseBlend::blend_startsAtTheBodyEndsOnTheClipAndKeepsBoneLengths()
+namespace {
+
+struct BlendPoses {
+    std::vector<Mat4> body, start, later;
+};
+
+/// A humanoid's body pose, the clip's first pose and the clip a moment later, with every bone turned.
+BlendPoses blendPoses(const Rig& rig)
 {
-    BUILD_RIG(rig, makeHumanoid());
-    const std::size_t n = rig->bones().size();
+    const std::size_t n = rig.bones().size();
     std::vector<Quat> bodyTurns(n), clipTurns(n), clipLater(n);
     for (std::size_t b = 0; b < n; ++b) {
         bodyTurns[b] = Quat::fromAxisAngle(normalizeOr(Vec3{float(b % 3), 1.f, float(b % 2)}, {0.f, 1.f, 0.f}), 0.9f);
         clipTurns[b] = Quat::fromAxisAngle({1.f, 0.f, 0.f}, -0.4f);
         clipLater[b] = Quat::fromAxisAngle({1.f, 0.f, 0.f}, -0.6f);
     }
-    const std::vector<Mat4> body = palette(*rig, bodyTurns, {Quat{}, {0.f, 0.3f, 0.f}});
-    const std::vector<Mat4> start = palette(*rig, clipTurns, {Quat{}, {0.5f, 0.2f, 0.f}});
-    const std::vector<Mat4> later = palette(*rig, clipLater, {Quat{}, {0.6f, 0.2f, 0.f}});
+    return {palette(rig, bodyTurns, {Quat{}, {0.f, 0.3f, 0.f}}), palette(rig, clipTurns, {Quat{}, {0.5f, 0.2f, 0.f}}),
+            palette(rig, clipLater, {Quat::fromAxisAngle({0.f, 1.f, 0.f}, 1.2f), {0.6f, 0.2f, 0.f}})};
+}
+
+Quat rotationOfPose(const Mat4& m)
+{
+    return toQuat(Mat3::fromColumns({m.m[0], m.m[1], m.m[2]}, {m.m[4], m.m[5], m.m[6]}, {m.m[8], m.m[9], m.m[10]}));
+}
+
+} // namespace
+
+void TestPoseBlend::blend_startsAtTheBodyAndEndsOnTheClip()
+{
+    BUILD_RIG(rig, makeHumanoid());
+    const BlendPoses p = blendPoses(*rig);
+    const std::size_t n = rig->bones().size();
     std::vector<Mat4> out(n);
-    QVERIFY(blendPalettes(*rig, body, start, start, 0.f, out));
-    for (std::size_t b = 0; b < n; ++b)
-        EXPECT_VEC(at(out[b]), at(body[b]), 1e-4f);
-    QVERIFY(blendPalettes(*rig, body, start, later, 1.f, out));
-    for (std::size_t b = 0; b < n; ++b)
-        EXPECT_VEC(at(out[b]), at(later[b]), 1e-4f);
-    for (float w : {0.25f, 0.5f, 0.75f}) {
-        QVERIFY(blendPalettes(*rig, body, start, later, w, out));
-        for (std::size_t b = 0; b < n; ++b) {
-            const std::int32_t p = rig->bones()[b].parent;
-            if (p < 0)
-                continue;
-            EXPECT_NEAR(length(at(out[b]) - at(out[std::size_t(p)])), length(at(body[b]) - at(body[std::size_t(p)])), 1e-4f);
-        }
+    QVERIFY(blendPalettes(*rig, p.body, p.start, p.start, 0.f, out));
+    for (std::size_t b = 0; b < n; ++b) {
+        EXPECT_VEC(at(out[b]), at(p.body[b]), 1e-4f);
+        EXPECT_NEAR(rotationAngle(rotationOfPose(out[b]) * rotationOfPose(p.body[b]).conjugate()), 0.f, 1e-3f);
+    }
+    QVERIFY(blendPalettes(*rig, p.body, p.start, p.later, 1.f, out));
+    for (std::size_t b = 0; b < n; ++b) {
+        EXPECT_VEC(at(out[b]), at(p.later[b]), 1e-4f);
+        EXPECT_NEAR(rotationAngle(rotationOfPose(out[b]) * rotationOfPose(p.later[b]).conjugate()), 0.f, 1e-3f);
+    }
+}
+
+// From weight w1 on the clip's first pose to weight w2 on a later pose whose root has turned 69°: each bone
+// moves by the clip's own motion plus (w2 − w1) of its offset from the body, the clip's turn not carrying
+// the offset along; and half-way, each bone's orientation is half-way (by angle) from the body's to the clip's.
+void TestPoseBlend::blend_movesBonesByTheClipPlusAFixedShareOfTheOffset()
+{
+    BUILD_RIG(rig, makeHumanoid());
+    const BlendPoses p = blendPoses(*rig);
+    const std::size_t n = rig->bones().size();
+    std::vector<Mat4> a(n), b2(n);
+    const float w1 = 0.3f, w2 = 0.45f;
+    QVERIFY(blendPalettes(*rig, p.body, p.start, p.start, w1, a));
+    QVERIFY(blendPalettes(*rig, p.body, p.start, p.later, w2, b2));
+    for (std::size_t b = 0; b < n; ++b) {
+        const Vec3 expected = (at(p.later[b]) - at(p.start[b])) - (at(p.body[b]) - at(p.start[b])) * (w2 - w1);
+        EXPECT_VEC(at(b2[b]) - at(a[b]), expected, 1e-4f);
+    }
+    std::vector<Mat4> half(n);
+    QVERIFY(blendPalettes(*rig, p.body, p.start, p.start, 0.5f, half));
+    for (std::size_t b = 0; b < n; ++b) {
+        const float whole = rotationAngle(rotationOfPose(p.body[b]) * rotationOfPose(p.start[b]).conjugate());
+        EXPECT_NEAR(rotationAngle(rotationOfPose(half[b]) * rotationOfPose(p.start[b]).conjugate()), 0.5f * whole, 1e-3f);
+        EXPECT_NEAR(rotationAngle(rotationOfPose(p.body[b]) * rotationOfPose(half[b]).conjugate()), 0.5f * whole, 1e-3f);
     }
 }
 
