@@ -93,6 +93,8 @@ private slots:
     void humanoid_hingesDoNotBendBackwards_data();
     void humanoid_hingesDoNotBendBackwards();
     void humanoid_settlesAsOftenAsMakeHumanoid();
+    void humanoid_driveProfilesHoldTheBindPoseUpUnlessLimp_data() { addHumanoidRows(); }
+    void humanoid_driveProfilesHoldTheBindPoseUpUnlessLimp();
     void shape_scrambledNamesGetTheSameRig_data() { addHumanoidRows(); }
     void shape_scrambledNamesGetTheSameRig();
     void shape_notHumanoidSaysWhyByShape();
@@ -341,6 +343,49 @@ void TestAutoRigHumanoid::humanoid_dropComesToRest()
     QVERIFY2(m.finite, qPrintable(describe(m)));
     QVERIFY2(m.lowest >= -0.01f, qPrintable(describe(m)));
     QVERIFY2(m.finalSpeed < 0.05f, qPrintable(describe(m)));
+}
+
+// The template's drive profiles, each run for 3 s on a character standing on the floor in its bind pose with
+// the bind pose as its target: "limp" collapses (the pelvis ends below half its height), "stagger", "balanced"
+// and "stiff" keep it standing (the pelvis within 10, 5 and 5 cm of its height), the stiffer the closer.
+void TestAutoRigHumanoid::humanoid_driveProfilesHoldTheBindPoseUpUnlessLimp()
+{
+    QFETCH(int, row);
+    const SyntheticCharacter c = rowCharacter(row);
+    const AutoRigResult r = autoRig(c.input);
+    QVERIFY2(r.ok, r.error.c_str());
+    QStringList names;
+    for (const rig::DriveProfile& p : r.rig.driveProfiles)
+        names << QString::fromStdString(p.name);
+    QCOMPARE(names, (QStringList{"limp", "stagger", "balanced", "stiff"}));
+    const std::size_t pelvis = std::size_t(runtime::kHipL); // the template keeps makeHumanoid's particle order
+    const float standing = dropPlacement(r.rig, Quat{}, 0.f).translation.y + r.rig.particles[pelvis].position.y;
+    float previousDrop = 1e9f;
+    for (const char* name : {"limp", "stagger", "balanced", "stiff"}) {
+        Drop s = spawnOnFloor(r.rig, dropPlacement(r.rig, Quat{}, 0.f));
+        QVERIFY2(s.body, s.error.c_str());
+        std::vector<Mat4> palette(r.rig.bones.size());
+        QVERIFY(s.body->boneMatrices(palette));
+        std::string error;
+        QVERIFY2(s.body->setPoseTarget(palette, &error), error.c_str());
+        QVERIFY2(s.body->setDriveProfile(name, 0.f, &error), error.c_str());
+        float lowest = standing;
+        for (int f = 0; f < 180; ++f) {
+            QVERIFY2(s.body->setPoseTarget(palette, &error), error.c_str());
+            s.world->step();
+            lowest = std::min(lowest, s.body->positions()[pelvis].y);
+        }
+        const float drop = standing - lowest;
+        qInfo("%s, %s: the pelvis sank %.1f cm of its %.1f cm", humanoidRows()[std::size_t(row)].name, name,
+              double(drop) * 100., double(standing) * 100.);
+        if (std::string(name) == "limp") {
+            QVERIFY2(lowest < 0.5f * standing, name);
+            continue;
+        }
+        QVERIFY2(drop < (std::string(name) == "stagger" ? 0.10f : 0.05f), name);
+        QVERIFY2(drop <= previousDrop + 1e-3f, name);
+        previousDrop = drop;
+    }
 }
 
 void TestAutoRigHumanoid::humanoid_hingesDoNotBendBackwards_data()
