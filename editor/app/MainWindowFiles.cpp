@@ -303,12 +303,16 @@ bool MainWindow::autoRig(const QString& given, float totalMass)
         showError(tr("Auto-Rig failed"), QString::fromStdString(result.error));
         return false;
     }
-    mDocument.undoStack()->push(new editor::ApplyAutoRigCommand(&mDocument, result.rig, QString::fromStdString(result.templateUsed)));
+    auto* apply = new editor::ApplyAutoRigCommand(&mDocument, result.rig, QString::fromStdString(result.templateUsed));
+    const std::vector<std::string> dropped = apply->droppedDriveParts();
+    mDocument.undoStack()->push(apply);
     mLog->info(tr("Auto-rig (%1): %2 particles, %3 sticks, %4 triangles, %5 angular constraints")
                    .arg(QString::fromStdString(result.templateUsed)).arg(result.rig.particles.size())
                    .arg(result.rig.sticks.size()).arg(result.rig.triangles.size()).arg(result.rig.angular.size()));
     for (const std::string& note : result.notes)
         mLog->info(QStringLiteral("  %1").arg(QString::fromStdString(note)));
+    for (const std::string& part : dropped)
+        mLog->warning(tr("  drive profile part dropped (the new rig has no such element): %1").arg(QString::fromStdString(part)));
     return true;
 }
 

@@ -92,8 +92,12 @@ bool MainWindow::transferRig(const QString& given, const QString& mapPath, std::
     QUndoStack* stack = mDocument.undoStack();
     stack->beginMacro(tr("Transfer Rig to %1").arg(QFileInfo(path).fileName()));
     stack->push(new editor::ReplaceMeshCommand(&mDocument, recorded.sourceMesh, recorded.import, scene, recorded.name));
-    stack->push(new editor::ApplyAutoRigCommand(&mDocument, result.rig, QStringLiteral("transfer")));
+    auto* apply = new editor::ApplyAutoRigCommand(&mDocument, result.rig, QStringLiteral("transfer"));
+    const std::vector<std::string> dropped = apply->droppedDriveParts();
+    stack->push(apply);
     stack->endMacro();
+    for (const std::string& part : dropped)
+        mLog->warning(tr("Drive profile part dropped (the transferred rig has no such element): %1").arg(QString::fromStdString(part)));
 
     // The report, in the log and (when asked) in a message box.
     QStringList report;

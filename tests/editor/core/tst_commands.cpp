@@ -434,6 +434,60 @@ class TestCommands : public QObject {
         COMPARE_STATE(stateOf(*doc), after);
     }
 
+    // Re-running the auto-rig keeps what an artist tuned: a profile of the old rig replaces the template's of the
+    // same name, its parts found again by element name; a profile the template lacks is kept; a part whose
+    // element the new rig lacks is dropped and reported; undo brings the old profiles back.
+    void applyAutoRig_keepsTheDriveProfilesByElementName()
+    {
+        const editor::AutoRigResult made = editor::autoRig(makeHumanoidCharacter({}).input);
+        QVERIFY2(made.ok, made.error.c_str());
+        rig::RigDescription tuned = made.rig;
+        project::assignMissingIds(tuned);
+        auto triangleNamed = [](const rig::RigDescription& r, const std::string& name) {
+            for (std::size_t i = 0; i < r.triangles.size(); ++i)
+                if (r.triangles[i].name == name)
+                    return std::int32_t(i);
+            return rig::kNone;
+        };
+        rig::DriveProfile* balanced = nullptr;
+        for (rig::DriveProfile& p : tuned.driveProfiles)
+            if (p.name == "balanced")
+                balanced = &p;
+        QVERIFY(balanced);
+        rig::DriveGains chest;
+        chest.motorFrequency = 42.f;
+        balanced->parts.push_back({rig::DrivePartKind::Triangle, triangleNamed(tuned, "chest"), chest});
+        rig::DriveProfile guard;
+        guard.name = "guard";
+        guard.defaults.motorFrequency = 12.f;
+        guard.parts.push_back({rig::DrivePartKind::Triangle, triangleNamed(tuned, "head"), chest});
+        tuned.driveProfiles.push_back(guard);
+        tuned.triangles[std::size_t(triangleNamed(tuned, "head"))].name = "helmet"; // the new rig has no "helmet"
+        project::assignMissingIds(tuned);
+        auto doc = documentWith(tuned);
+        const State before = stateOf(*doc);
+
+        auto* command = new editor::ApplyAutoRigCommand(doc.get(), made.rig, QStringLiteral("humanoid"));
+        QCOMPARE(command->droppedDriveParts(), (std::vector<std::string>{"guard: helmet"}));
+        doc->undoStack()->push(command);
+        const rig::RigDescription& now = doc->rig();
+        QCOMPARE(project::checkElementIds(now), QString());
+        QStringList names;
+        for (const rig::DriveProfile& p : now.driveProfiles)
+            names << QString::fromStdString(p.name);
+        QCOMPARE(names, (QStringList{"limp", "stagger", "balanced", "stiff", "guard"}));
+        const rig::DriveProfile& kept = now.driveProfiles[2];
+        QCOMPARE(kept.gainsOf(rig::DrivePartKind::Triangle, triangleNamed(now, "chest")).motorFrequency, 42.f);
+        QCOMPARE(kept.parts.size(), balanced->parts.size());
+        QCOMPARE(now.driveProfiles[4].defaults.motorFrequency, 12.f);
+        QVERIFY(now.driveProfiles[4].parts.empty());
+        doc->undoStack()->undo();
+        COMPARE_STATE(stateOf(*doc), before);
+        QCOMPARE(doc->rig().driveProfiles.size(), tuned.driveProfiles.size());
+        QCOMPARE(doc->rig().driveProfiles.back().name, std::string("guard"));
+        QCOMPARE(doc->rig().driveProfiles.back().parts.size(), std::size_t(1)); // "helmet" is back
+    }
+
     void setElementView_redoUndo()
     {
         auto doc = documentWith(sampleRig());

@@ -326,4 +326,50 @@ std::size_t removeElements(rig::RigDescription& rig, const std::vector<ElementRe
     return count;
 }
 
+std::vector<std::string> carryDriveProfiles(const rig::RigDescription& from, rig::RigDescription& onto)
+{
+    std::vector<std::string> dropped;
+    auto byName = [](const auto& elements, const std::string& name) -> std::int32_t {
+        if (name.empty())
+            return rig::kNone;
+        for (std::size_t i = 0; i < elements.size(); ++i)
+            if (elements[i].name == name)
+                return std::int32_t(i);
+        return rig::kNone;
+    };
+    for (const rig::DriveProfile& old : from.driveProfiles) {
+        rig::DriveProfile carried = old;
+        carried.parts.clear();
+        for (const rig::DrivePart& part : old.parts) {
+            const bool triangle = part.kind == rig::DrivePartKind::Triangle;
+            const std::size_t count = triangle ? from.triangles.size() : from.sticks.size();
+            if (part.index < 0 || std::size_t(part.index) >= count)
+                continue;
+            const std::string& name = triangle ? from.triangles[std::size_t(part.index)].name
+                                               : from.sticks[std::size_t(part.index)].name;
+            const std::int32_t now = triangle ? byName(onto.triangles, name) : byName(onto.sticks, name);
+            if (now == rig::kNone) {
+                dropped.push_back(old.name + ": " + (name.empty() ? std::string("(unnamed)") : name));
+                continue;
+            }
+            carried.parts.push_back({part.kind, now, part.gains});
+        }
+        auto same = std::find_if(onto.driveProfiles.begin(), onto.driveProfiles.end(),
+                                 [&](const rig::DriveProfile& p) { return p.name == old.name; });
+        if (same != onto.driveProfiles.end())
+            *same = std::move(carried);
+        else
+            onto.driveProfiles.push_back(std::move(carried));
+    }
+    // Ids: each carried profile keeps its id unless an earlier profile already uses it.
+    std::vector<rig::ElementId> used;
+    for (rig::DriveProfile& p : onto.driveProfiles) {
+        if (p.id != 0 && std::find(used.begin(), used.end(), p.id) != used.end())
+            p.id = 0;
+        if (p.id != 0)
+            used.push_back(p.id);
+    }
+    return dropped;
+}
+
 } // namespace marionette::editor

@@ -1,5 +1,7 @@
 #include "marionette/editor/document/commands/ApplyAutoRigCommand.h"
 
+#include "marionette/editor/document/RigEdit.h"
+
 #include <QCoreApplication>
 
 namespace marionette::editor {
@@ -7,6 +9,7 @@ namespace marionette::editor {
 ApplyAutoRigCommand::ApplyAutoRigCommand(Document* document, rig::RigDescription rig, const QString& templateName)
     : mDocument(document), mAfter(std::move(rig))
 {
+    mDroppedDriveParts = carryDriveProfiles(document->rig(), mAfter);
     project::assignMissingIds(mAfter);
     setText(QCoreApplication::translate("Commands", "Auto-Rig (%1)").arg(templateName));
 }
