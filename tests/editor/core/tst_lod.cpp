@@ -77,6 +77,28 @@ private slots:
         for (const std::string& name : kept)
             if (name.size() > 2 && name.ends_with("_l"))
                 QVERIFY2(kept.count(name.substr(0, name.size() - 2) + "_r") == 1, name.c_str());
+        // Every drive profile comes along; a part stays exactly when the level kept its triangle (by name, which
+        // the level keeps), with the same gains.
+        QCOMPARE(r.rig.driveProfiles.size(), p.rig.driveProfiles.size());
+        QVERIFY(!p.rig.driveProfiles.empty());
+        for (std::size_t k = 0; k < p.rig.driveProfiles.size(); ++k) {
+            const rig::DriveProfile &full = p.rig.driveProfiles[k], &level = r.rig.driveProfiles[k];
+            QCOMPARE(level.name, full.name);
+            QVERIFY(level.defaults == full.defaults);
+            std::size_t expected = 0;
+            for (const rig::DrivePart& part : full.parts) {
+                QCOMPARE(part.kind, rig::DrivePartKind::Triangle); // the sample's profiles list triangles
+                const std::string& name = p.rig.triangles[std::size_t(part.index)].name;
+                auto it = std::find_if(r.rig.triangles.begin(), r.rig.triangles.end(),
+                                       [&](const rig::Triangle& t) { return t.name == name; });
+                if (it == r.rig.triangles.end())
+                    continue;
+                ++expected;
+                QVERIFY2(level.gainsOf(rig::DrivePartKind::Triangle, std::int32_t(it - r.rig.triangles.begin())) == part.gains,
+                         name.c_str());
+            }
+            QCOMPARE(level.parts.size(), expected);
+        }
         QStringList names;
         for (const std::string& name : kept)
             names << QString::fromStdString(name);

@@ -538,6 +538,25 @@ LodResult generateLod(const rig::RigDescription& full, int targetParticles)
         out.bindings[i].hasOffset = false;
     }
 
+    // ---- drive profiles: every profile, with the parts whose triangle or stick the level kept ----
+    for (const rig::DriveProfile& profile : full.driveProfiles) {
+        rig::DriveProfile k = profile;
+        k.parts.clear();
+        for (const rig::DrivePart& part : profile.parts) {
+            const bool triangle = part.kind == rig::DrivePartKind::Triangle;
+            const std::vector<std::int32_t>& map = triangle ? triMap : stickMap;
+            if (part.index < 0 || std::size_t(part.index) >= map.size() || map[std::size_t(part.index)] < 0)
+                continue;
+            const std::int32_t index = map[std::size_t(part.index)];
+            const bool listed = std::any_of(k.parts.begin(), k.parts.end(), [&](const rig::DrivePart& o) {
+                return o.kind == part.kind && o.index == index;
+            });
+            if (!listed)
+                k.parts.push_back({part.kind, index, part.gains});
+        }
+        out.driveProfiles.push_back(std::move(k));
+    }
+
     if (const std::string problem = out.validate(); !problem.empty()) {
         result.error = "the level of " + std::to_string(targetParticles) +
                        " particles does not validate (a level-generator bug): " + problem;
