@@ -229,6 +229,36 @@ QJsonArray bindings(const rig::RigDescription& d)
     return out;
 }
 
+QJsonObject gains(const rig::DriveGains& g)
+{
+    QJsonObject o;
+    for (const rig::DriveGainField& f : rig::kDriveGainFields)
+        o.insert(QLatin1String(f.name), num(g.*f.member));
+    o.insert(QStringLiteral("kinematic"), g.kinematic);
+    return o;
+}
+
+/// Profiles are named sets of per-part gains; a part names a triangle or a stick by index.
+QJsonArray driveProfiles(const rig::RigDescription& d)
+{
+    QJsonArray out;
+    for (std::size_t i = 0; i < d.driveProfiles.size(); ++i) {
+        const rig::DriveProfile& p = d.driveProfiles[i];
+        QJsonObject o = element(i, p.id, p.name);
+        o.insert(QStringLiteral("defaults"), gains(p.defaults));
+        QJsonArray parts;
+        for (const rig::DrivePart& part : p.parts) {
+            QJsonObject q = gains(part.gains);
+            q.insert(part.kind == rig::DrivePartKind::Triangle ? QStringLiteral("triangle") : QStringLiteral("stick"),
+                     qint64(part.index));
+            parts.append(q);
+        }
+        o.insert(QStringLiteral("parts"), parts);
+        out.append(o);
+    }
+    return out;
+}
+
 QJsonObject settings(const rig::Settings& s)
 {
     return {{QStringLiteral("gravity"), vec(s.gravity)},
@@ -273,6 +303,7 @@ bool JsonExporter::write(const rig::RigDescription& d, const plugin::ExportConte
         {QStringLiteral("shapes"), shapes(d)},
         {QStringLiteral("bones"), bones(d)},
         {QStringLiteral("bindings"), bindings(d)},
+        {QStringLiteral("driveProfiles"), driveProfiles(d)},
         {QStringLiteral("settings"), settings(d.settings)},
     };
     if (!context.generator.isEmpty())

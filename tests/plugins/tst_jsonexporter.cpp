@@ -201,6 +201,29 @@ void TestJsonExporter::export_everyFieldReadsBack()
                                   : o[QStringLiteral("offset")].isNull()),
                  b.name.c_str());
     }
+    const QJsonArray profiles = root.value(QStringLiteral("driveProfiles")).toArray();
+    QCOMPARE(std::size_t(profiles.size()), d.driveProfiles.size());
+    QVERIFY(!d.driveProfiles.empty());
+    auto sameGains = [](const QJsonObject& o, const rig::DriveGains& g) {
+        return f(o[QStringLiteral("motorFrequency")]) == g.motorFrequency && f(o[QStringLiteral("motorDamping")]) == g.motorDamping &&
+               f(o[QStringLiteral("maxTorque")]) == g.maxTorque && f(o[QStringLiteral("pinFrequency")]) == g.pinFrequency &&
+               f(o[QStringLiteral("pinDamping")]) == g.pinDamping && f(o[QStringLiteral("maxForce")]) == g.maxForce &&
+               o[QStringLiteral("kinematic")].toBool() == g.kinematic;
+    };
+    for (std::size_t i = 0; i < d.driveProfiles.size(); ++i) {
+        const rig::DriveProfile& p = d.driveProfiles[i];
+        const QJsonObject o = profiles[qsizetype(i)].toObject();
+        QVERIFY2(sameElement(o, i, p.id, p.name) && sameGains(o[QStringLiteral("defaults")].toObject(), p.defaults), p.name.c_str());
+        const QJsonArray parts = o[QStringLiteral("parts")].toArray();
+        QCOMPARE(std::size_t(parts.size()), p.parts.size());
+        for (std::size_t k = 0; k < p.parts.size(); ++k) {
+            const QJsonObject q = parts[qsizetype(k)].toObject();
+            const bool triangle = p.parts[k].kind == rig::DrivePartKind::Triangle;
+            QCOMPARE(q[triangle ? QStringLiteral("triangle") : QStringLiteral("stick")].toInteger(), qint64(p.parts[k].index));
+            QVERIFY(!q.contains(triangle ? QStringLiteral("stick") : QStringLiteral("triangle")));
+            QVERIFY(sameGains(q, p.parts[k].gains));
+        }
+    }
     const QJsonObject s = root.value(QStringLiteral("settings")).toObject();
     const rig::Settings& e = d.settings;
     QVERIFY(sameVec(s[QStringLiteral("gravity")], e.gravity));
