@@ -1,5 +1,7 @@
 #include "CHeaderWriter.h"
 
+#include "CHeaderTypes.h"
+
 #include <charconv>
 #include <cmath>
 #include <cstdio>
@@ -53,125 +55,13 @@ std::string upper(std::string s)
 std::string i32(std::int32_t v) { return std::to_string(v); }
 std::string u32(std::uint32_t v) { return std::to_string(v) + "u"; }
 
-// The element types, shared by every rig header (guarded by MARIONETTE_RIG_HEADER_VERSION).
-const char* kTypes = R"(#ifndef MARIONETTE_RIG_HEADER_VERSION
-#define MARIONETTE_RIG_HEADER_VERSION 2
-
-/* Values of the int32_t fields named kind, form, limit, driver and solver. */
-enum { MARIONETTE_STICK_RIGID = 0, MARIONETTE_STICK_RANGE = 1, MARIONETTE_STICK_MIN_ONLY = 2, MARIONETTE_STICK_MAX_ONLY = 3 };
-enum { MARIONETTE_ANGLE_DOT_PRODUCT = 0, MARIONETTE_ANGLE_LAW_OF_COSINES = 1 };
-enum { MARIONETTE_ANGULAR_CONE = 0, MARIONETTE_ANGULAR_SWING_TWIST = 1 };
-enum { MARIONETTE_SHAPE_BOX = 0 };
-enum { MARIONETTE_DRIVER_TRIANGLE = 0, MARIONETTE_DRIVER_STICK = 1 };
-enum { MARIONETTE_SOLVER_GAUSS_SEIDEL = 0, MARIONETTE_SOLVER_JACOBI = 1, MARIONETTE_SOLVER_XPBD = 2, MARIONETTE_SOLVER_DIRECT = 3 };
-
-typedef struct MarionetteParticle {
-    const char* name; uint32_t id;
-    float position[3];      /* bind position, m */
-    float mass;             /* kg; 0 = kinematic */
-    float inverseMass;      /* 1/mass, 0 for kinematic particles */
-    float radius;           /* collision sphere, m */
-    uint32_t group, mask;   /* collision filter bits */
-    int32_t bone;           /* bone it was made from, -1 = none */
-} MarionetteParticle;
-
-typedef struct MarionetteStick {
-    const char* name; uint32_t id;
-    int32_t a, b;           /* particles */
-    int32_t kind;           /* MARIONETTE_STICK_* */
-    float restLength;       /* m; already resolved: the bind distance when the rig asks for it */
-    float minLength, maxLength, stiffness, compliance, tearRatio, capsuleRadius;
-    uint32_t group, mask;   /* capsule collision filter bits */
-} MarionetteStick;
-
-typedef struct MarionetteAngle {
-    const char* name; uint32_t id;
-    int32_t center, a, b;   /* particles */
-    float minAngle, maxAngle, stiffness; /* radians, radians, (0, 1] */
-    int32_t form;           /* MARIONETTE_ANGLE_* */
-} MarionetteAngle;
-
-typedef struct MarionetteTriangle {
-    const char* name; uint32_t id;
-    int32_t p[3];           /* frame: up = p1 - p0, facing = up x (p2 - p0) */
-} MarionetteTriangle;
-
-typedef struct MarionetteAngular {
-    const char* name; uint32_t id;
-    int32_t triangleA, triangleB;
-    int32_t limit;          /* MARIONETTE_ANGULAR_* */
-    float coneAngle;
-    float twistAxis[3], swingAxis1[3]; /* unit, in B's triangle frame */
-    float twistMin, twistMax, swing1, swing2, stiffness;
-    float damping;              /* 1/s: the joint's relative spin decays as e^(-damping t) */
-    float staticFrictionSpeed;  /* rad/s: a joint turning slower than this is held still */
-    int32_t hasRestOrientation; /* 0: capture R_A^T R_B from the bind pose */
-    float restOrientation[4];   /* x, y, z, w */
-} MarionetteAngular;
-
-typedef struct MarionettePin {
-    const char* name; uint32_t id;
-    int32_t particle;
-    float target[3];
-    float stiffness;        /* (0, 1]: fraction of the way to the target per 1/60 s */
-    int32_t kinematic;
-} MarionettePin;
-
-typedef struct MarionetteShape {
-    const char* name; uint32_t id;
-    int32_t kind;           /* MARIONETTE_SHAPE_* */
-    int32_t triangle;       /* frame owner, or -1 ... */
-    int32_t tetra[4];       /* ... the embedding tetrahedron's particles */
-    float localRotation[4], localTranslation[3], halfExtents[3];
-    uint32_t group, mask;
-} MarionetteShape;
-
-typedef struct MarionetteBone {
-    const char* name; uint32_t id;
-    int32_t parent;         /* an earlier bone, or -1 */
-    float bindLocal[16], bindWorld[16], inverseBind[16]; /* column-major */
-} MarionetteBone;
-
-typedef struct MarionetteBinding {
-    const char* name; uint32_t id;
-    int32_t bone;
-    int32_t driver;         /* MARIONETTE_DRIVER_* */
-    int32_t index;          /* the triangle or stick */
-    int32_t hasOffset;      /* 0: capture from the bind pose */
-    float offsetRotation[4], offsetTranslation[3];
-} MarionetteBinding;
-
-typedef struct MarionetteSettings {
-    float gravity[3]; float timeStep; /* m/s^2, s */
-    uint32_t maxSubsteps;   /* fixed steps per advance */
-    uint32_t substeps;      /* solver substeps per fixed step */
-    uint32_t iterations;    /* per substep */
-    float damping;          /* 1/s: velocities decay as e^(-damping t) */
-    float friction;         /* Coulomb mu */
-    float staticFrictionSpeed; /* m/s: contacts sliding slower than this stick */
-    float sleepVelocity, sleepTime, overRelaxation;
-    int32_t sqrtApproximation, selfCollision, solver; /* solver: MARIONETTE_SOLVER_* */
-} MarionetteSettings;
-
-typedef struct MarionetteRigData {
-    const char* name;
-    const MarionetteParticle* particles; uint32_t particleCount;
-    const MarionetteStick* sticks; uint32_t stickCount;
-    const MarionetteAngle* angles; uint32_t angleCount;
-    const MarionetteTriangle* triangles; uint32_t triangleCount;
-    const MarionetteAngular* angular; uint32_t angularCount;
-    const MarionettePin* pins; uint32_t pinCount;
-    const MarionetteShape* shapes; uint32_t shapeCount;
-    const MarionetteBone* bones; uint32_t boneCount;
-    const MarionetteBinding* bindings; uint32_t bindingCount;
-    MarionetteSettings settings;
-} MarionetteRigData;
-
-#elif MARIONETTE_RIG_HEADER_VERSION != 2
-#error "Marionette rig headers of different versions in one translation unit: export them again"
-#endif
-
-)";
+std::size_t drivePartCount(const rig::RigDescription& d)
+{
+    std::size_t n = 0;
+    for (const rig::DriveProfile& p : d.driveProfiles)
+        n += p.parts.size();
+    return n;
+}
 
 } // namespace
 
@@ -236,6 +126,14 @@ void CHeaderWriter::element(std::size_t i, const std::string& name, const std::s
 {
     mOut.append("    /* ").append(std::to_string(i)).append(" */ {\"").append(cString(name)).append("\", ");
     mOut.append(fields).append("},\n");
+}
+
+std::string CHeaderWriter::gains(const rig::DriveGains& g)
+{
+    std::string s = "{";
+    for (const rig::DriveGainField& field : rig::kDriveGainFields) // MarionetteDriveGains' order (CHeaderTypes.h)
+        s.append(f(g.*field.member)).append(", ");
+    return s + i32(g.kinematic ? 1 : 0) + "}";
 }
 
 std::string CHeaderWriter::pointer(const char* what, std::size_t count) const
@@ -343,6 +241,38 @@ void CHeaderWriter::writeArrays()
     }
 }
 
+void CHeaderWriter::writeDriveProfiles()
+{
+    const std::vector<rig::DriveProfile>& profiles = mRig.driveProfiles;
+    // Every profile's parts in one array, profile after profile; each profile points at its own run of it.
+    if (begin("MarionetteDrivePart", "driveParts", drivePartCount(mRig))) {
+        std::size_t at = 0;
+        for (std::size_t i = 0; i < profiles.size(); ++i) {
+            for (std::size_t k = 0; k < profiles[i].parts.size(); ++k, ++at) {
+                const rig::DrivePart& part = profiles[i].parts[k];
+                mContext = "driveProfiles[" + std::to_string(i) + "] '" + profiles[i].name + "' parts[" +
+                           std::to_string(k) + "]";
+                mOut.append("    /* ").append(std::to_string(at)).append(" */ {").append(i32(int(part.kind)));
+                mOut.append(", ").append(i32(part.index)).append(", ").append(gains(part.gains)).append("},\n");
+            }
+        }
+        mOut.append("};\n\n");
+    }
+    if (begin("MarionetteDriveProfile", "driveProfiles", profiles.size())) {
+        std::size_t at = 0;
+        for (std::size_t i = 0; i < profiles.size(); ++i) {
+            const rig::DriveProfile& p = profiles[i];
+            mContext = "driveProfiles[" + std::to_string(i) + "] '" + p.name + "'";
+            const std::size_t n = p.parts.size();
+            const std::string parts = n ? mPrefix + "_driveParts + " + std::to_string(at) : std::string("NULL");
+            element(i, p.name,
+                    u32(p.id) + ", " + gains(p.defaults) + ",\n        " + parts + ", " + u32(std::uint32_t(n)));
+            at += n;
+        }
+        mOut.append("};\n\n");
+    }
+}
+
 void CHeaderWriter::writeRig()
 {
     const rig::RigDescription& d = mRig;
@@ -354,7 +284,8 @@ void CHeaderWriter::writeRig()
     mOut.append(pointer("angles", d.angles.size())).append(", ").append(pointer("triangles", d.triangles.size())).append(",\n    ");
     mOut.append(pointer("angular", d.angular.size())).append(", ").append(pointer("pins", d.pins.size())).append(",\n    ");
     mOut.append(pointer("shapes", d.shapes.size())).append(", ").append(pointer("bones", d.bones.size())).append(",\n    ");
-    mOut.append(pointer("bindings", d.bindings.size())).append(",\n");
+    mOut.append(pointer("bindings", d.bindings.size())).append(", ");
+    mOut.append(pointer("driveProfiles", d.driveProfiles.size())).append(",\n");
     mOut.append("    {" + vec(s.gravity) + ", " + f(s.timeStep) + ", " + u32(s.maxSubsteps) + ", " + u32(s.substeps) + ", " +
                 u32(s.iterations) + ", " + f(s.damping) + ", " + f(s.friction) + ", " + f(s.staticFrictionSpeed) + ", " +
                 f(s.sleepVelocity) + ", " +
@@ -378,15 +309,17 @@ bool CHeaderWriter::write(std::string& out, std::string& error)
                 " * arrays below (-1 = none); matrices are column-major, quaternions x, y, z, w. Compiles as C99 and\n"
                 " * C++; every object is static const. Layout: docs/plugins/c-header-export.md. */\n");
     mOut.append("#ifndef ").append(guard).append("\n#define ").append(guard).append("\n\n#include <stddef.h>\n#include <stdint.h>\n\n");
-    mOut.append(kTypes);
+    mOut.append(kRigHeaderTypes);
     const std::pair<const char*, std::size_t> counts[] = {
         {"PARTICLE", d.particles.size()}, {"STICK", d.sticks.size()},  {"ANGLE", d.angles.size()},
         {"TRIANGLE", d.triangles.size()}, {"ANGULAR", d.angular.size()}, {"PIN", d.pins.size()},
-        {"SHAPE", d.shapes.size()},       {"BONE", d.bones.size()},     {"BINDING", d.bindings.size()}};
+        {"SHAPE", d.shapes.size()},       {"BONE", d.bones.size()},     {"BINDING", d.bindings.size()},
+        {"DRIVE_PROFILE", d.driveProfiles.size()},                      {"DRIVE_PART", drivePartCount(d)}};
     for (const auto& [what, n] : counts)
         mOut.append("#define ").append(mMacro).append("_").append(what).append("_COUNT ").append(std::to_string(n)).append("u\n");
     mOut.append("\n");
     writeArrays();
+    writeDriveProfiles();
     writeRig();
     mOut.append("#endif /* ").append(guard).append(" */\n");
     if (!mError.empty()) {

@@ -30,14 +30,17 @@ public:
     bool write(std::string& out, std::string& error);
 
 private:
-    void writeTypes();
     void writeArrays();
+    /// The drive parts of every profile in one array (prefix_driveParts), then the profiles pointing into it.
+    void writeDriveProfiles();
     void writeRig();
     /// A float literal ("0.1f", "-2.0f", "1e-07f"); records an error for a non-finite value.
     std::string f(float v);
     std::string vec(Vec3 v);
     std::string quat(Quat q);
     std::string mat(const Mat4& m);
+    /// A MarionetteDriveGains initializer: the rig::kDriveGainFields floats in table order, then kinematic.
+    std::string gains(const rig::DriveGains& g);
     /// Starts an array of `count` elements named prefix_<what>; false (and nothing written) when empty.
     bool begin(const char* type, const char* what, std::size_t count);
     void element(std::size_t i, const std::string& name, const std::string& fields);

@@ -1,7 +1,7 @@
 // The C/C++ header exporter plugin (docs/plugins/c-header-export.md): a rig with every kind of element is
-// exported as a header; a small C program that includes it (and a second rig's header) is compiled with the
-// system C compiler in C99 with warnings as errors, and with the C++ compiler, and run: it prints every
-// value it sees, which must be the rig's, bit for bit.
+// exported as a header; a small C program that includes it (and a second rig's header, one without drive
+// profiles) is compiled with the system C compiler in C99 with warnings as errors, and with the C++
+// compiler, and run: it prints every value it sees, which must be the rig's, bit for bit.
 #include "PluginTestSupport.h"
 
 #include "marionette/editor/pluginhost/PluginHost.h"
@@ -28,13 +28,19 @@ const char* kProgram = R"(#include <stdio.h>
 #define I(x) printf(" %ld", (long)(x))
 static void f3(const float* v) { F(v[0]); F(v[1]); F(v[2]); }
 static void f4(const float* v) { F(v[0]); F(v[1]); F(v[2]); F(v[3]); }
+static void gains(const MarionetteDriveGains* g) {
+    F(g->motorFrequency); F(g->motorDamping); F(g->maxTorque); F(g->pinFrequency); F(g->pinDamping); F(g->maxForce);
+    I(g->kinematic);
+}
 int main(void) {
     const MarionetteRigData* r = &rich_rig_rig;
-    uint32_t i;
+    uint32_t i, j;
     int k;
     if (r->particleCount != RICH_RIG_PARTICLE_COUNT || r->bindingCount != RICH_RIG_BINDING_COUNT) return 3;
+    if (r->driveProfileCount != RICH_RIG_DRIVE_PROFILE_COUNT) return 4;
     printf("counts"); I(r->particleCount); I(r->stickCount); I(r->angleCount); I(r->triangleCount); I(r->angularCount);
-    I(r->pinCount); I(r->shapeCount); I(r->boneCount); I(r->bindingCount); printf("\n");
+    I(r->pinCount); I(r->shapeCount); I(r->boneCount); I(r->bindingCount); I(r->driveProfileCount);
+    I(RICH_RIG_DRIVE_PART_COUNT); printf("\n");
     for (i = 0; i < r->particleCount; ++i) {
         const MarionetteParticle* p = &r->particles[i];
         printf("particle %s", p->name); I(p->id); f3(p->position); F(p->mass); F(p->inverseMass); F(p->radius);
@@ -86,12 +92,20 @@ int main(void) {
         printf("binding %s", b->name); I(b->id); I(b->bone); I(b->driver); I(b->index); I(b->hasOffset);
         f4(b->offsetRotation); f3(b->offsetTranslation); printf("\n");
     }
+    for (i = 0; i < r->driveProfileCount; ++i) {
+        const MarionetteDriveProfile* p = &r->driveProfiles[i];
+        printf("profile %s", p->name); I(p->id); gains(&p->defaults); I(p->partCount); I(p->parts == NULL); printf("\n");
+        for (j = 0; j < p->partCount; ++j) {
+            printf("part"); I(p->parts[j].kind); I(p->parts[j].index); gains(&p->parts[j].gains); printf("\n");
+        }
+    }
     printf("settings"); f3(r->settings.gravity); F(r->settings.timeStep); I(r->settings.maxSubsteps);
     I(r->settings.substeps); I(r->settings.iterations); F(r->settings.damping); F(r->settings.friction);
     F(r->settings.staticFrictionSpeed);
     F(r->settings.sleepVelocity); F(r->settings.sleepTime); F(r->settings.overRelaxation);
     I(r->settings.sqrtApproximation); I(r->settings.selfCollision); I(r->settings.solver); printf("\n");
-    printf("other"); I(other_rig.particleCount); I(OTHER_BONE_COUNT); printf("\n");
+    printf("other"); I(other_rig.particleCount); I(OTHER_BONE_COUNT); I(other_rig.driveProfileCount);
+    I(other_rig.driveProfiles == NULL); I(OTHER_DRIVE_PROFILE_COUNT); I(OTHER_DRIVE_PART_COUNT); printf("\n");
     printf("name %s\n", r->name);
     return 0;
 }
@@ -112,18 +126,46 @@ public:
     Expected& v3(Vec3 v) { return f(v.x).f(v.y).f(v.z); }
     Expected& q(Quat v) { return f(v.x).f(v.y).f(v.z).f(v.w); }
     Expected& m(const Mat4& v) { for (float x : v.m) f(x); return *this; }
+    Expected& g(const rig::DriveGains& v)
+    {
+        return f(v.motorFrequency).f(v.motorDamping).f(v.maxTorque).f(v.pinFrequency).f(v.pinDamping).f(v.maxForce)
+            .i(v.kinematic);
+    }
     QString take() { QString l = mLine.mid(1); mLine.clear(); return l; }
 
 private:
     QString mLine;
 };
 
+/// richRig() and two more drive profiles: one without parts between two with parts (so the second's parts start
+/// past the first's), and gains whose six floats all differ (so no two fields can be swapped unseen).
+rig::RigDescription richRigWithProfiles()
+{
+    rig::RigDescription d = test::richRig();
+    rig::DriveProfile limp;
+    limp.name = "limp";
+    limp.id = 701;
+    limp.defaults = {1.5f, 2.25f, 3.5f, 4.75f, 5.125f, 6.0625f, true};
+    d.driveProfiles.push_back(limp);
+    rig::DriveProfile stiff;
+    stiff.name = "stiff \"arms\"";
+    stiff.id = 702;
+    stiff.parts = {{rig::DrivePartKind::Stick, 0, {59.5f, 0.125f, 1e5f, 0.5f, 9.75f, 0.25f, false}}};
+    d.driveProfiles.push_back(stiff);
+    return d;
+}
+
+/// `other` has no drive profiles.
 QStringList expectedLines(const rig::RigDescription& d, std::size_t otherParticles, std::size_t otherBones)
 {
     Expected e;
     QStringList out;
+    qint64 parts = 0;
+    for (const rig::DriveProfile& p : d.driveProfiles)
+        parts += qint64(p.parts.size());
     out << e.s("counts").i(qint64(d.particles.size())).i(qint64(d.sticks.size())).i(qint64(d.angles.size())).i(qint64(d.triangles.size()))
-               .i(qint64(d.angular.size())).i(qint64(d.pins.size())).i(qint64(d.shapes.size())).i(qint64(d.bones.size())).i(qint64(d.bindings.size())).take();
+               .i(qint64(d.angular.size())).i(qint64(d.pins.size())).i(qint64(d.shapes.size())).i(qint64(d.bones.size())).i(qint64(d.bindings.size()))
+               .i(qint64(d.driveProfiles.size())).i(parts).take();
     for (const rig::Particle& p : d.particles)
         out << e.s("particle").s(p.name).i(p.id).v3(p.position).f(p.mass).f(p.mass > 0.f ? 1.f / p.mass : 0.f).f(p.radius).i(p.group).i(p.mask).i(p.bone).take();
     for (const rig::Stick& s : d.sticks) {
@@ -148,10 +190,16 @@ QStringList expectedLines(const rig::RigDescription& d, std::size_t otherParticl
         out << e.s("bone").s(b.name).i(b.id).i(b.parent).m(b.bindLocal).m(b.bindWorld).m(b.inverseBind).take();
     for (const rig::BoneBinding& b : d.bindings)
         out << e.s("binding").s(b.name).i(b.id).i(b.bone).i(int(b.driver)).i(b.index).i(b.hasOffset).q(b.offset.rotation).v3(b.offset.translation).take();
+    for (const rig::DriveProfile& p : d.driveProfiles) {
+        out << e.s("profile").s(p.name).i(p.id).g(p.defaults).i(qint64(p.parts.size())).i(p.parts.empty()).take();
+        for (const rig::DrivePart& part : p.parts)
+            out << e.s("part").i(int(part.kind)).i(part.index).g(part.gains).take();
+    }
     const rig::Settings& s = d.settings;
     out << e.s("settings").v3(s.gravity).f(s.timeStep).i(s.maxSubsteps).i(s.substeps).i(s.iterations).f(s.damping).f(s.friction).f(s.staticFrictionSpeed)
                .f(s.sleepVelocity).f(s.sleepTime).f(s.overRelaxation).i(s.sqrtApproximation).i(s.selfCollision).i(int(s.solver)).take();
-    out << e.s("other").i(qint64(otherParticles)).i(qint64(otherBones)).take();
+    // The rig without profiles: a NULL pointer, count 0, both macros 0.
+    out << e.s("other").i(qint64(otherParticles)).i(qint64(otherBones)).i(0).i(1).i(0).i(0).take();
     out << QStringLiteral("name ") + QString::fromStdString(d.name);
     return out;
 }
@@ -183,6 +231,9 @@ private slots:
     void header_compilesAndCarriesEveryValue_data();
     void header_compilesAndCarriesEveryValue();
     void identifiers_fromTheTargetName();
+    void header_refusesAnotherVersionInTheSameUnit_data();
+    void header_refusesAnotherVersionInTheSameUnit();
+    void driveProfiles_withoutPartsHaveNoPartsArray();
 
 private:
     editor::PluginHost mHost;
@@ -214,7 +265,8 @@ void TestCHeaderExporter::header_compilesAndCarriesEveryValue()
         QSKIP("no system compiler on the PATH");
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    const rig::RigDescription rich = test::richRig(), other = runtime::makeHumanoid();
+    const rig::RigDescription rich = richRigWithProfiles(), other = runtime::makeHumanoid();
+    QVERIFY(other.driveProfiles.empty());
     QString error;
     QVERIFY2(editor::PluginHost::exportRig(*mHeader, rich, {dir.filePath(QStringLiteral("rich-rig.h")), QStringLiteral("rich.mproj"), QStringLiteral("tst")}, &error),
              qPrintable(error));
@@ -250,10 +302,65 @@ void TestCHeaderExporter::identifiers_fromTheTargetName()
     QVERIFY(bytes.contains("static const MarionetteRigData humanoid_rig = {"));
     QVERIFY(!bytes.contains("humanoid_pins"));
     QVERIFY(bytes.contains("NULL, 0u"));
-    // Version 2 of the shared types: substeps and rates per second, the direct solver.
-    QVERIFY(bytes.contains("#define MARIONETTE_RIG_HEADER_VERSION 2\n"));
+    // Version 3 of the shared types: version 2's substeps, rates per second and direct solver, and drive profiles.
+    QVERIFY(bytes.contains("#define MARIONETTE_RIG_HEADER_VERSION 3\n"));
+    QVERIFY(bytes.contains("#elif MARIONETTE_RIG_HEADER_VERSION != 3\n"));
     QVERIFY(bytes.contains("MARIONETTE_SOLVER_DIRECT = 3"));
+    QVERIFY(bytes.contains("MARIONETTE_DRIVE_PART_STICK = 1"));
     QVERIFY(!bytes.contains("drag") && !bytes.contains("dynamicFriction") && !bytes.contains("staticFrictionAngle"));
+    // The humanoid has no drive profiles: no arrays, macros 0.
+    QVERIFY(bytes.contains("#define HUMANOID_DRIVE_PROFILE_COUNT 0u\n#define HUMANOID_DRIVE_PART_COUNT 0u\n"));
+    QVERIFY(!bytes.contains("humanoid_driveProfiles") && !bytes.contains("humanoid_driveParts"));
+}
+
+void TestCHeaderExporter::header_refusesAnotherVersionInTheSameUnit_data()
+{
+    header_compilesAndCarriesEveryValue_data();
+}
+
+// A unit that already has the shared types of another version (as an older rig header defines them) stops
+// at the #error instead of compiling against mismatched structs.
+void TestCHeaderExporter::header_refusesAnotherVersionInTheSameUnit()
+{
+    QFETCH(QString, compiler);
+    QFETCH(QStringList, flags);
+    const QString cc = QStandardPaths::findExecutable(compiler);
+    if (cc.isEmpty())
+        QSKIP("no system compiler on the PATH");
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    QString error;
+    QVERIFY2(editor::PluginHost::exportRig(*mHeader, test::richRig(),
+                                           {dir.filePath(QStringLiteral("rich-rig.h")), {}, {}}, &error),
+             qPrintable(error));
+    QFile program(dir.filePath(QStringLiteral("main.c")));
+    QVERIFY(program.open(QIODevice::WriteOnly));
+    program.write("#define MARIONETTE_RIG_HEADER_VERSION 2\n#include \"rich-rig.h\"\nint main(void) { return 0; }\n");
+    program.close();
+    const QStringList args = flags + QStringList{QStringLiteral("-c"), QStringLiteral("main.c"), QStringLiteral("-o"),
+                                                 QStringLiteral("main.o")};
+    error = runTool(cc, args, dir.path());
+    QVERIFY2(error.contains(QLatin1String("Marionette rig headers of different versions in one translation unit")),
+             qPrintable(error));
+}
+
+// A profile that gives no part its own gains points nowhere; with no parts in any profile there is no parts array.
+void TestCHeaderExporter::driveProfiles_withoutPartsHaveNoPartsArray()
+{
+    rig::RigDescription d = runtime::makeHumanoid();
+    rig::DriveProfile limp;
+    limp.name = "limp";
+    limp.id = 9;
+    d.driveProfiles.push_back(limp);
+    QByteArray bytes;
+    QString error;
+    QVERIFY2(editor::PluginHost::exportRigBytes(*mHeader, d, {QStringLiteral("h.h"), {}, {}}, bytes, &error),
+             qPrintable(error));
+    QVERIFY(bytes.contains("#define H_DRIVE_PROFILE_COUNT 1u\n#define H_DRIVE_PART_COUNT 0u\n"));
+    QVERIFY(bytes.contains("static const MarionetteDriveProfile h_driveProfiles[1] = {"));
+    QVERIFY(bytes.contains("{\"limp\", 9u, {0.0f, 1.0f, 0.0f, 0.0f, 1.0f, 0.0f, 0},\n        NULL, 0u},"));
+    QVERIFY(!bytes.contains("h_driveParts"));
+    QVERIFY(bytes.contains("h_driveProfiles, 1u"));
 }
 
 QTEST_GUILESS_MAIN(TestCHeaderExporter)
