@@ -76,6 +76,8 @@ Posed forwardKinematics(const Pose& pose)
     return w;
 }
 
+namespace {
+
 // The rig's particles (mannequin.mproj, as the humanoid auto-rig places them): the bone each follows, its
 // bind position and its radius (rounded up to the millimetre's tenth), for keeping the spheres above the floor.
 struct Sphere {
@@ -102,6 +104,8 @@ D3 spherePosition(const Posed& w, const Sphere& s)
 {
     return w.at[s.bone] + rotate(w.rot[s.bone], s.at - toD3(kJoints[s.bone].at));
 }
+
+} // namespace
 
 double lowestBottom(const Pose& pose, int* which)
 {

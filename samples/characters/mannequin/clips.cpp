@@ -35,6 +35,8 @@ namespace mannequin {
 // Left-side parameters; the right side gives its own in mirrored coordinates (x outward) and mirrors the
 // rotation back.
 
+namespace { // the clips' own helpers
+
 /// A limb bone's rotation turning its rest direction `rest` to `dir`, then about `dir` until its local +Z
 /// (the side its joint bends away from or toward) faces `toward` as nearly as it can.
 Q aimed(D3 rest, D3 dir, D3 toward)
@@ -354,6 +356,8 @@ std::vector<Key> getupBackKeys()
     keys.insert(keys.begin() + std::ptrdiff_t(last), rightArmOut(prone, keys[last], 1.7, {1.0, 0.0, -0.2}));
     return keys;
 }
+
+} // namespace
 
 std::vector<Clip> makeClips()
 {

@@ -27,6 +27,7 @@
 #include <vector>
 
 namespace mannequin {
+namespace {
 
 // cos and sin of k · 22.5°, k = 0..16, as constants (no libm: the same bytes on every machine).
 constexpr int kSlices = 16, kStacks = 8;
@@ -98,6 +99,7 @@ std::size_t append(std::vector<std::uint8_t>& bin, const std::vector<T>& data)
     out += text;
 }
 
+} // namespace
 } // namespace mannequin
 
 int main(int argc, char** argv)
