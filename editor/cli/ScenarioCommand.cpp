@@ -178,9 +178,12 @@ int simulateScenarios(const QString& path, const QString& name, bool all, bool j
     if (chosen.empty())
         return fail(io, QStringLiteral("%1: the project has no scenarios to run").arg(path));
 
-    // A scenario that starts from an animation clip needs the source mesh, imported as the project records.
+    // A scenario that starts from an animation clip or plays one through the drives needs the source mesh,
+    // imported as the project records.
     std::optional<import::ImportedScene> mesh;
-    if (std::any_of(chosen.begin(), chosen.end(), [](const project::Scenario* s) { return s->animationStart.has_value(); })) {
+    if (std::any_of(chosen.begin(), chosen.end(), [](const project::Scenario* s) {
+            return s->animationStart.has_value() || s->driven.has_value();
+        })) {
         QString why;
         mesh = importProjectMesh(proj, path, io, why);
         if (!mesh)

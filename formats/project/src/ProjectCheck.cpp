@@ -118,7 +118,7 @@ void checkEditor(const EditorState& e, const ElementIndex& index, const JsonPath
     }
 }
 
-void checkScenario(const Scenario& s, const ElementIndex& index, const JsonPath& at)
+void checkScenario(const Scenario& s, const ElementIndex& index, const rig::RigDescription& rig, const JsonPath& at)
 {
     if (s.scene != Scene::Floor && s.scene != Scene::Stairs && s.scene != Scene::Ledge && s.scene != Scene::Box)
         fail(at.key("scene"), QStringLiteral("unknown scene %1").arg(int(s.scene)));
@@ -182,7 +182,59 @@ void checkScenario(const Scenario& s, const ElementIndex& index, const JsonPath&
             fail(a.key("clip"), QStringLiteral("names no clip"));
         range(s.animationStart->time, 0.f, 1e6f, a.key("time"));
     }
+    auto profileExists = [&](const QString& name, const JsonPath& where) {
+        const std::string wanted = name.toStdString();
+        for (const rig::DriveProfile& p : rig.driveProfiles)
+            if (p.name == wanted)
+                return;
+        fail(where, QStringLiteral("the rig has no drive profile \"%1\"").arg(name));
+    };
+    if (s.driven) {
+        const JsonPath d = at.key("driven");
+        if (s.animationStart)
+            fail(d, QStringLiteral("a driven scenario cannot also have an animationStart"));
+        if (s.driven->clip.isEmpty())
+            fail(d.key("clip"), QStringLiteral("names no clip"));
+        if (s.driven->profile.isEmpty())
+            fail(d.key("profile"), QStringLiteral("names no drive profile"));
+        profileExists(s.driven->profile, d.key("profile"));
+        const JsonPath getUps = d.key("getUpClips");
+        for (std::size_t i = 0; i < s.driven->getUpClips.size(); ++i)
+            if (s.driven->getUpClips[i].isEmpty())
+                fail(getUps.index(qsizetype(i)), QStringLiteral("names no clip"));
+    }
+    const JsonPath driveChanges = at.key("driveChanges");
+    if (!s.driven && !s.driveChanges.empty())
+        fail(driveChanges, QStringLiteral("drive changes need a \"driven\" play"));
+    for (std::size_t i = 0; i < s.driveChanges.size(); ++i) {
+        const DriveChange& c = s.driveChanges[i];
+        const JsonPath x = driveChanges.index(qsizetype(i));
+        if (c.kind != DriveChange::Kind::Profile && c.kind != DriveChange::Kind::Kill && c.kind != DriveChange::Kind::GetUp)
+            fail(x.key("kind"), QStringLiteral("unknown drive change %1").arg(int(c.kind)));
+        if (i > 0 && c.frame < s.driveChanges[i - 1].frame)
+            fail(x.key("frame"), QStringLiteral("%1 is before the previous change's frame %2")
+                                     .arg(c.frame).arg(s.driveChanges[i - 1].frame));
+        range(c.blend, 0.f, 60.f, x.key("blend"));
+        if (c.kind == DriveChange::Kind::Profile && c.profile.isEmpty())
+            fail(x.key("profile"), QStringLiteral("names no drive profile"));
+        if (c.kind == DriveChange::Kind::Kill && !c.profile.isEmpty())
+            fail(x.key("profile"), QStringLiteral("a kill takes no profile"));
+        if (!c.profile.isEmpty())
+            profileExists(c.profile, x.key("profile"));
+        if (c.kind == DriveChange::Kind::GetUp && s.driven->getUpClips.empty())
+            fail(x, QStringLiteral("a get-up needs the driven play's getUpClips"));
+    }
     const JsonPath expect = at.key("expect");
+    const bool drivenOnly = s.expect.maxTrackingErrorCm || s.expect.recoverWithin || s.expect.falls || s.expect.standsAtEnd;
+    if (drivenOnly && !s.driven)
+        fail(expect, QStringLiteral("maxTrackingErrorCm, recoverWithin, falls and standsAtEnd need a \"driven\" play"));
+    if (s.expect.maxTrackingErrorCm)
+        range(*s.expect.maxTrackingErrorCm, 0.f, 1000.f, expect.key("maxTrackingErrorCm"), true);
+    if (s.expect.recoverWithin) {
+        range(*s.expect.recoverWithin, 0.f, s.duration, expect.key("recoverWithin"), true);
+        if (!s.expect.maxTrackingErrorCm)
+            fail(expect.key("recoverWithin"), QStringLiteral("needs maxTrackingErrorCm, the bound to recover below"));
+    }
     if (s.expect.settleWithin)
         range(*s.expect.settleWithin, 0.f, s.duration, expect.key("settleWithin"), true);
     range(s.expect.maxPenetration, 0.f, 100.f, expect.key("maxPenetration"));
@@ -272,7 +324,7 @@ void checkDocument(const Project& project, const ElementIndex& index)
     }
     const JsonPath scenarios = root.key("scenarios");
     for (std::size_t i = 0; i < project.scenarios.size(); ++i)
-        checkScenario(project.scenarios[i], index, scenarios.index(qsizetype(i)));
+        checkScenario(project.scenarios[i], index, project.rig, scenarios.index(qsizetype(i)));
     const JsonPath lods = root.key("lods");
     for (std::size_t i = 0; i < project.lods.size(); ++i)
         checkLod(project.lods[i], lods.index(qsizetype(i)));

@@ -23,6 +23,8 @@ constexpr EnumName<Projection> kProjections[] = {
 constexpr EnumName<MirrorAxis> kMirrorAxes[] = {{"x", MirrorAxis::X}, {"y", MirrorAxis::Y}, {"z", MirrorAxis::Z}};
 constexpr EnumName<Scene> kScenes[] = {
     {"floor", Scene::Floor}, {"stairs", Scene::Stairs}, {"ledge", Scene::Ledge}, {"box", Scene::Box}};
+constexpr EnumName<DriveChange::Kind> kDriveChangeKinds[] = {
+    {"profile", DriveChange::Kind::Profile}, {"kill", DriveChange::Kind::Kill}, {"getUp", DriveChange::Kind::GetUp}};
 
 // ---- editor state --------------------------------------------------------------------------------------
 
@@ -285,6 +287,42 @@ void readScenario(const QJsonValue& value, const JsonPath& at, Scenario& s)
         a.finish();
         s.animationStart = start;
     }
+    const QJsonValue driven = o.take("driven");
+    if (!driven.isUndefined() && !driven.isNull()) {
+        ObjectReader d(driven, at.key("driven"));
+        DrivenPlay play;
+        d.required("clip", play.clip);
+        d.required("profile", play.profile);
+        const QJsonValue getUps = d.take("getUpClips");
+        if (!getUps.isUndefined()) {
+            const JsonPath list = d.path().key("getUpClips");
+            const QJsonArray a = toArray(getUps, list);
+            for (qsizetype i = 0; i < a.size(); ++i) {
+                QString name;
+                convert(a[i], list.index(i), name);
+                play.getUpClips.push_back(name);
+            }
+        }
+        d.finish();
+        s.driven = std::move(play);
+    }
+    const QJsonValue driveChanges = o.take("driveChanges");
+    if (!driveChanges.isUndefined()) {
+        const JsonPath list = at.key("driveChanges");
+        const QJsonArray a = toArray(driveChanges, list);
+        s.driveChanges.reserve(std::size_t(a.size()));
+        for (qsizetype i = 0; i < a.size(); ++i) {
+            ObjectReader c(a[i], list.index(i));
+            DriveChange change;
+            c.required("frame", change.frame);
+            change.kind = toEnum<DriveChange::Kind>(c.require("kind"), c.path().key("kind"), kDriveChangeKinds,
+                                                    "drive change");
+            c.optional("profile", change.profile);
+            c.optional("blend", change.blend);
+            c.finish();
+            s.driveChanges.push_back(change);
+        }
+    }
     const QJsonValue expect = o.take("expect");
     if (!expect.isUndefined()) {
         ObjectReader x(expect, at.key("expect"));
@@ -296,6 +334,26 @@ void readScenario(const QJsonValue& value, const JsonPath& at, Scenario& s)
         }
         x.optional("maxPenetration", s.expect.maxPenetration);
         x.optional("maxLimitViolationDegrees", s.expect.maxLimitViolationDegrees);
+        auto optionalFloat = [&](const char* key, std::optional<float>& out) {
+            const QJsonValue v = x.take(key);
+            if (!v.isUndefined() && !v.isNull()) {
+                float f = 0.f;
+                convert(v, x.path().key(key), f);
+                out = f;
+            }
+        };
+        auto optionalBool = [&](const char* key, std::optional<bool>& out) {
+            const QJsonValue v = x.take(key);
+            if (!v.isUndefined() && !v.isNull()) {
+                bool b = false;
+                convert(v, x.path().key(key), b);
+                out = b;
+            }
+        };
+        optionalFloat("maxTrackingErrorCm", s.expect.maxTrackingErrorCm);
+        optionalFloat("recoverWithin", s.expect.recoverWithin);
+        optionalBool("falls", s.expect.falls);
+        optionalBool("standsAtEnd", s.expect.standsAtEnd);
         x.finish();
     }
     o.finish();
@@ -376,6 +434,32 @@ QJsonObject writeScenario(const Scenario& s, const JsonPath& at)
         a.put("time", s.animationStart->time);
         w.set("animationStart", a.object());
     }
+    if (s.driven) {
+        ObjectWriter d(at.key("driven"));
+        d.putString("clip", s.driven->clip);
+        d.putString("profile", s.driven->profile);
+        QJsonArray getUps;
+        for (const QString& name : s.driven->getUpClips)
+            getUps.append(name);
+        d.set("getUpClips", getUps);
+        w.set("driven", d.object());
+    }
+    if (!s.driveChanges.empty()) {
+        QJsonArray list;
+        const JsonPath listAt = at.key("driveChanges");
+        for (std::size_t i = 0; i < s.driveChanges.size(); ++i) {
+            const DriveChange& c = s.driveChanges[i];
+            const JsonPath cAt = listAt.index(qsizetype(i));
+            ObjectWriter x(cAt);
+            x.put("frame", c.frame);
+            x.set("kind", enumValue<DriveChange::Kind>(c.kind, kDriveChangeKinds, cAt.key("kind"), "drive change"));
+            if (c.kind != DriveChange::Kind::Kill && !c.profile.isEmpty())
+                x.putString("profile", c.profile);
+            x.put("blend", c.blend);
+            list.append(x.object());
+        }
+        w.set("driveChanges", list);
+    }
     ObjectWriter x(at.key("expect"));
     if (s.expect.settleWithin)
         x.put("settleWithin", *s.expect.settleWithin);
@@ -383,6 +467,15 @@ QJsonObject writeScenario(const Scenario& s, const JsonPath& at)
         x.set("settleWithin", QJsonValue(QJsonValue::Null));
     x.put("maxPenetration", s.expect.maxPenetration);
     x.put("maxLimitViolationDegrees", s.expect.maxLimitViolationDegrees);
+    // The driven expectations are written only when set, like the driven play itself.
+    if (s.expect.maxTrackingErrorCm)
+        x.put("maxTrackingErrorCm", *s.expect.maxTrackingErrorCm);
+    if (s.expect.recoverWithin)
+        x.put("recoverWithin", *s.expect.recoverWithin);
+    if (s.expect.falls)
+        x.put("falls", *s.expect.falls);
+    if (s.expect.standsAtEnd)
+        x.put("standsAtEnd", *s.expect.standsAtEnd);
     w.set("expect", x.object());
     return w.object();
 }

@@ -2,6 +2,7 @@
 #include "marionette/editor/preview/DrivenRun.h"
 
 #include "marionette/editor/preview/AnimationPose.h"
+#include "marionette/editor/preview/ClipPlayback.h"
 #include "marionette/editor/preview/RunFigures.h"
 #include "marionette/editor/preview/TestScenes.h"
 #include "marionette/runtime/Ragdoll.h"
@@ -48,40 +49,27 @@ namespace {
 
 Vec3 translationOf(const Mat4& m) { return {m.m[12], m.m[13], m.m[14]}; }
 
-Quat rotationOf(const Mat4& m)
-{
-    Mat3 r;
-    for (int c = 0; c < 3; ++c)
-        r.c[c] = normalizeOr(Vec3{m.m[c * 4], m.m[c * 4 + 1], m.m[c * 4 + 2]}, r.c[c]);
-    return toQuat(r);
-}
-
 } // namespace
 
 DrivenRunResult runDriven(const rig::RigDescription& description, const import::ImportedScene& scene,
                           const DrivenRunOptions& options)
 {
     DrivenRunResult out;
-    if (options.clip >= scene.animations.size()) {
-        out.error = "clip " + std::to_string(options.clip) + " out of range (" +
-                    std::to_string(scene.animations.size()) + " clips)";
-        return out;
-    }
     std::string error;
     const std::shared_ptr<const runtime::Rig> rig = runtime::Rig::build(description, &error);
     if (!rig) {
         out.error = error;
         return out;
     }
-    const std::vector<std::int32_t> bones = rigBonesInScene(description, scene);
-    std::int32_t root = -1;
-    for (std::size_t b = 0; b < description.bones.size() && root < 0; ++b)
-        if (description.bones[b].parent < 0 && bones[b] >= 0)
-            root = std::int32_t(b);
-    if (root < 0) {
-        out.error = "no root bone of the rig is in the clip's skeleton";
+    // The clip as the editor's driven preview plays it: looped with its root motion, on the scene's top.
+    ClipPlayback play;
+    if (!play.init(description, scene, options.clip, error)) {
+        out.error = error;
         return out;
     }
+    play.setPlacement(Transform{Quat{}, {0.f, sceneTopHeight(options.scene), 0.f}});
+    const std::size_t root = play.rootBone();
+    const float top = sceneTopHeight(options.scene);
 
     runtime::WorldSettings ws;
     ws.timeStep = rig->settings().timeStep;
@@ -100,21 +88,11 @@ DrivenRunResult runDriven(const rig::RigDescription& description, const import::
     const std::size_t n = rig->particleCount(), nb = description.bones.size();
 
     // Start in the clip's first pose, moving as it moves.
-    std::vector<Mat4> palette = rigPalette(description, scene, bones, options.clip, 0.f);
-    if (!r->setPoseTarget(palette, &error)) {
+    std::vector<Mat4> palette = play.palette(0.0);
+    if (!placeOnPalette(*r, palette, play.palette(double(dt)), error)) {
         out.error = error;
         return out;
     }
-    const std::vector<Vec3> start(r->particleTargets().begin(), r->particleTargets().end());
-    if (!r->setPoseTarget(rigPalette(description, scene, bones, options.clip, dt), &error)) {
-        out.error = error;
-        return out;
-    }
-    std::vector<Vec3> before(n);
-    for (std::size_t i = 0; i < n; ++i)
-        before[i] = start[i] * 2.f - r->particleTargets()[i];
-    r->setPose(start, before);
-    r->clearPoseTarget();
     if (!options.gains.empty() && !r->setDriveGains(options.gains, 0.f, &error)) {
         out.error = error;
         return out;
@@ -129,6 +107,7 @@ DrivenRunResult runDriven(const rig::RigDescription& description, const import::
     out.particles.reserve(std::size_t(frames) * n);
     out.targets.reserve(std::size_t(frames) * n);
     std::vector<Mat4> mine(nb);
+    std::vector<float> boneP(nb), boneA(nb);
     float lastHit = -1.f;
     for (const DrivenHit& h : options.hits)
         lastHit = std::max(lastHit, h.seconds);
@@ -136,7 +115,7 @@ DrivenRunResult runDriven(const rig::RigDescription& description, const import::
     bool calm = false;
     for (std::uint32_t f = 0; f < frames; ++f) {
         const float t = float(f + 1) * dt;
-        palette = rigPalette(description, scene, bones, options.clip, t);
+        play.palette(double(f + 1) * double(dt), palette);
         r->setPoseTarget(palette);
         for (const DrivenHit& h : options.hits)
             if (std::lround(double(h.seconds) / double(dt)) == long(f))
@@ -158,18 +137,15 @@ DrivenRunResult runDriven(const rig::RigDescription& description, const import::
             }
         }
         r->boneMatrices(mine);
-        const Vec3 rootMine = translationOf(mine[std::size_t(root)]), rootClip = translationOf(palette[std::size_t(root)]);
+        const Vec3 rootMine = translationOf(mine[root]), rootClip = translationOf(palette[root]);
         float worstP = 0.f, worstA = 0.f;
+        trackingError(mine, palette, root, worstP, worstA, boneP, boneA);
         for (std::size_t b = 0; b < nb; ++b) {
-            const float p = length((translationOf(mine[b]) - rootMine) - (translationOf(palette[b]) - rootClip));
-            const float a = rotationAngle(rotationOf(mine[b]) * rotationOf(palette[b]).conjugate());
-            worstP = std::max(worstP, p);
-            worstA = std::max(worstA, a);
-            if (p > out.bonePosition[b])
-                out.bonePosition[b] = p;
-            if (a > out.boneAngle[b])
-                out.boneAngle[b] = a;
-            out.finite = out.finite && std::isfinite(p) && std::isfinite(a);
+            if (boneP[b] > out.bonePosition[b])
+                out.bonePosition[b] = boneP[b];
+            if (boneA[b] > out.boneAngle[b])
+                out.boneAngle[b] = boneA[b];
+            out.finite = out.finite && std::isfinite(boneP[b]) && std::isfinite(boneA[b]);
         }
         out.framePosition.push_back(worstP);
         out.frameAngle.push_back(worstA);
@@ -177,7 +153,7 @@ DrivenRunResult runDriven(const rig::RigDescription& description, const import::
         out.targets.insert(out.targets.end(), r->particleTargets().begin(), r->particleTargets().end());
         const float drop = rootMine.y - rootClip.y;
         out.lowestRootHeight = std::min(out.lowestRootHeight, drop);
-        if (rootMine.y < 0.5f * rootClip.y)
+        if (rootMine.y - top < 0.5f * (rootClip.y - top))
             out.fell = true;
         if (lastHit >= 0.f && t > lastHit) {
             const bool below = worstP < options.recoveredBelow;

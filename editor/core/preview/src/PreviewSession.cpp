@@ -59,6 +59,8 @@ bool PreviewSession::start(const rig::RigDescription& rig, const PreviewSettings
     mAnimPalette.clear();
     mAnimStart.reset();
     mAnimScripted = false;
+    mDriven.reset();
+    mDrive.reset();
     mHistory->clear(1);
     if (settings.iterations != 0 && (settings.iterations < 1 || settings.iterations > 64)) {
         error = QStringLiteral("iterations must be in [1, 64] (0 = the rig's), not %1").arg(settings.iterations);
@@ -204,6 +206,51 @@ bool PreviewSession::startScenario(const rig::RigDescription& rig, const project
             events.push_back(e);
         }
     }
+    if (scenario.driven) {
+        if (scenario.animationStart) {
+            error = QStringLiteral("scenario '%1' is driven and starts from an animation clip: it can only be one")
+                        .arg(scenario.name);
+            return false;
+        }
+        if (!mesh) {
+            error = QStringLiteral("scenario '%1' plays the clip '%2' through the drives: it needs the project's source mesh")
+                        .arg(scenario.name, scenario.driven->clip);
+            return false;
+        }
+    } else if (!scenario.driveChanges.empty()) {
+        error = QStringLiteral("scenario '%1' has drive changes but plays no clip through the drives").arg(scenario.name);
+        return false;
+    }
+    for (std::size_t k = 0; k < scenario.driveChanges.size(); ++k) {
+        const project::DriveChange& c = scenario.driveChanges[k];
+        Event e;
+        e.frame = c.frame;
+        e.scripted = true;
+        e.value = c.blend;
+        e.kind = c.kind == project::DriveChange::Kind::Profile ? Event::Kind::DriveProfile
+                 : c.kind == project::DriveChange::Kind::Kill  ? Event::Kind::DriveKill
+                                                               : Event::Kind::DriveGetUp;
+        e.index = Event::kPlayProfile;
+        if (c.kind != project::DriveChange::Kind::Kill && !(c.kind == project::DriveChange::Kind::GetUp && c.profile.isEmpty())) {
+            // Description order is the compiled rig's (runtime::Rig::driveProfiles()).
+            const std::string name = c.profile.toStdString();
+            std::size_t p = 0;
+            while (p < rig.driveProfiles.size() && rig.driveProfiles[p].name != name)
+                ++p;
+            if (p == rig.driveProfiles.size()) {
+                error = QStringLiteral("scenario '%1': drive change %2 names the drive profile '%3', which the rig does not have")
+                            .arg(scenario.name).arg(k).arg(c.profile);
+                return false;
+            }
+            e.index = std::uint32_t(p);
+        }
+        if (!(c.blend >= 0.f && c.blend <= 60.f)) {
+            error = QStringLiteral("scenario '%1': drive change %2 blends over %3 s, outside [0, 60]")
+                        .arg(scenario.name).arg(k).arg(double(c.blend));
+            return false;
+        }
+        events.push_back(e);
+    }
     std::size_t clip = 0;
     if (scenario.animationStart) {
         const QString& name = scenario.animationStart->clip;
@@ -229,8 +276,15 @@ bool PreviewSession::startScenario(const rig::RigDescription& rig, const project
     std::stable_sort(events.begin(), events.end(), [&](const Event& a, const Event& b) {
         return a.frame != b.frame ? a.frame < b.frame : rank(a) < rank(b);
     });
-    if (!start(rig, s, error))
+    if (scenario.driven) {
+        QString why;
+        if (!startDriven(rig, s, *mesh, *scenario.driven, why)) {
+            error = QStringLiteral("scenario '%1': %2").arg(scenario.name, why);
+            return false;
+        }
+    } else if (!start(rig, s, error)) {
         return false;
+    }
     if (scenario.animationStart) {
         QString why;
         if (!startFromAnimation(*mesh, clip, scenario.animationStart->time, why)) {
@@ -260,6 +314,8 @@ void PreviewSession::restart()
         mSim->ragdoll->setPose(mAnimCurrent, mAnimPrevious);
         mSim->staleSteps = 2;
     }
+    if (isDriven())
+        placeDriven();
     mNextEvent = 0;
     mHasFuture = false;
     mHistory->clear(mSettings.historySteps);
@@ -274,7 +330,7 @@ void PreviewSession::reset()
     mEvents.erase(std::remove_if(mEvents.begin(), mEvents.end(), [](const Event& e) { return !e.scripted; }),
                   mEvents.end());
     mDrag = {};
-    if (!mAnimScripted) {
+    if (!mAnimScripted && !isDriven()) {
         mAnimCurrent.clear();
         mAnimPrevious.clear();
         mAnimPalette.clear();
@@ -344,8 +400,16 @@ void PreviewSession::applyEvents()
         else if (it->kind == Event::Kind::Gravity)
             sim.setGravity(it->flag);
     }
-    if (iterations != sim.iterations || dt != sim.dt)
+    if (iterations != sim.iterations || dt != sim.dt) {
+        const std::vector<rig::DriveGains> gains(sim.ragdoll->driveGains().begin(), sim.ragdoll->driveGains().end());
         sim.rebuild(iterations, dt, mSettings.scene);
+        redoDrive(gains);
+    }
+    // 1b. Drive changes (profile, kill, get-up), in the order given.
+    for (auto it = first; it != last; ++it)
+        if (it->kind == Event::Kind::DriveProfile || it->kind == Event::Kind::DriveKill ||
+            it->kind == Event::Kind::DriveGetUp)
+            applyDriveEvent(*it);
     // 2. Drag pins: the last word per particle at this frame.
     std::map<std::uint32_t, const Event*> drags;
     for (auto it = first; it != last; ++it)
@@ -376,6 +440,7 @@ void PreviewSession::step()
         return;
     diverge();
     applyEvents();
+    driveBeforeStep();
     const auto t0 = std::chrono::steady_clock::now();
     mSim->world->step();
     const double micros = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count();
@@ -427,6 +492,7 @@ bool PreviewSession::seek(std::uint64_t step)
     restart();
     while (mSim->step < step) {
         applyEvents();
+        driveBeforeStep();
         mSim->world->step();
         mSim->advanced();
         measureRun();

@@ -1,6 +1,8 @@
 // PreviewSession's private parts: events, the history ring and the simulation (world + ragdoll).
 #pragma once
 
+#include "marionette/editor/preview/ClipPlayback.h"
+#include "marionette/editor/preview/GetUp.h"
 #include "marionette/editor/preview/PreviewSession.h"
 #include "marionette/editor/preview/RunFigures.h"
 
@@ -18,13 +20,17 @@ namespace marionette::editor {
 constexpr float kDragStep = 0.01f;
 
 struct PreviewSession::Event {
-    enum class Kind { Iterations, TimeStep, Gravity, DragSet, DragRelease, HitParticle, HitStick, Explosion };
+    enum class Kind {
+        Iterations, TimeStep, Gravity, DragSet, DragRelease, HitParticle, HitStick, Explosion,
+        DriveProfile, DriveKill, DriveGetUp ///< index: the profile (runtime::Rig::driveProfiles()), or kPlayProfile
+    };
+    static constexpr std::uint32_t kPlayProfile = 0xffffffffu; ///< a get-up resumes with the play's profile
     Kind kind = Kind::HitParticle;
     std::uint64_t frame = 0; ///< applied at the start of the step taken from state `frame`
     bool scripted = false;   ///< scheduled by startScenario(): survives reset() and seek()
     bool recorded = false;   ///< issued while recording
     std::uint32_t index = 0; ///< particle, description stick, or iteration count
-    float value = 0.f;       ///< stick t, time step, drag stiffness or explosion strength
+    float value = 0.f;       ///< stick t, time step, drag stiffness, explosion strength or drive blend seconds
     float radius = 0.f;      ///< explosion radius
     Vec3 vec;                ///< impulse, drag target or explosion centre
     bool flag = false;       ///< gravity on
@@ -87,6 +93,33 @@ struct PreviewSession::History {
     }
 };
 
+/// A driven preview's set-up (startDriven): the mesh and its clips resolved against the rig.
+struct PreviewSession::Drive {
+    const import::ImportedScene* mesh = nullptr;
+    ClipPlayback play;                  ///< the play's clip, placed on the scene's top
+    std::vector<std::size_t> getUpClips; ///< indices in mesh->animations
+    std::uint32_t profile = 0;          ///< the play's profile in runtime::Rig::driveProfiles()
+    Transform raise;                    ///< the scene's top: clips are authored on the ground at 0
+};
+
+/// The driven run's state: rebuilt with the Sim, so reset() and seek() replay it exactly.
+struct DriveRun {
+    PreviewSession::DrivePhase phase = PreviewSession::DrivePhase::Off;
+    std::int64_t profile = -1;        ///< in force or blended to (Playing), resumed with (GettingUp); -1 none
+    double clock = 0.;                ///< seconds into the play (Playing, Limp) or into the get-up (GettingUp)
+    double playClock = 0.;            ///< while getting up: where the play was when the get-up began
+    ClipPlayback play;                ///< the play (its placement moves to where a get-up ends)
+    std::optional<GetUpChoice> getUp; ///< the get-up under way
+    std::vector<Mat4> resting;        ///< the body's palette the get-up started from (on the ground at 0)
+    float getUpBlend = 0.f;
+    std::vector<Mat4> target;         ///< the palette the drives follow in the step taken last (or next)
+    /// The last gains command, redone after a rebuild: a profile (>= 0), limp (-1) or kinematic (-2), from
+    /// `commandAt` seconds over `commandBlend`.
+    std::int64_t command = 0;
+    double commandAt = 0.;
+    float commandBlend = 0.f;
+};
+
 /// The world, the ragdoll and the state that a rebuild carries over.
 struct PreviewSession::Sim {
     struct Pin {
@@ -107,6 +140,7 @@ struct PreviewSession::Sim {
     int staleSteps = 0; ///< > 0: the runtime's previous bone transforms are not this motion's
     std::map<std::uint32_t, Pin> pins;
     std::optional<RunFigures> figures; ///< the run's figures (PreviewStats), measured after every step
+    DriveRun drive;
 
     Vec3 gravityVector() const { return gravity ? rig->settings().gravity : Vec3{}; }
 
@@ -167,6 +201,7 @@ struct PreviewSession::Sim {
     {
         ++step;
         time += double(dt);
+        drive.clock += double(dt);
         if (staleSteps > 0)
             --staleSteps;
     }

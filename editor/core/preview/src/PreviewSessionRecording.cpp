@@ -20,6 +20,8 @@ project::Scenario PreviewSession::recordedScenario(const QString& name, const pr
     sc.duration = time();
     if (mAnimStart)
         sc.animationStart = mAnimStart;
+    if (isDriven())
+        sc.driven = mDriven;
     const rig::RigDescription& r = mSource;
     // Only what has happened (events due before the current step ran) and was recorded or scheduled.
     auto wanted = [&](const Event& e) { return e.frame < steps && (e.recorded || e.scripted); };
@@ -56,6 +58,17 @@ project::Scenario PreviewSession::recordedScenario(const QString& name, const pr
             changes[e.frame].timeStep = e.value;
         } else if (e.kind == Event::Kind::Gravity) {
             changes[e.frame].gravity = e.flag;
+        } else if (e.kind == Event::Kind::DriveProfile || e.kind == Event::Kind::DriveKill ||
+                   e.kind == Event::Kind::DriveGetUp) {
+            project::DriveChange c;
+            c.frame = std::uint32_t(e.frame);
+            c.kind = e.kind == Event::Kind::DriveProfile ? project::DriveChange::Kind::Profile
+                     : e.kind == Event::Kind::DriveKill  ? project::DriveChange::Kind::Kill
+                                                         : project::DriveChange::Kind::GetUp;
+            if (e.kind != Event::Kind::DriveKill && mRig && e.index < mRig->driveProfiles().size())
+                c.profile = QString::fromStdString(mRig->driveProfiles()[e.index].name);
+            c.blend = e.value;
+            sc.driveChanges.push_back(c);
         }
     }
     for (auto& [frame, change] : changes) {
@@ -149,6 +162,8 @@ bool PreviewSession::startFromAnimation(const import::ImportedScene& mesh, std::
                   mEvents.end());
     mDrag = {};
     mAnimStart = project::AnimationStart{QString::fromStdString(mesh.animations[clip].name), clipTime};
+    mDriven.reset(); // a hand-off drops the body: no longer driven
+    mDrive.reset();
     mAnimScripted = false;
     mAnimCurrent = std::move(now);
     mAnimPrevious = std::move(before);

@@ -163,6 +163,22 @@ struct AnimationStart {
     float time = 0.f; ///< seconds into the clip, [0, 1e6]
 };
 
+/// A driven preview: the body plays a clip of the source mesh through the rig's drives instead of being dropped.
+struct DrivenPlay {
+    QString clip;                     ///< the source mesh's clip played, looped (not empty)
+    QString profile;                  ///< the rig's drive profile it starts with (not empty)
+    std::vector<QString> getUpClips;  ///< the clips a get-up chooses among (may be empty: no get-up)
+};
+
+/// A change to a driven preview from one frame on.
+struct DriveChange {
+    enum class Kind : std::uint8_t { Profile, Kill, GetUp };
+    std::uint32_t frame = 0;
+    Kind kind = Kind::Profile;
+    QString profile;    ///< Profile: the profile blended to; GetUp: the profile the play resumes with (empty: the play's)
+    float blend = 0.2f; ///< seconds the change blends over, [0, 60]
+};
+
 /// The ragdoll's orientation when dropped.
 struct InitialRotation {
     bool random = false;    ///< true: a uniformly random rotation drawn from `seed`
@@ -175,6 +191,20 @@ struct Expectations {
     std::optional<float> settleWithin;    ///< seconds; the ragdoll sleeps by then; (0, duration]
     float maxPenetration = 0.02f;         ///< metres, [0, 100]
     float maxLimitViolationDegrees = 5.f; ///< [0, 180]
+    // Driven scenarios only (Scenario::driven). The tracking error of a frame is the worst rig bone's position
+    // relative to the root bone against the clip played (editor::trackingError), as the targets state it.
+    /// Centimetres, (0, 1000]: the tracking error of every frame the body plays its clip (not limp, not getting
+    /// up) and is not recovering from a disturbance (a hit, explosion, drag, or the end of a get-up: from it
+    /// until the error is back below this bound).
+    std::optional<float> maxTrackingErrorCm;
+    /// Seconds, (0, duration]: after the last disturbance, the tracking error is back below maxTrackingErrorCm
+    /// (required with it) within this and stays below it to the end.
+    std::optional<float> recoverWithin;
+    /// true: the body falls (its root bone below half the clip's root height at some frame); false: it never does.
+    std::optional<bool> falls;
+    /// true: at the end the body plays its clip (not limp, not getting up) with its root bone at least at 80 %
+    /// of the clip's root height.
+    std::optional<bool> standsAtEnd;
 };
 
 /// A recorded test: drop the rig into a scene, hit and drag it, check the outcome.
@@ -189,6 +219,8 @@ struct Scenario {
     std::vector<Explosion> explosions;
     std::vector<SettingChange> settingChanges;
     std::optional<AnimationStart> animationStart; ///< set: starts from the clip, not from the drop
+    std::optional<DrivenPlay> driven;      ///< set: the scenario is a driven preview (animationStart must be unset)
+    std::vector<DriveChange> driveChanges; ///< only with `driven`, in frame order
     Expectations expect;
 };
 

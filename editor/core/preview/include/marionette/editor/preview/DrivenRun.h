@@ -39,7 +39,8 @@ struct DrivenSwitch {
 
 struct DrivenRunOptions {
     std::size_t clip = 0;
-    float seconds = -1.f;                 ///< length of the run; < 0: the clip's duration
+    float seconds = -1.f;                 ///< length of the run; < 0: the clip's duration (longer runs loop
+                                          ///< the clip with its root motion, ClipPlayback)
     std::vector<rig::DriveGains> gains;   ///< per drive part (runtime::Rig::driveParts()); empty: none
     std::vector<DrivenHit> hits;
     std::vector<DrivenSwitch> switches;   ///< gain changes, in any order
@@ -82,7 +83,8 @@ struct DrivenRunResult {
     float maxPenetration = 0.f, minHeight = 0.f;
 };
 
-/// Runs `rig` driven by `options.clip` of `scene` (its skeleton matched to the rig's bones by name).
+/// Runs `rig` driven by `options.clip` of `scene` (its skeleton matched to the rig's bones by name), played by
+/// ClipPlayback on the scene's top as the editor's driven preview plays it.
 DrivenRunResult runDriven(const rig::RigDescription& rig, const import::ImportedScene& scene,
                           const DrivenRunOptions& options);
 

@@ -151,6 +151,37 @@ public:
     /// of `clip` at time t, to play the clip on the mesh before the switch. Empty for a bad clip index.
     std::vector<Mat4> animationPalette(const import::ImportedScene& mesh, std::size_t clip, float t) const;
 
+    // ---- driven preview (powered ragdolls; docs/preview.md "Driven preview") ------------------------------
+    /// Starts a driven preview: the ragdoll spawned on `play.clip`'s first pose of `mesh` (raised by sceneTopHeight as
+    /// startFromAnimation does), its drives set to `play.profile`, and every step the clip (looped, its root motion
+    /// carried on from loop to loop) set as its pose target. Hits, drags, explosions, setting changes, seek, reset and
+    /// recording work as in a drop. False with `error` (one line naming the clip/profile) on a bad clip or profile.
+    /// `mesh` must outlive the session's driven run (until the next start).
+    bool startDriven(const rig::RigDescription& rig, const PreviewSettings& settings, const import::ImportedScene& mesh,
+                     const project::DrivenPlay& play, QString& error);
+    bool isDriven() const;
+    const std::optional<project::DrivenPlay>& drivenPlay() const;
+    /// Events applied at the start of the next step (recorded as DriveChanges), like hits:
+    /// Blends the drives to `profile` over blendSeconds ([0, 60]); while getting up, sets the profile the play
+    /// resumes with instead; while limp, the drives come back on (the body pulled toward the clip where it plays).
+    bool setDriveProfile(const QString& profile, float blendSeconds, QString& error); ///< unknown name: false, nothing changes
+    void kill(float blendSeconds);                      ///< every drive blends to limp (Ragdoll::goLimp); [0, 60]
+    /// From the body's bone palette, the get-up clip that lies as it lies (chooseGetUp), every drive part kinematic
+    /// on the palette blended from the body into the clip over blendSeconds ([0, 60]); at its end the play resumes
+    /// from where the get-up ended.
+    bool getUp(float blendSeconds, QString& error);      ///< false when not driven or no get-up clip is set
+    enum class DrivePhase { Off, Playing, Limp, GettingUp };
+    DrivePhase drivePhase() const;
+    /// The profile in force (or being blended to); "" when limp/off; while getting up, the one the play resumes with.
+    QString driveProfile() const;
+    /// Per runtime::Rig::driveParts() entry: the part's tracking error now (Ragdoll::partTrackingError); empty when not
+    /// driven. Parts without a target get -1 in both fields.
+    struct PartError { float metres = -1.f; float radians = -1.f; };
+    std::vector<PartError> partTrackingErrors() const;
+    /// The bone palette (world matrices per rig bone) the drives follow at the current step: the clip's, or the
+    /// get-up's blend; empty when not driven.
+    std::span<const Mat4> driveTarget() const;
+
     // ---- reading -----------------------------------------------------------------------------------------
     std::span<const Vec3> positions() const;
     std::vector<Vec3> interpolatedPositions(float alpha) const;
@@ -204,6 +235,7 @@ private:
     struct Event;
     struct History;
     struct Sim;
+    struct Drive;
     struct DragState {
         bool active = false;
         std::uint32_t particle = 0;
@@ -218,6 +250,13 @@ private:
     void updateStats(double micros);
     /// Measures the step just taken into the run's figures (a fresh run's first step starts them anew).
     void measureRun();
+    // Driven preview (PreviewSessionDriven.cpp).
+    void placeDriven();                      ///< restart(): the body on the play's first pose, drives on
+    void applyDriveEvent(const Event& e);    ///< a DriveProfile, DriveKill or DriveGetUp event
+    void driveBeforeStep();                  ///< the pose target of the step about to be taken
+    void redoDrive(const std::vector<rig::DriveGains>& gains); ///< after a rebuild: the drives as they were
+    /// Validates a drive event's input; the profile index in runtime::Rig::driveProfiles() or -1 with `error`.
+    std::int64_t driveProfileIndex(const QString& profile, QString& error) const;
 
     PreviewSettings mSettings;
     rig::RigDescription mSource;               ///< as given to start()
@@ -236,6 +275,8 @@ private:
     std::vector<Mat4> mAnimPalette;                ///< the clip's palette per rig bone at the switch
     std::optional<project::AnimationStart> mAnimStart; ///< the clip and time the session started from
     bool mAnimScripted = false;                    ///< the animation start is a scenario's: reset() keeps it
+    std::optional<project::DrivenPlay> mDriven;    ///< set: a driven preview (startDriven)
+    std::unique_ptr<Drive> mDrive;                 ///< the driven preview's clips, resolved (set with mDriven)
 };
 
 } // namespace marionette::editor
