@@ -199,14 +199,27 @@ int simulateScenarios(const QString& path, const QString& name, bool all, bool j
         allPassed = allPassed && r.passed;
         for (const QString& f : r.failures)
             errors << QStringLiteral("%1: scenario '%2': %3").arg(path, s->name, f);
+        static const char* const kPhases[] = {"off", "playing", "limp", "getting up"};
+        const char* endPhase = r.endPhase >= 0 && r.endPhase < 4 ? kPhases[r.endPhase] : "off";
         if (json) {
-            results.append(QJsonObject{{QStringLiteral("name"), s->name},
-                                       {QStringLiteral("passed"), r.passed},
-                                       {QStringLiteral("steps"), qint64(r.steps)},
-                                       {QStringLiteral("settled_at"), double(r.settledAt)},
-                                       {QStringLiteral("max_penetration"), double(r.maxPenetration)},
-                                       {QStringLiteral("max_limit_violation_deg"), double(r.maxLimitViolationDegrees)},
-                                       {QStringLiteral("failures"), QJsonArray::fromStringList(r.failures)}});
+            QJsonObject o{{QStringLiteral("name"), s->name},
+                          {QStringLiteral("passed"), r.passed},
+                          {QStringLiteral("steps"), qint64(r.steps)},
+                          {QStringLiteral("settled_at"), double(r.settledAt)},
+                          {QStringLiteral("max_penetration"), double(r.maxPenetration)},
+                          {QStringLiteral("max_limit_violation_deg"), double(r.maxLimitViolationDegrees)},
+                          {QStringLiteral("failures"), QJsonArray::fromStringList(r.failures)}};
+            if (r.driven)
+                o.insert(QStringLiteral("driven"),
+                         QJsonObject{{QStringLiteral("max_tracking_cm"), double(r.maxTrackingErrorCm)},
+                                     {QStringLiteral("max_tracking_at"), double(r.maxTrackingErrorAt)},
+                                     {QStringLiteral("last_disturbance"), double(r.lastDisturbance)},
+                                     {QStringLiteral("recovered_after"), double(r.recoveredAfter)},
+                                     {QStringLiteral("fell_at"), double(r.fellAt)},
+                                     {QStringLiteral("end_phase"), QString::fromLatin1(endPhase)},
+                                     {QStringLiteral("end_root_height_ratio"), double(r.endRootHeightRatio)},
+                                     {QStringLiteral("end_tracking_cm"), double(r.endTrackingErrorCm)}});
+            results.append(o);
             continue;
         }
         const QString settled = r.settledAt >= 0.f ? QStringLiteral("settled at %1 s").arg(r.settledAt, 0, 'f', 2)
@@ -214,6 +227,18 @@ int simulateScenarios(const QString& path, const QString& name, bool all, bool j
         io.out << (r.passed ? "PASS " : "FAIL ") << s->name << ": " << settled << ", penetration "
                << QString::number(double(r.maxPenetration) * 1000.0, 'f', 1) << " mm, limit excess "
                << QString::number(double(r.maxLimitViolationDegrees), 'f', 2) << " deg, " << r.steps << " steps";
+        if (r.driven) {
+            io.out << "; tracking "
+                   << (r.maxTrackingErrorCm >= 0.f ? QString::number(double(r.maxTrackingErrorCm), 'f', 2) + QStringLiteral(" cm")
+                                                   : QStringLiteral("-"));
+            if (r.lastDisturbance >= 0.f)
+                io.out << ", " << (r.recoveredAfter >= 0.f ? QStringLiteral("recovered after %1 s").arg(double(r.recoveredAfter), 0, 'f', 2)
+                                                           : QStringLiteral("not recovered"));
+            io.out << ", " << (r.fellAt >= 0.f ? QStringLiteral("fell at %1 s").arg(double(r.fellAt), 0, 'f', 2)
+                                               : QStringLiteral("did not fall"))
+                   << ", ends " << endPhase << " at " << QString::number(double(r.endRootHeightRatio) * 100.0, 'f', 0)
+                   << " % of the clip's root height";
+        }
         if (!r.passed)
             io.out << " (" << r.failures.join(QStringLiteral("; ")) << ")";
         io.out << '\n';

@@ -208,6 +208,8 @@ void PreviewSession::applyDriveEvent(const Event& e)
             d.getUp.reset();
         }
         body.goLimp(blend);
+        d.resumeFrom.clear();
+        d.resumeStart.clear();
         d.phase = DrivePhase::Limp;
         d.profile = -1;
         d.command = -1;
@@ -226,6 +228,8 @@ void PreviewSession::applyDriveEvent(const Event& e)
         if (d.phase != DrivePhase::GettingUp)
             d.playClock = d.clock;
         d.getUp = std::move(choice);
+        d.resumeFrom.clear();
+        d.resumeStart.clear();
         d.resting = std::move(resting);
         d.getUpBlend = blend;
         d.clock = 0.;
@@ -275,6 +279,12 @@ void PreviewSession::driveBeforeStep()
         const std::vector<Mat4> first = raw.palette(0.0);
         const std::size_t root = raw.rootBone();
         d.play.setPlacement(mDrive->raise * runtime::headingAlignment(first[root], end[root]));
+        const Mat4 raise = Mat4::fromTransform(mDrive->raise);
+        d.resumeFrom = end;
+        for (Mat4& m : d.resumeFrom)
+            m = raise * m;
+        d.resumeStart = d.play.palette(0.0);
+        d.resumeBlend = d.getUpBlend;
         d.getUp.reset();
         d.resting.clear();
         d.clock = 0.;
@@ -288,6 +298,16 @@ void PreviewSession::driveBeforeStep()
     }
     d.target.resize(mRig->bones().size());
     d.play.palette(d.clock + dt, d.target);
+    if (!d.resumeFrom.empty()) {
+        const double w = d.resumeBlend > 0.f ? (d.clock + dt) / double(d.resumeBlend) : 1.0;
+        if (w < 1.0) {
+            const std::vector<Mat4> clip = d.target;
+            runtime::blendPalettes(*mRig, d.resumeFrom, d.resumeStart, clip, float(w), d.target);
+        } else {
+            d.resumeFrom.clear();
+            d.resumeStart.clear();
+        }
+    }
     sim.ragdoll->setPoseTarget(d.target);
 }
 

@@ -113,6 +113,10 @@ struct DriveRun {
     std::vector<Mat4> resting;        ///< the body's palette the get-up started from (on the ground at 0)
     float getUpBlend = 0.f;
     std::vector<Mat4> target;         ///< the palette the drives follow in the step taken last (or next)
+    /// After a get-up: the play's palette blends from where the get-up ended (`resumeFrom`, against the play's
+    /// first frame `resumeStart`) over `resumeBlend` seconds (runtime::blendPalettes), so the targets do not jump.
+    std::vector<Mat4> resumeFrom, resumeStart;
+    float resumeBlend = 0.f;
     /// The last gains command, redone after a rebuild: a profile (>= 0), limp (-1) or kinematic (-2), from
     /// `commandAt` seconds over `commandBlend`.
     std::int64_t command = 0;
