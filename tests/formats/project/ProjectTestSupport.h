@@ -633,6 +633,24 @@ class Diff {
         f(at + QStringLiteral(".expect.maxPenetration"), a.expect.maxPenetration, b.expect.maxPenetration);
         f(at + QStringLiteral(".expect.maxLimitViolationDegrees"), a.expect.maxLimitViolationDegrees,
           b.expect.maxLimitViolationDegrees);
+        v(at + QStringLiteral(".driven.has_value"), a.driven.has_value(), b.driven.has_value());
+        if (a.driven && b.driven) {
+            v(at + QStringLiteral(".driven.clip"), a.driven->clip, b.driven->clip);
+            v(at + QStringLiteral(".driven.profile"), a.driven->profile, b.driven->profile);
+            v(at + QStringLiteral(".driven.getUpClips"), a.driven->getUpClips, b.driven->getUpClips);
+        }
+        count(at + QStringLiteral(".driveChanges"), a.driveChanges.size(), b.driveChanges.size());
+        for (std::size_t i = 0; i < a.driveChanges.size() && i < b.driveChanges.size(); ++i) {
+            const QString c = at + QStringLiteral(".driveChanges[%1]").arg(i);
+            v(c + QStringLiteral(".frame"), a.driveChanges[i].frame, b.driveChanges[i].frame);
+            v(c + QStringLiteral(".kind"), int(a.driveChanges[i].kind), int(b.driveChanges[i].kind));
+            v(c + QStringLiteral(".profile"), a.driveChanges[i].profile, b.driveChanges[i].profile);
+            f(c + QStringLiteral(".blend"), a.driveChanges[i].blend, b.driveChanges[i].blend);
+        }
+        v(at + QStringLiteral(".expect.maxTrackingErrorCm"), a.expect.maxTrackingErrorCm, b.expect.maxTrackingErrorCm);
+        v(at + QStringLiteral(".expect.recoverWithin"), a.expect.recoverWithin, b.expect.recoverWithin);
+        v(at + QStringLiteral(".expect.falls"), a.expect.falls, b.expect.falls);
+        v(at + QStringLiteral(".expect.standsAtEnd"), a.expect.standsAtEnd, b.expect.standsAtEnd);
     }
 
   private:
