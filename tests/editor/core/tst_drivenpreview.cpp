@@ -5,6 +5,7 @@
 #include "marionette/editor/preview/ClipPlayback.h"
 #include "marionette/editor/preview/GetUp.h"
 #include "marionette/editor/preview/PreviewSession.h"
+#include "marionette/editor/preview/ScenarioRunner.h"
 #include "marionette/project/ProjectFile.h"
 #include "marionette/runtime/Ragdoll.h"
 #include "marionette/runtime/Rig.h"
@@ -119,6 +120,9 @@ private slots:
     void recorded_replaysBitForBitThroughTheFile();
     void seekAndReset_restoreTheDrivenRunExactly();
     void settingChange_keepsTheDrives();
+    void sampleScenarios_passWithTheirFigures();
+    void drivenExpectations_failNamingWhatWasMissed_data();
+    void drivenExpectations_failNamingWhatWasMissed();
 };
 
 // Walking at "balanced" for 5 s (past the clip's end at 4.4 s, where it loops with its root motion): every
@@ -424,6 +428,78 @@ void TestDrivenPreview::settingChange_keepsTheDrives()
     QCOMPARE(s.iterations(), 12u);
     qInfo("walk with the iterations changed at 1 s: worst bone %.2f cm off the clip", worst * 100.f);
     QVERIFY(worst < 0.03f);
+}
+
+namespace {
+
+const project::Scenario& sampleScenario(const char* name)
+{
+    for (const project::Scenario& s : sample().project.scenarios)
+        if (s.name == QLatin1String(name))
+            return s;
+    qFatal("the mannequin has no scenario '%s'", name);
+}
+
+} // namespace
+
+// The mannequin's driven scenarios pass (as ctest's mannequin.scenarios runs them), with the figures:
+// the hit recovers below 3 cm within 1.5 s without a fall; the kill falls and settles; the get-up ends
+// standing and back on the idle.
+void TestDrivenPreview::sampleScenarios_passWithTheirFigures()
+{
+    const editor::ScenarioResult hit = editor::runScenario(mannequin(), sampleScenario("hit while walking"), &sample().scene);
+    QVERIFY2(hit.passed, qPrintable(hit.failures.join(u'\n')));
+    QVERIFY(hit.driven && hit.lastDisturbance > 1.4f && hit.recoveredAfter > 0.f && hit.recoveredAfter <= 1.5f);
+    QVERIFY(hit.fellAt < 0.f);
+    const editor::ScenarioResult killed =
+        editor::runScenario(mannequin(), sampleScenario("killed while walking"), &sample().scene);
+    QVERIFY2(killed.passed, qPrintable(killed.failures.join(u'\n')));
+    QVERIFY(killed.fellAt > 1.f && killed.settledAt > 0.f);
+    QCOMPARE(killed.endPhase, int(Phase::Limp));
+    const editor::ScenarioResult up = editor::runScenario(mannequin(), sampleScenario("get up"), &sample().scene);
+    QVERIFY2(up.passed, qPrintable(up.failures.join(u'\n')));
+    QCOMPARE(up.endPhase, int(Phase::Playing));
+    QVERIFY(up.endRootHeightRatio > 0.9f && up.endTrackingErrorCm < 3.f);
+    qInfo("hit: recovered %.2f s after, worst %.2f cm otherwise; killed: fell at %.2f s, settled at %.2f s; "
+          "get up: ends at %.0f %% of the idle's root height, %.2f cm off it",
+          hit.recoveredAfter, hit.maxTrackingErrorCm, killed.fellAt, killed.settledAt, up.endRootHeightRatio * 100.f,
+          up.endTrackingErrorCm);
+}
+
+void TestDrivenPreview::drivenExpectations_failNamingWhatWasMissed_data()
+{
+    QTest::addColumn<QString>("scenario");
+    QTest::addColumn<int>("change");
+    QTest::addColumn<QString>("failure");
+    QTest::newRow("hit: falls expected") << QStringLiteral("hit while walking") << 0 << QStringLiteral("falls: the body never fell");
+    QTest::newRow("hit: recovery too slow") << QStringLiteral("hit while walking") << 1 << QStringLiteral("recovery: back below 3.0 cm");
+    QTest::newRow("hit: tracking too tight") << QStringLiteral("hit while walking") << 2 << QStringLiteral("tracking: ");
+    QTest::newRow("kill: standing expected") << QStringLiteral("killed while walking") << 3
+                                             << QStringLiteral("stands: at the end the body is limp");
+    QTest::newRow("kill: no fall expected") << QStringLiteral("killed while walking") << 4 << QStringLiteral("falls: the body fell at");
+    QTest::newRow("kill: nothing to recover from") << QStringLiteral("killed while walking") << 5
+                                                   << QStringLiteral("recovery: nothing disturbed the body");
+}
+
+// The same scenarios with expectations they do not meet fail with one line naming the expectation.
+void TestDrivenPreview::drivenExpectations_failNamingWhatWasMissed()
+{
+    QFETCH(QString, scenario);
+    QFETCH(int, change);
+    QFETCH(QString, failure);
+    project::Scenario s = sampleScenario(qPrintable(scenario));
+    switch (change) {
+    case 0: s.expect.falls = true; break;
+    case 1: s.expect.recoverWithin = 0.1f; break;
+    case 2: s.expect.maxTrackingErrorCm = 1.f; s.expect.recoverWithin.reset(); break;
+    case 3: s.expect.standsAtEnd = true; break;
+    case 4: s.expect.falls = false; break;
+    case 5: s.expect.maxTrackingErrorCm = 3.f; s.expect.recoverWithin = 1.f; break;
+    }
+    const editor::ScenarioResult r = editor::runScenario(mannequin(), s, &sample().scene);
+    QVERIFY(r.started && !r.passed);
+    QCOMPARE(r.failures.size(), qsizetype(1));
+    QVERIFY2(r.failures[0].startsWith(failure), qPrintable(r.failures[0]));
 }
 
 QTEST_GUILESS_MAIN(TestDrivenPreview)
