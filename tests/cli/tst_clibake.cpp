@@ -129,7 +129,7 @@ void TestCliBake::bake_refusals_data()
         << QStringList{QStringLiteral("--scenario"), QStringLiteral("fly"), QStringLiteral("-o"), QStringLiteral("@")}
         << false << 2
         << QStringLiteral("error: no scenario 'fly' in # (it has: drop on the floor, tumble down the stairs, hit on the "
-                          "right forearm, dragged by the head)");
+                          "right forearm, dragged by the head, hit while walking, killed while walking, get up)");
     QTest::newRow("no mesh") << QStringList{QStringLiteral("--scenario"), QStringLiteral("drop"), QStringLiteral("-o"), QStringLiteral("@")}
                              << true << 1 << QStringLiteral("error: #: cannot bake without the source mesh: the project has none");
     QTest::newRow("unwritable") << QStringList{QStringLiteral("--scenario"), kHit, QStringLiteral("-o"), QStringLiteral("%/no/such/folder/fall.glb")}

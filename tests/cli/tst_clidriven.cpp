@@ -107,6 +107,8 @@ void TestCliDriven::initTestCase()
     }
     QCOMPARE(upper.parts.size(), std::size_t(5));
     profiled.rig.driveProfiles = {balanced, upper};
+    // The sample's driven scenarios name its own profiles, which these replace.
+    std::erase_if(profiled.scenarios, [](const project::Scenario& s) { return s.driven.has_value(); });
     project::assignMissingIds(profiled);
     mProfiled = mDir.filePath(QStringLiteral("profiled.mproj"));
     profiled.sourceMesh.path = project::SourceMesh::relativePath(kMannequinMesh, mProfiled);

@@ -133,8 +133,11 @@ private slots:
         QVERIFY2(self.ok(), qPrintable(self.error));
         QCOMPARE(self.measurement.errorMeanCm, 0.f);
         QCOMPARE(self.measurement.errorMaxCm, 0.f);
-        // Every scenario of the mannequin starts from a drop, so all four are compared.
-        QCOMPARE(int(self.measurement.runs), int(p.scenarios.size()));
+        // The mannequin's scenarios that start from a drop (four) are compared; its driven ones need the mesh.
+        const auto drops = std::count_if(p.scenarios.begin(), p.scenarios.end(),
+                                         [](const project::Scenario& s) { return !s.driven && !s.animationStart; });
+        QCOMPARE(int(drops), 4);
+        QCOMPARE(int(self.measurement.runs), int(drops));
         float previous = 0.f;
         for (const int target : {12, 7}) {
             const LodResult r = generateLod(p.rig, target);

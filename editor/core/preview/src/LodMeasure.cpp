@@ -92,7 +92,7 @@ LodMeasureResult measureLod(const project::Project& project, const rig::RigDescr
     LodMeasureResult result;
     std::vector<project::Scenario> runs;
     for (const project::Scenario& s : project.scenarios)
-        if (!s.animationStart)
+        if (!s.animationStart && !s.driven)
             runs.push_back(s);
     if (runs.empty())
         for (int heading = 0; heading < 4; ++heading) {

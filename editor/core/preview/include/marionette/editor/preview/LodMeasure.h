@@ -25,8 +25,8 @@ struct LodMeasureResult {
 
 /// Runs each of the project's scenarios with the full rig (project.rig) and with `level` side by side and
 /// compares every bone's world position (Ragdoll::boneMatrices) frame by frame: the mean and the largest
-/// distance over bones and frames, in cm. Scenarios that start from an animation clip need the source mesh
-/// and are left out; a project without other scenarios is compared over plain 2 m drops onto the floor at
+/// distance over bones and frames, in cm. Scenarios that start from an animation clip or play one through
+/// the drives need the source mesh and are left out; a project without other scenarios is compared over plain 2 m drops onto the floor at
 /// four headings (0°, 90°, 180°, 270°), 5 s each. A hit or drag on a particle or stick the level lacks acts
 /// on the level's particle nearest to where it acted on the full rig. Then times the level with benchRig()
 /// (µs per ragdoll-step). `level` must validate.
