@@ -63,6 +63,7 @@ private slots:
     void help_listsTheOptions();
     void badInput_data();
     void badInput();
+    void drivenScenarios_reportTheirFiguresAndFailures();
 };
 
 void TestCliDriven::initTestCase()
@@ -418,6 +419,42 @@ void TestCliDriven::badInput()
     if (exitCode == 1)
         QVERIFY2(lines.filter(QStringLiteral("error: ")).first().contains(QRegularExpression(QStringLiteral("^error: [^ ]+: "))),
                  qPrintable(r.describe()));
+}
+
+// The mannequin's driven scenarios through `simulate --scenario`: the JSON carries the driven figures, the
+// line says how the body recovered and ended, and a driven expectation it misses fails with exit code 1.
+void TestCliDriven::drivenScenarios_reportTheirFiguresAndFailures()
+{
+    Run r = cli({QStringLiteral("simulate"), kMannequin, QStringLiteral("--scenario"), QStringLiteral("hit while walking"),
+                 QStringLiteral("--json")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+    const QJsonObject hit = jsonOf(r)[QStringLiteral("scenarios")].toArray().at(0).toObject();
+    QVERIFY(hit[QStringLiteral("passed")].toBool());
+    const QJsonObject driven = hit[QStringLiteral("driven")].toObject();
+    const double recovered = driven[QStringLiteral("recovered_after")].toDouble(-1.0);
+    QVERIFY2(recovered > 0.0 && recovered <= 1.5, qPrintable(r.out));
+    QCOMPARE(driven[QStringLiteral("fell_at")].toDouble(), -1.0);
+    QCOMPARE(driven[QStringLiteral("end_phase")].toString(), QStringLiteral("playing"));
+    QVERIFY(std::abs(driven[QStringLiteral("last_disturbance")].toDouble() - 1.5) < 1e-3);
+
+    r = cli({QStringLiteral("simulate"), kMannequin, QStringLiteral("--scenario"), QStringLiteral("killed while walking")});
+    QVERIFY2(r.exitCode == 0, qPrintable(r.describe()));
+    QVERIFY2(r.out.startsWith(QStringLiteral("PASS killed while walking: ")) && r.out.contains(QStringLiteral(", fell at ")) &&
+                 r.out.contains(QStringLiteral("ends limp at")),
+             qPrintable(r.out));
+
+    // Expected to stand at the end, the killed body fails saying it is limp.
+    project::Project p = mProject;
+    for (project::Scenario& s : p.scenarios)
+        if (s.name == QLatin1String("killed while walking"))
+            s.expect.standsAtEnd = true;
+    const QString path = mDir.filePath(QStringLiteral("standing.mproj"));
+    p.sourceMesh.path = project::SourceMesh::relativePath(kMannequinMesh, path);
+    QVERIFY(project::saveProject(path, p).ok());
+    r = cli({QStringLiteral("simulate"), path, QStringLiteral("--scenario"), QStringLiteral("killed while walking")});
+    QCOMPARE(r.exitCode, 1);
+    QVERIFY2(r.err.contains(QStringLiteral("scenario 'killed while walking': stands: at the end the body is limp")),
+             qPrintable(r.err));
 }
 
 QTEST_GUILESS_MAIN(TestCliDriven)
