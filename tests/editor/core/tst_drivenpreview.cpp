@@ -216,13 +216,14 @@ void TestDrivenPreview::getUp_endsStandingWithoutAPop()
     std::vector<Mat4> previous = resting, clipPrevious = editor::getUpPalette(s.ragdoll().rig(), sample().scene, *choice,
                                                                               resting, 0.f, 0.f);
     const float length = sample().scene.animations[choice->clip].duration;
-    float worstJump = 0.f;
+    float worstJump = 0.f, worstFold = 0.f;
     int frames = 0;
     for (int i = 0; s.drivePhase() != Phase::Playing || i == 0; ++i) {
         s.step();
         if (s.drivePhase() != Phase::GettingUp)
             break;
         ++frames;
+        worstFold = std::max(worstFold, s.stats().maxAngularViolation);
         for (const rig::DriveGains& g : s.ragdoll().driveGains())
             QVERIFY(g.kinematic);
         const std::vector<Mat4> now(s.driveTarget().begin(), s.driveTarget().end());
@@ -247,12 +248,12 @@ void TestDrivenPreview::getUp_endsStandingWithoutAPop()
           "later: root %.2f m (the idle's %.2f), tracking %.2f cm",
           sample().scene.animations[choice->clip].name.c_str(), frames, double(length), worstJump * 100.f, root,
           standing, worstAfter * 100.f);
+    // Reported, not asserted: the kinematic body on the blended palette (runtime::blendPalettes fades each
+    // bone's world offset on its own, so mid-blend the palette is no skeleton) folds a joint past its limit.
+    qInfo("the kinematic body's worst angular-limit excess while getting up: %.1f°", degrees(worstFold));
     QVERIFY(std::abs(float(frames) / 60.f - length) <= 1.f / 60.f + 1e-4f);
     QVERIFY(root > 0.8f * standing);
     QVERIFY2(worstAfter < 0.03f, qPrintable(QStringLiteral("%1 cm").arg(worstAfter * 100.f)));
-    // Not met yet, as in tst_powered (the same runtime::blendPalettes): the offset fades in each bone's parent
-    // space and rides the clip's fast limb motion (4.2 cm in a frame, a toe, 0.4–0.75 s into the blend).
-    QEXPECT_FAIL("", "the offset blend rides the clip's fast limb motion (issue 15, get-up)", Continue);
     QVERIFY2(worstJump <= 0.02f, qPrintable(QStringLiteral("a bone jumped %1 cm in a frame").arg(worstJump * 100.f)));
 }
 
