@@ -384,6 +384,20 @@ void TestDrivenPreview::recorded_replaysBitForBitThroughTheFile()
     PreviewSession none;
     QVERIFY(!none.startScenario(mannequin(), sc, error));
     QVERIFY2(error.contains(QStringLiteral("mesh")), qPrintable(error));
+    // A drive change naming a profile the rig lacks, or a driven scenario that also starts from a clip, is
+    // refused naming it, and a session already running goes on untouched.
+    project::Scenario bad = sc;
+    bad.driveChanges[0].profile = QStringLiteral("floppy");
+    const std::vector<Vec3> before = copy(replay.positions());
+    QVERIFY(!replay.startScenario(mannequin(), bad, error, &sample().scene));
+    QVERIFY2(error.contains(QStringLiteral("'floppy'")) && error.contains(QStringLiteral("drive change 0")), qPrintable(error));
+    bad = sc;
+    bad.animationStart = project::AnimationStart{QStringLiteral("walk"), 0.f};
+    QVERIFY(!replay.startScenario(mannequin(), bad, error, &sample().scene));
+    QVERIFY2(error.contains(QStringLiteral("animation clip")), qPrintable(error));
+    QVERIFY(replay.isRunning() && replay.isDriven());
+    QVERIFY(sameBits(replay.positions(), before));
+    QCOMPARE(replay.stepIndex(), std::uint64_t(x.size() - 1));
 }
 
 // Seeking back into the run (before and after the kill, during the get-up) restores each step bit for bit,

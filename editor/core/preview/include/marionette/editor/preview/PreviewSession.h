@@ -4,7 +4,8 @@
 // is previewed), builds a World with a test scene and drops the ragdoll. step() runs one fixed step. Everything
 // the artist does to the simulation (hits, explosions, drags, live setting changes) is an *event* stamped with
 // the step index it happens at and applied at the start of the next step(), in a fixed order: setting changes,
-// drag pins, hits, explosions. Live interaction and scenario replay therefore take the same code path, and a
+// drive changes (a driven preview's profile changes, kills and get-ups; startDriven()), drag pins, hits,
+// explosions. Live interaction and scenario replay therefore take the same code path, and a
 // recorded session replays bit for bit. Events from seek() back in time are re-simulated from the start, so
 // the restored state is exact (solver caches and sleep timers included).
 //
