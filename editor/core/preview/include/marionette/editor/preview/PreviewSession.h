@@ -160,6 +160,8 @@ public:
     /// `mesh` must outlive the session's driven run (until the next start).
     bool startDriven(const rig::RigDescription& rig, const PreviewSettings& settings, const import::ImportedScene& mesh,
                      const project::DrivenPlay& play, QString& error);
+    /// True from startDriven() (or a driven startScenario()) until start() or startFromAnimation(); reset(),
+    /// seek() and setting changes keep it.
     bool isDriven() const;
     const std::optional<project::DrivenPlay>& drivenPlay() const;
     /// Events applied at the start of the next step (recorded as DriveChanges), like hits:
