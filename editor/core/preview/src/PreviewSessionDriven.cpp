@@ -10,6 +10,11 @@ namespace marionette::editor {
 
 namespace {
 
+/// How a body follows a get-up: every particle pinned at 20 Hz (sagging g/ω² = 0.6 mm) and every part turned
+/// by a 20 Hz motor, critically damped, uncapped. Stronger motors (60 Hz) overpower the joint limits where the
+/// blend passes through a pose the limits forbid (157° past one on the mannequin); at 20 Hz they hold (0.3°).
+constexpr rig::DriveGains kGetUpGains{20.f, 1.f, 0.f, 20.f, 1.f, 0.f, false};
+
 bool blendInRange(float seconds) { return seconds >= 0.f && seconds <= 60.f; }
 
 std::int64_t findClip(const import::ImportedScene& mesh, const QString& name)
@@ -236,10 +241,13 @@ void PreviewSession::applyDriveEvent(const Event& e)
         d.phase = DrivePhase::GettingUp;
         d.profile = e.index == Event::kPlayProfile || e.index >= mRig->driveProfiles().size() ? std::int64_t(mDrive->profile)
                                                                                               : std::int64_t(e.index);
-        std::vector<rig::DriveGains> kinematic(mRig->driveParts().size());
-        for (rig::DriveGains& g : kinematic)
-            g.kinematic = true;
-        body.setDriveGains(kinematic, 0.f);
+        // The body follows the blended palette as a powered ragdoll, not kinematically: every part pinned and
+        // turned toward it, stiffly (kGetUpGains), so it rises with the clip while its sticks, limits and the
+        // floor still hold (a kinematic body would take the mid-blend palette's shortened limbs and pass
+        // through the floor).
+        const std::vector<rig::DriveGains> follow(mRig->driveParts().size(), kGetUpGains);
+
+        body.setDriveGains(follow, 0.f);
         d.command = -2;
         // The targets start on the body (the blend's weight 0), not where the play's were.
         body.clearPoseTarget();

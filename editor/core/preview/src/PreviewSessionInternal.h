@@ -117,7 +117,7 @@ struct DriveRun {
     /// first frame `resumeStart`) over `resumeBlend` seconds (runtime::blendPalettes), so the targets do not jump.
     std::vector<Mat4> resumeFrom, resumeStart;
     float resumeBlend = 0.f;
-    /// The last gains command, redone after a rebuild: a profile (>= 0), limp (-1) or kinematic (-2), from
+    /// The last gains command, redone after a rebuild: a profile (>= 0), limp (-1) or the get-up's gains (-2), from
     /// `commandAt` seconds over `commandBlend`.
     std::int64_t command = 0;
     double commandAt = 0.;

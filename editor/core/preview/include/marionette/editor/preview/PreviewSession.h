@@ -169,9 +169,9 @@ public:
     /// resumes with instead; while limp, the drives come back on (the body pulled toward the clip where it plays).
     bool setDriveProfile(const QString& profile, float blendSeconds, QString& error); ///< unknown name: false, nothing changes
     void kill(float blendSeconds);                      ///< every drive blends to limp (Ragdoll::goLimp); [0, 60]
-    /// From the body's bone palette, the get-up clip that lies as it lies (chooseGetUp), every drive part kinematic
-    /// on the palette blended from the body into the clip over blendSeconds ([0, 60]); at its end the play resumes
-    /// from where the get-up ended.
+    /// From the body's bone palette, the get-up clip that lies as it lies (chooseGetUp), the body pinned and
+    /// turned stiffly (20 Hz) toward the palette blended from the body into the clip over blendSeconds ([0, 60]);
+    /// at its end the play resumes from where the get-up ended.
     bool getUp(float blendSeconds, QString& error);      ///< false when not driven or no get-up clip is set
     enum class DrivePhase { Off, Playing, Limp, GettingUp };
     DrivePhase drivePhase() const;
