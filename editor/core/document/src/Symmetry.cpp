@@ -1,5 +1,7 @@
 #include "marionette/editor/document/Symmetry.h"
 
+#include "marionette/editor/document/DriveProfiles.h"
+
 #include "marionette/runtime/Rig.h"
 
 #include <QStringList>
@@ -9,6 +11,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace marionette::editor {
@@ -433,6 +436,66 @@ int sideOf(const rig::RigDescription& rig, const MirrorPlane& plane, float toler
     return positive == negative ? 0 : positive ? 1 : -1;
 }
 
+/// A part's entry in a profile: its own gains, or none (it takes the defaults).
+std::optional<rig::DriveGains> entryOf(const rig::RigDescription& rig, const rig::DriveProfile& profile, ElementRef part)
+{
+    const rig::DrivePart* e = findDrivePart(rig, profile, part);
+    return e ? std::optional<rig::DriveGains>(e->gains) : std::nullopt;
+}
+
+/// Gives `part` (a triangle or stick of `rig`) the entry `gains` in `profile`, or removes its entry.
+void setEntry(const rig::RigDescription& rig, rig::DriveProfile& profile, ElementRef part, const std::optional<rig::DriveGains>& gains)
+{
+    rig::DrivePartKind kind;
+    const std::int32_t index = indexOf(rig, part);
+    if (!drivePartKindOf(part.kind, kind) || index == rig::kNone)
+        return;
+    auto it = std::find_if(profile.parts.begin(), profile.parts.end(),
+                           [&](const rig::DrivePart& p) { return p.kind == kind && p.index == index; });
+    if (!gains) {
+        if (it != profile.parts.end())
+            profile.parts.erase(it);
+    } else if (it != profile.parts.end())
+        it->gains = *gains;
+    else
+        profile.parts.push_back({kind, index, *gains});
+}
+
+/// The refs of the parts a profile lists (those in range).
+std::vector<ElementRef> listedParts(const rig::RigDescription& rig, const rig::DriveProfile& profile)
+{
+    std::vector<ElementRef> out;
+    for (const rig::DrivePart& p : profile.parts) {
+        const ElementKind kind = elementKindOf(p.kind);
+        if (p.index >= 0 && std::size_t(p.index) < countOf(rig, kind))
+            out.push_back({kind, idAt(rig, kind, std::size_t(p.index))});
+    }
+    return out;
+}
+
+/// The profile of `in` that is `profile` (by id; by name for profiles without one), or null.
+const rig::DriveProfile* sameProfile(const rig::RigDescription& in, const rig::DriveProfile& profile)
+{
+    for (const rig::DriveProfile& p : in.driveProfiles)
+        if (profile.id != 0 ? p.id == profile.id : p.name == profile.name)
+            return &p;
+    return nullptr;
+}
+
+/// Every profile's entries mirrored from the `from` side's triangles and sticks onto their partners.
+void mirrorDrivePartsOfSide(rig::RigDescription& rig, const MirrorMap& map, const MirrorPlane& plane, float tolerance, int wanted)
+{
+    for (rig::DriveProfile& profile : rig.driveProfiles)
+        for (ElementKind kind : {ElementKind::Triangle, ElementKind::Stick})
+            for (std::size_t i = 0; i < countOf(rig, kind); ++i) {
+                const std::int32_t j = map.partner(kind, std::int32_t(i));
+                if (j == rig::kNone || j == std::int32_t(i) || sideOf(rig, plane, tolerance, kind, i) != wanted)
+                    continue;
+                const std::optional<rig::DriveGains> mine = entryOf(rig, profile, {kind, idAt(rig, kind, i)});
+                setEntry(rig, profile, {kind, idAt(rig, kind, std::size_t(j))}, mine);
+            }
+}
+
 } // namespace
 
 rig::RigDescription mirrorSide(const rig::RigDescription& rig, const MirrorMap& pairs, const MirrorPlane& plane,
@@ -457,6 +520,7 @@ rig::RigDescription mirrorSide(const rig::RigDescription& rig, const MirrorMap& 
                            mirroredOnto(out, map, plane, kind, std::int32_t(i), elementAt(out, kind, std::size_t(partner))));
         }
     }
+    mirrorDrivePartsOfSide(out, map, plane, tolerance, wanted);
     return out;
 }
 
@@ -534,6 +598,31 @@ rig::RigDescription withMirroredEdit(const rig::RigDescription& before, const ri
                 partnersOf(map, kind)[i] = std::int32_t(i); // a stick between partners: its own mirror
             else
                 appendMirrored(out, map, plane, kind, std::int32_t(i), std::move(copy), namer);
+        }
+    }
+
+    // Drive profiles: a part whose entry the edit changed (gains set, entry added or cleared) takes its
+    // partner along, unless the edit changed the partner's too. Profiles are matched by id.
+    auto entryChanged = [&](const rig::DriveProfile* b, const rig::DriveProfile& a, ElementRef r) {
+        const std::optional<rig::DriveGains> was = b && indexOf(before, r) != rig::kNone ? entryOf(before, *b, r) : std::nullopt;
+        return was != entryOf(after, a, r);
+    };
+    for (rig::DriveProfile& profile : out.driveProfiles) {
+        const rig::DriveProfile* a = sameProfile(after, profile);
+        if (!a)
+            continue;
+        const rig::DriveProfile* b = sameProfile(before, profile);
+        std::vector<ElementRef> parts = listedParts(after, *a);
+        if (b)
+            for (const ElementRef& r : listedParts(before, *b))
+                if (indexOf(after, r) != rig::kNone && std::find(parts.begin(), parts.end(), r) == parts.end())
+                    parts.push_back(r);
+        for (const ElementRef& r : parts) {
+            const auto p = partnerRef(r);
+            if (!p || p->id == r.id || indexOf(out, *p) == rig::kNone || !entryChanged(b, *a, r) ||
+                (indexOf(after, *p) != rig::kNone && entryChanged(b, *a, *p)))
+                continue;
+            setEntry(out, profile, *p, entryOf(after, *a, r));
         }
     }
     return out;

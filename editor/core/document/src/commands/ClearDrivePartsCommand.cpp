@@ -1,0 +1,41 @@
+#include "marionette/editor/document/commands/ClearDrivePartsCommand.h"
+
+#include "marionette/editor/document/DriveProfiles.h"
+#include "marionette/editor/document/commands/SetDrivePartsCommand.h"
+
+#include <QCoreApplication>
+
+#include <algorithm>
+
+namespace marionette::editor {
+
+ClearDrivePartsCommand* ClearDrivePartsCommand::create(Document* document, rig::ElementId profile,
+                                                       const std::vector<ElementRef>& parts, QString& error)
+{
+    const rig::RigDescription& rig = document->rig();
+    if (!checkDriveParts(rig, profile, parts, error))
+        return nullptr;
+    auto* command = new ClearDrivePartsCommand(document, profile);
+    std::vector<rig::DrivePart>& entries = command->edited().parts;
+    const std::size_t before = entries.size();
+    for (const ElementRef& ref : parts) {
+        rig::DrivePartKind kind;
+        drivePartKindOf(ref.kind, kind);
+        const std::int32_t index = indexOf(rig, ref);
+        std::erase_if(entries, [&](const rig::DrivePart& p) { return p.kind == kind && p.index == index; });
+    }
+    if (entries.size() == before) {
+        delete command;
+        error = QStringLiteral("none of these parts has gains of its own in the profile");
+        return nullptr;
+    }
+    return command;
+}
+
+ClearDrivePartsCommand::ClearDrivePartsCommand(Document* document, rig::ElementId profile)
+    : DriveProfilesCommand(document, profile)
+{
+    setText(QCoreApplication::translate("Commands", "Clear '%1' Parts to Defaults").arg(QString::fromStdString(edited().name)));
+}
+
+} // namespace marionette::editor
