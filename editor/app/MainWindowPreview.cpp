@@ -1,4 +1,5 @@
 // MainWindow: the preview (toolbar, menu, editing lock, scenarios, animation handoff).
+#include "DrivePanel.h"
 #include "LogPanel.h"
 #include "MainWindow.h"
 #include "OutlinerPanel.h"
@@ -67,6 +68,7 @@ void MainWindow::setEditingLocked(bool locked)
             a->setEnabled(!locked);
     mProperties->setEnabled(!locked);
     mOutliner->setEnabled(!locked);
+    mDrive->setEnabled(!locked);
     if (auto* history = findChild<QDockWidget*>(QStringLiteral("historyDock")))
         history->widget()->setEnabled(!locked);
     if (!locked) {

@@ -10,6 +10,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QCommandLineParser>
+#include <QDockWidget>
 #include <QMouseEvent>
 #include <QSignalBlocker>
 #include <QSlider>
@@ -85,6 +86,10 @@ int main(int argc, char** argv)
     QCommandLineOption aim(QStringLiteral("aim-hit"),
         QStringLiteral("With --screenshot and --play: then take the Hit tool (horizontal) and hover the body, to show the impulse arrow."));
     parser.addOption(aim);
+    QCommandLineOption panel(QStringLiteral("panel"),
+        QStringLiteral("Show and raise the dock of the panel NAME (outliner, properties, history, drive, validation, log)."),
+        QStringLiteral("NAME"));
+    parser.addOption(panel);
     parser.process(app);
 
     marionette::app::MainWindow window;
@@ -93,11 +98,16 @@ int main(int argc, char** argv)
     const QString picture = parser.value(screenshot);
     const double playSeconds = parser.value(play).toDouble();
     const bool aimHit = parser.isSet(aim);
-    QTimer::singleShot(0, &window, [&window, files, picture, playSeconds, aimHit] {
+    const QString panelName = parser.value(panel);
+    QTimer::singleShot(0, &window, [&window, files, picture, playSeconds, aimHit, panelName] {
         if (picture.isEmpty())
             window.offerRecovery();
         if (!files.isEmpty())
             window.openPath(files.first());
+        if (auto* dock = panelName.isEmpty() ? nullptr : window.findChild<QDockWidget*>(panelName + QStringLiteral("Dock"))) {
+            dock->show();
+            dock->raise();
+        }
         if (!picture.isEmpty() && playSeconds > 0) {
             window.preview()->settings().dropHeight = 1.f;
             window.preview()->play();

@@ -1,0 +1,510 @@
+#include "DrivePanel.h"
+
+#include "SymmetricEdits.h"
+
+#include "marionette/editor/document/DriveProfiles.h"
+#include "marionette/editor/document/commands/AddDriveProfileCommand.h"
+#include "marionette/editor/document/commands/ClearDrivePartsCommand.h"
+#include "marionette/editor/document/commands/RemoveDriveProfileCommand.h"
+#include "marionette/editor/document/commands/RenameDriveProfileCommand.h"
+#include "marionette/editor/document/commands/SetDriveDefaultsCommand.h"
+#include "marionette/editor/document/commands/SetDrivePartsCommand.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QDoubleSpinBox>
+#include <QGridLayout>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QListWidget>
+#include <QStyledItemDelegate>
+#include <QTableWidget>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+#include <set>
+
+namespace marionette::app {
+
+using project::ElementKind;
+using project::ElementRef;
+
+namespace {
+
+constexpr int kProfileIdRole = Qt::UserRole + 2;
+
+/// The range [0, max] of a numeric gain.
+double maximumOf(const QString& key)
+{
+    for (const rig::DriveGainField& f : rig::kDriveGainFields)
+        if (key == QLatin1String(f.name))
+            return double(f.max);
+    return 0.0;
+}
+
+/// A column header short enough for a narrow dock (the full words are its tooltip).
+QString shortLabel(const QString& key)
+{
+    if (key == QLatin1String("motorFrequency")) return QObject::tr("Motor Hz");
+    if (key == QLatin1String("motorDamping")) return QObject::tr("Motor ζ");
+    if (key == QLatin1String("maxTorque")) return QObject::tr("Torque");
+    if (key == QLatin1String("pinFrequency")) return QObject::tr("Pin Hz");
+    if (key == QLatin1String("pinDamping")) return QObject::tr("Pin ζ");
+    if (key == QLatin1String("maxForce")) return QObject::tr("Force");
+    return QObject::tr("Kinematic");
+}
+
+bool isFrequency(const QString& key) { return key.endsWith(QLatin1String("Frequency")); }
+
+QDoubleSpinBox* gainBox(const QString& key)
+{
+    auto* box = new QDoubleSpinBox;
+    box->setRange(0.0, maximumOf(key));
+    box->setDecimals(isFrequency(key) || key.endsWith(QLatin1String("Damping")) ? 2 : 1);
+    box->setSingleStep(isFrequency(key) ? 1.0 : key.endsWith(QLatin1String("Damping")) ? 0.1 : 10.0);
+    box->setKeyboardTracking(false);
+    box->setAccelerated(true);
+    if (!isFrequency(key) && !key.endsWith(QLatin1String("Damping")))
+        box->setSpecialValueText(QObject::tr("no limit")); // 0 = unlimited
+    return box;
+}
+
+/// The table's number cells are edited in a spin box with the gain's range.
+class GainDelegate : public QStyledItemDelegate {
+  public:
+    using QStyledItemDelegate::QStyledItemDelegate;
+    QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem&, const QModelIndex& index) const override
+    {
+        const QStringList keys = editor::driveGainKeys();
+        const int k = index.column() - 1;
+        if (k < 0 || k >= keys.size() - 1)
+            return nullptr;
+        QDoubleSpinBox* box = gainBox(keys[k]);
+        box->setParent(parent);
+        box->setFrame(false);
+        return box;
+    }
+    void setEditorData(QWidget* editor, const QModelIndex& index) const override
+    {
+        static_cast<QDoubleSpinBox*>(editor)->setValue(index.data(Qt::EditRole).toDouble());
+    }
+    void setModelData(QWidget* editor, QAbstractItemModel* model, const QModelIndex& index) const override
+    {
+        auto* box = static_cast<QDoubleSpinBox*>(editor);
+        box->interpretText();
+        model->setData(index, box->value(), Qt::EditRole);
+    }
+};
+
+QString partName(const rig::RigDescription& rig, ElementRef ref)
+{
+    const std::int32_t i = editor::indexOf(rig, ref);
+    const std::string& name = editor::nameAt(rig, ref.kind, std::size_t(i));
+    const QString text = name.empty() ? QStringLiteral("#%1").arg(i) : QString::fromStdString(name);
+    return ref.kind == ElementKind::Stick ? text + QObject::tr(" (stick)") : text;
+}
+
+} // namespace
+
+DrivePanel::DrivePanel(editor::Document* document, QWidget* parent) : QWidget(parent), mDocument(document)
+{
+    setObjectName(QStringLiteral("drivePanel"));
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+
+    // Profiles, with their actions as tool buttons beside the list.
+    auto action = [this](const char* name, const QString& text, const QString& tip, auto slot) {
+        auto* a = new QAction(text, this);
+        a->setObjectName(QString::fromLatin1(name));
+        a->setToolTip(tip);
+        connect(a, &QAction::triggered, this, slot);
+        return a;
+    };
+    mAdd = action("driveAddProfile", tr("Add Profile"), tr("A new profile: every gain off (the passive ragdoll)"),
+                  [this] { addProfile(false); });
+    mDuplicate = action("driveDuplicateProfile", tr("Duplicate Profile"), tr("A copy of the selected profile"),
+                        [this] { addProfile(true); });
+    mRename = action("driveRenameProfile", tr("Rename Profile…"), tr("Rename the selected profile (games find it by name)"), [this] {
+        const int row = mProfiles->currentRow();
+        if (row >= 0)
+            mProfiles->editItem(mProfiles->item(row));
+    });
+    mRemove = action("driveRemoveProfile", tr("Remove Profile"), tr("Remove the selected profile"), [this] { removeCurrentProfile(); });
+    mUseDefaults = action("driveUseDefaults", tr("Use Defaults"), tr("The selected parts take the profile's defaults again"),
+                          [this] { useDefaultsForSelectedParts(); });
+
+    auto* top = new QHBoxLayout;
+    mProfiles = new QListWidget;
+    mProfiles->setObjectName(QStringLiteral("driveProfiles"));
+    mProfiles->setMaximumHeight(4 * mProfiles->fontMetrics().height() + 12);
+    top->addWidget(mProfiles, 1);
+    auto* buttons = new QGridLayout;
+    int n = 0;
+    for (const auto& [a, text] : {std::pair{mAdd, tr("Add")}, {mDuplicate, tr("Duplicate")}, {mRename, tr("Rename")}, {mRemove, tr("Remove")}}) {
+        a->setIconText(text);
+        auto* b = new QToolButton;
+        b->setDefaultAction(a);
+        b->setToolButtonStyle(Qt::ToolButtonTextOnly);
+        b->setSizePolicy(QSizePolicy::Expanding, QSizePolicy::Fixed);
+        buttons->addWidget(b, n / 2, n % 2);
+        ++n;
+    }
+    buttons->setRowStretch(2, 1);
+    top->addLayout(buttons);
+    layout->addLayout(top);
+
+    // The selected profile's defaults: the motor's gains in the left column, the pin's in the right.
+    auto* defaults = new QGridLayout;
+    defaults->setColumnStretch(1, 1);
+    defaults->setColumnStretch(3, 1);
+    int at = 0;
+    for (const QString& key : editor::driveGainKeys()) {
+        QWidget* editor = nullptr;
+        if (key == QLatin1String("kinematic")) {
+            auto* box = new QCheckBox;
+            connect(box, &QCheckBox::toggled, this, [this, key](bool on) {
+                if (!mUpdating)
+                    setDefault(key, on);
+            });
+            editor = box;
+        } else {
+            auto* box = gainBox(key);
+            connect(box, &QDoubleSpinBox::valueChanged, this, [this, key](double v) {
+                if (!mUpdating)
+                    setDefault(key, v);
+            });
+            editor = box;
+        }
+        editor->setObjectName(QStringLiteral("driveDefault_") + key);
+        editor->setToolTip(editor::driveGainLabel(key));
+        editor->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+        editor->setMinimumWidth(60);
+        const int row = at < 6 ? at % 3 : 3, column = at < 6 ? 2 * (at / 3) : 0; // kDriveGainFields: motor ×3, pin ×3
+        defaults->addWidget(new QLabel(shortLabel(key)), row, column);
+        defaults->addWidget(editor, row, column + 1);
+        mDefaults.emplace_back(key, editor);
+        ++at;
+    }
+    auto* defaultsTitle = new QLabel(tr("<b>Defaults</b> (every part the profile does not list)"));
+    layout->addWidget(defaultsTitle);
+    layout->addLayout(defaults);
+
+    // Parts.
+    auto* partsBar = new QHBoxLayout;
+    partsBar->addWidget(new QLabel(tr("<b>Parts</b>")));
+    mSymmetric = new QLabel;
+    mSymmetric->setObjectName(QStringLiteral("driveSymmetric"));
+    mSymmetric->setToolTip(tr("Edit ▸ Symmetry: edits reach each part's left/right partner"));
+    partsBar->addWidget(mSymmetric);
+    partsBar->addStretch(1);
+    auto* useDefaults = new QToolButton;
+    useDefaults->setDefaultAction(mUseDefaults);
+    partsBar->addWidget(useDefaults);
+    layout->addLayout(partsBar);
+
+    QStringList headers{tr("Part")};
+    for (const QString& key : editor::driveGainKeys())
+        headers << shortLabel(key);
+    mTable = new QTableWidget(0, int(headers.size()));
+    mTable->setObjectName(QStringLiteral("driveParts"));
+    mTable->setHorizontalHeaderLabels(headers);
+    for (int k = 0; k < editor::driveGainKeys().size(); ++k)
+        mTable->horizontalHeaderItem(k + 1)->setToolTip(editor::driveGainLabel(editor::driveGainKeys()[k]));
+    mTable->verticalHeader()->setDefaultSectionSize(mTable->fontMetrics().height() + 6);
+    mTable->setSelectionBehavior(QAbstractItemView::SelectRows);
+    mTable->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    mTable->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
+    mTable->setItemDelegate(new GainDelegate(mTable));
+    mTable->verticalHeader()->setVisible(false);
+    mTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    mTable->horizontalHeader()->setStretchLastSection(true);
+    layout->addWidget(mTable, 1);
+
+    mFindings = new QLabel;
+    mFindings->setObjectName(QStringLiteral("driveFindings"));
+    mFindings->setWordWrap(true);
+    mFindings->setStyleSheet(QStringLiteral("color: #c0392b"));
+    layout->addWidget(mFindings);
+
+    connect(mProfiles, &QListWidget::currentItemChanged, this, [this](QListWidgetItem* item) {
+        if (mUpdating || !item)
+            return;
+        mProfile = rig::ElementId(item->data(kProfileIdRole).toUInt());
+        rebuildTable();
+        refreshDefaults();
+    });
+    connect(mProfiles, &QListWidget::itemChanged, this, [this](QListWidgetItem* item) {
+        if (mUpdating)
+            return;
+        const auto id = rig::ElementId(item->data(kProfileIdRole).toUInt());
+        const std::int32_t i = editor::driveProfileIndex(mDocument->rig(), id);
+        if (i != rig::kNone && item->text() != QString::fromStdString(mDocument->rig().driveProfiles[std::size_t(i)].name)) {
+            mProfile = id;
+            if (!renameCurrentProfile(item->text()))
+                rebuildProfiles(); // back to the name it has
+        }
+    });
+    connect(mTable, &QTableWidget::itemChanged, this, &DrivePanel::cellEdited);
+    connect(mTable, &QTableWidget::itemSelectionChanged, this, &DrivePanel::selectionToDocument);
+
+    connect(document, &editor::Document::driveProfilesChanged, this, [this] {
+        rebuildProfiles();
+        rebuildTable();
+        refreshDefaults();
+        refreshFindings();
+    });
+    connect(document, &editor::Document::structureChanged, this, [this] {
+        rebuildTable();
+        refreshFindings();
+    });
+    connect(document, &editor::Document::elementsChanged, this, &DrivePanel::rebuildTable); // names
+    connect(document, &editor::Document::selectionChanged, this, &DrivePanel::selectionFromDocument);
+    connect(document, &editor::Document::symmetryChanged, this, &DrivePanel::refreshSymmetric);
+    rebuildProfiles();
+    rebuildTable();
+    refreshDefaults();
+    refreshFindings();
+    refreshSymmetric();
+}
+
+QList<QAction*> DrivePanel::panelActions() const { return {mAdd, mDuplicate, mRename, mRemove, mUseDefaults}; }
+
+QWidget* DrivePanel::defaultsEditor(const QString& key) const
+{
+    for (const auto& [k, w] : mDefaults)
+        if (k == key)
+            return w;
+    return nullptr;
+}
+
+bool DrivePanel::setCurrentProfile(rig::ElementId id)
+{
+    if (editor::driveProfileIndex(mDocument->rig(), id) == rig::kNone)
+        return false;
+    mProfile = id;
+    rebuildProfiles();
+    rebuildTable();
+    refreshDefaults();
+    return true;
+}
+
+bool DrivePanel::push(QUndoCommand* command, const QString& error)
+{
+    if (!command) {
+        emit problem(tr("Drive panel: %1").arg(error));
+        return false;
+    }
+    pushEdit(mDocument, command);
+    return true;
+}
+
+bool DrivePanel::addProfile(bool duplicateCurrent)
+{
+    QString error;
+    auto* command = editor::AddDriveProfileCommand::create(mDocument, QString(), duplicateCurrent ? mProfile : 0, error);
+    const rig::ElementId added = command ? command->profileId() : 0;
+    if (!push(command, error))
+        return false;
+    return setCurrentProfile(added);
+}
+
+bool DrivePanel::renameCurrentProfile(const QString& name)
+{
+    QString error;
+    return push(editor::RenameDriveProfileCommand::create(mDocument, mProfile, name, error), error);
+}
+
+bool DrivePanel::removeCurrentProfile()
+{
+    QString error;
+    return push(editor::RemoveDriveProfileCommand::create(mDocument, mProfile, error), error);
+}
+
+bool DrivePanel::setDefault(const QString& key, const QVariant& value)
+{
+    const std::int32_t i = editor::driveProfileIndex(mDocument->rig(), mProfile);
+    if (i != rig::kNone && editor::driveGain(mDocument->rig().driveProfiles[std::size_t(i)].defaults, key) == value)
+        return true; // no empty undo step
+    QString error;
+    return push(editor::SetDriveDefaultsCommand::create(mDocument, mProfile, key, value, error), error);
+}
+
+bool DrivePanel::setSelectedPartsGain(const QString& key, const QVariant& value)
+{
+    QString error;
+    return push(editor::SetDrivePartsCommand::create(mDocument, mProfile, selectedParts(), key, value, error), error);
+}
+
+bool DrivePanel::useDefaultsForSelectedParts()
+{
+    QString error;
+    return push(editor::ClearDrivePartsCommand::create(mDocument, mProfile, selectedParts(), error), error);
+}
+
+std::vector<ElementRef> DrivePanel::selectedParts() const
+{
+    std::set<int> rows;
+    for (const QModelIndex& index : mTable->selectionModel()->selectedIndexes())
+        rows.insert(index.row());
+    std::vector<ElementRef> parts;
+    for (int row : rows)
+        if (row >= 0 && std::size_t(row) < mRows.size())
+            parts.push_back(mRows[std::size_t(row)]);
+    return parts;
+}
+
+void DrivePanel::cellEdited(QTableWidgetItem* item)
+{
+    if (mUpdating)
+        return;
+    const int row = item->row(), column = item->column();
+    const QStringList keys = editor::driveGainKeys();
+    if (column < 1 || column > keys.size() || row < 0 || std::size_t(row) >= mRows.size())
+        return;
+    const QString key = keys[column - 1];
+    const QVariant value = key == QLatin1String("kinematic") ? QVariant(item->checkState() == Qt::Checked)
+                                                             : QVariant(item->data(Qt::EditRole).toDouble());
+    // The edited row and, when it is one of them, every other selected row.
+    if (!mTable->selectionModel()->isRowSelected(row, QModelIndex())) {
+        mUpdating = true;
+        mTable->selectRow(row);
+        mUpdating = false;
+    }
+    if (!setSelectedPartsGain(key, value))
+        rebuildTable(); // the cell back to what the rig has
+}
+
+void DrivePanel::rebuildProfiles()
+{
+    const rig::RigDescription& rig = mDocument->rig();
+    if (editor::driveProfileIndex(rig, mProfile) == rig::kNone)
+        mProfile = rig.driveProfiles.empty() ? 0 : rig.driveProfiles.front().id;
+    mUpdating = true;
+    mProfiles->clear();
+    std::set<std::int32_t> faulty;
+    for (const editor::DriveProfileFinding& f : editor::driveProfileFindings(rig))
+        faulty.insert(f.profile);
+    for (std::size_t i = 0; i < rig.driveProfiles.size(); ++i) {
+        const rig::DriveProfile& p = rig.driveProfiles[i];
+        auto* item = new QListWidgetItem(QString::fromStdString(p.name), mProfiles);
+        item->setData(kProfileIdRole, p.id);
+        item->setFlags(item->flags() | Qt::ItemIsEditable);
+        item->setToolTip(tr("%n part(s) with gains of their own", nullptr, int(p.parts.size())));
+        if (faulty.count(std::int32_t(i)))
+            item->setForeground(QColor(0xc0, 0x39, 0x2b));
+        if (p.id == mProfile)
+            mProfiles->setCurrentItem(item);
+    }
+    mUpdating = false;
+    const bool any = mProfile != 0;
+    for (QAction* a : {mDuplicate, mRename, mRemove, mUseDefaults})
+        a->setEnabled(any);
+    for (const auto& [key, w] : mDefaults)
+        w->setEnabled(any);
+}
+
+void DrivePanel::rebuildTable()
+{
+    const rig::RigDescription& rig = mDocument->rig();
+    const std::int32_t pi = editor::driveProfileIndex(rig, mProfile);
+    const QStringList keys = editor::driveGainKeys();
+    mUpdating = true;
+    mRows = editor::driveParts(rig);
+    mTable->setRowCount(int(mRows.size()));
+    // Items are updated in place (never deleted here: this runs inside a cell's own itemChanged).
+    auto itemAt = [this](int row, int column) {
+        QTableWidgetItem* item = mTable->item(row, column);
+        if (!item) {
+            item = new QTableWidgetItem;
+            mTable->setItem(row, column, item);
+        }
+        return item;
+    };
+    for (std::size_t r = 0; r < mRows.size(); ++r) {
+        QTableWidgetItem* name = itemAt(int(r), kNameColumn);
+        name->setText(partName(rig, mRows[r]));
+        name->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
+        const rig::DriveProfile* profile = pi == rig::kNone ? nullptr : &rig.driveProfiles[std::size_t(pi)];
+        const bool own = profile && editor::findDrivePart(rig, *profile, mRows[r]);
+        const rig::DriveGains gains = profile ? editor::driveGainsOf(rig, *profile, mRows[r]) : rig::DriveGains{};
+        for (int k = 0; k < keys.size(); ++k) {
+            QTableWidgetItem* cell = itemAt(int(r), k + 1);
+            const QVariant v = editor::driveGain(gains, keys[k]);
+            if (keys[k] == QLatin1String("kinematic")) {
+                cell->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
+                cell->setCheckState(v.toBool() ? Qt::Checked : Qt::Unchecked);
+            } else {
+                cell->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled | Qt::ItemIsEditable);
+                cell->setData(Qt::EditRole, v.toDouble()); // (0 N·m or N: shown as 0, "no limit" in the editor)
+            }
+            cell->setData(kOverrideRole, own);
+            QFont font = cell->font();
+            font.setItalic(!own);
+            font.setBold(own);
+            cell->setFont(font);
+            cell->setForeground(own ? palette().color(QPalette::Text) : palette().color(QPalette::Disabled, QPalette::Text));
+            cell->setToolTip(own ? tr("This part's own value") : tr("Inherited from the profile's defaults"));
+            if (!profile)
+                cell->setFlags(Qt::NoItemFlags);
+        }
+    }
+    mUpdating = false;
+    selectionFromDocument();
+}
+
+void DrivePanel::refreshDefaults()
+{
+    const std::int32_t pi = editor::driveProfileIndex(mDocument->rig(), mProfile);
+    const rig::DriveGains gains = pi == rig::kNone ? rig::DriveGains{} : mDocument->rig().driveProfiles[std::size_t(pi)].defaults;
+    mUpdating = true;
+    for (const auto& [key, w] : mDefaults) {
+        if (auto* box = qobject_cast<QDoubleSpinBox*>(w))
+            box->setValue(editor::driveGain(gains, key).toDouble());
+        else if (auto* check = qobject_cast<QCheckBox*>(w))
+            check->setChecked(gains.kinematic);
+    }
+    mUpdating = false;
+}
+
+void DrivePanel::refreshFindings()
+{
+    QStringList lines;
+    for (const editor::DriveProfileFinding& f : editor::driveProfileFindings(mDocument->rig()))
+        lines << f.message.toHtmlEscaped();
+    mFindings->setText(lines.join(QStringLiteral("<br>")));
+    mFindings->setVisible(!lines.isEmpty());
+}
+
+void DrivePanel::refreshSymmetric()
+{
+    const project::SymmetrySettings& s = mDocument->project().editor.symmetry;
+    mSymmetric->setText(s.enabled ? tr("⇋ Symmetric") : QString());
+    mSymmetric->setVisible(s.enabled);
+}
+
+void DrivePanel::selectionFromDocument()
+{
+    if (mUpdating)
+        return;
+    mUpdating = true;
+    mTable->clearSelection();
+    const auto& selection = mDocument->selection();
+    const int columns = mTable->columnCount();
+    for (std::size_t r = 0; r < mRows.size(); ++r)
+        if (std::find(selection.begin(), selection.end(), mRows[r]) != selection.end())
+            mTable->selectionModel()->select(QItemSelection(mTable->model()->index(int(r), 0), mTable->model()->index(int(r), columns - 1)),
+                                             QItemSelectionModel::Select);
+    mUpdating = false;
+}
+
+void DrivePanel::selectionToDocument()
+{
+    if (mUpdating)
+        return;
+    mUpdating = true;
+    mDocument->setSelection(selectedParts());
+    mUpdating = false;
+}
+
+} // namespace marionette::app

@@ -1,0 +1,217 @@
+// The Drive panel (powered ragdolls) in a real window (Xvfb + Mesa), on the mannequin sample and its limp /
+// stagger / balanced / stiff profiles: the table lists the runtime's parts with inherited and own values told
+// apart; a cell edited with Edit ▸ Symmetry on sets the part and its partner in one undo step; rows select
+// elements and the other way round; the defaults; the profile actions; a refused name; the findings.
+#include "DrivePanel.h"
+#include "MainWindow.h"
+#include "MainWindowTestSupport.h"
+
+#include "marionette/editor/document/DriveProfiles.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QDockWidget>
+#include <QDoubleSpinBox>
+#include <QFileInfo>
+#include <QLabel>
+#include <QListWidget>
+#include <QSignalSpy>
+#include <QTableWidget>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QUndoStack>
+
+using namespace marionette;
+using namespace marionette::test;
+using project::ElementKind;
+using project::ElementRef;
+
+namespace {
+
+/// The table row of the part named `name` (the Part column's text), or -1.
+int rowNamed(QTableWidget* table, const QString& name)
+{
+    for (int r = 0; r < table->rowCount(); ++r)
+        if (table->item(r, app::DrivePanel::kNameColumn)->text() == name)
+            return r;
+    return -1;
+}
+
+int columnOf(const QString& key) { return int(editor::driveGainKeys().indexOf(key)) + 1; }
+
+ElementRef triangleNamed(const rig::RigDescription& rig, const char* name)
+{
+    for (const rig::Triangle& t : rig.triangles)
+        if (t.name == name)
+            return {ElementKind::Triangle, t.id};
+    qFatal("no triangle %s", name);
+    return {};
+}
+
+const rig::DriveProfile& profileNamed(const rig::RigDescription& rig, const char* name)
+{
+    const std::int32_t i = editor::driveProfileNamed(rig, QString::fromLatin1(name));
+    if (i == rig::kNone)
+        qFatal("no profile %s", name);
+    return rig.driveProfiles[std::size_t(i)];
+}
+
+} // namespace
+
+class TestDrivePanel : public QObject {
+    Q_OBJECT
+  private slots:
+    void initTestCase();
+    void tableEditsWithSymmetryAndSelection();
+    void defaultsActionsAndFindings();
+
+  private:
+    QTemporaryDir mDir;
+};
+
+void TestDrivePanel::initTestCase()
+{
+    useTestEnvironment(mDir.filePath(QStringLiteral("recovery")));
+    if (!QFileInfo::exists(kMannequin))
+        QFAIL("the sample mannequin is missing");
+}
+
+// View ▸ Drive Panel shows the panel; the balanced profile's table has a row per runtime part; the left upper
+// arm's motor edited with symmetry on changes the right one too, one undo reverts both; rows and the
+// document's selection follow each other.
+void TestDrivePanel::tableEditsWithSymmetryAndSelection()
+{
+    app::MainWindow w;
+    w.show();
+    waitForViewport(w);
+    QVERIFY(w.openProject(kMannequin));
+    editor::Document& doc = w.document();
+    w.action(QStringLiteral("viewDrivePanel"))->trigger();
+    auto* dock = w.findChild<QDockWidget*>(QStringLiteral("driveDock"));
+    QVERIFY(dock && dock->isVisible());
+    app::DrivePanel* panel = w.drivePanel();
+    QTRY_VERIFY(panel->isVisible());
+    QListWidget* profiles = panel->profileList();
+    QCOMPARE(profiles->count(), 4);
+    QCOMPARE(profiles->item(2)->text(), QStringLiteral("balanced"));
+    profiles->setCurrentRow(2);
+    const rig::ElementId balanced = profileNamed(doc.rig(), "balanced").id;
+    QCOMPARE(panel->currentProfile(), balanced);
+
+    // Every part the runtime drives: the 11 triangles and the neck's stick.
+    QTableWidget* table = panel->partsTable();
+    QCOMPARE(table->rowCount(), int(editor::driveParts(doc.rig()).size()));
+    QCOMPARE(table->rowCount(), int(doc.rig().triangles.size()) + 1);
+    const int armL = rowNamed(table, QStringLiteral("upperarm_l")), armR = rowNamed(table, QStringLiteral("upperarm_r"));
+    const int shin = rowNamed(table, QStringLiteral("shin_l"));
+    QVERIFY(armL >= 0 && armR >= 0 && shin >= 0);
+    const int motor = columnOf(QStringLiteral("motorFrequency")), pin = columnOf(QStringLiteral("pinFrequency"));
+    // The arms inherit the defaults (30 Hz, grey italic); the shins have their own pins (bold).
+    QCOMPARE(table->item(armL, motor)->data(Qt::EditRole).toDouble(), 30.0);
+    QVERIFY(!table->item(armL, motor)->data(app::DrivePanel::kOverrideRole).toBool());
+    QVERIFY(table->item(armL, motor)->font().italic());
+    QVERIFY(table->item(shin, pin)->data(app::DrivePanel::kOverrideRole).toBool());
+    QVERIFY(table->item(shin, pin)->font().bold());
+    QCOMPARE(table->item(shin, pin)->data(Qt::EditRole).toDouble(),
+             double(editor::driveGainsOf(doc.rig(), profileNamed(doc.rig(), "balanced"), triangleNamed(doc.rig(), "shin_l")).pinFrequency));
+
+    // Symmetry on: the panel says so, and the left arm's motor reaches the right arm.
+    QVERIFY(!panel->symmetricLabel()->isVisible());
+    w.action(QStringLiteral("editSymmetry"))->trigger();
+    QVERIFY(panel->symmetricLabel()->isVisible());
+    const rig::DriveProfile before = profileNamed(doc.rig(), "balanced");
+    const int steps = doc.undoStack()->count();
+    table->selectRow(armL);
+    table->item(armL, motor)->setData(Qt::EditRole, 12.0); // what the cell's spin box commits
+    QCOMPARE(doc.undoStack()->count(), steps + 1);
+    const ElementRef left = triangleNamed(doc.rig(), "upperarm_l"), right = triangleNamed(doc.rig(), "upperarm_r");
+    QCOMPARE(editor::driveGainsOf(doc.rig(), profileNamed(doc.rig(), "balanced"), left).motorFrequency, 12.f);
+    QCOMPARE(editor::driveGainsOf(doc.rig(), profileNamed(doc.rig(), "balanced"), right).motorFrequency, 12.f);
+    QCOMPARE(table->item(armR, motor)->data(Qt::EditRole).toDouble(), 12.0);
+    QVERIFY(table->item(armR, motor)->data(app::DrivePanel::kOverrideRole).toBool());
+    w.action(QStringLiteral("editUndo"))->trigger();
+    QVERIFY(editor::sameDriveProfiles({profileNamed(doc.rig(), "balanced")}, {before}));
+    QCOMPARE(table->item(armR, motor)->data(Qt::EditRole).toDouble(), 30.0);
+    QVERIFY(!table->item(armR, motor)->data(app::DrivePanel::kOverrideRole).toBool());
+    w.action(QStringLiteral("editSymmetry"))->trigger();
+
+    // Rows select the triangles in the document (the viewport's selection) and the other way round.
+    table->clearSelection();
+    table->selectRow(armL);
+    QCOMPARE(doc.selection(), std::vector<ElementRef>{left});
+    doc.setSelection({right});
+    const QModelIndexList rows = table->selectionModel()->selectedRows();
+    QCOMPARE(rows.size(), 1);
+    QCOMPARE(rows.front().row(), armR);
+
+    // Several rows edited at once (without symmetry): the kinematic box of one of two selected rows.
+    table->clearSelection();
+    table->selectionModel()->select(table->model()->index(armL, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    table->selectionModel()->select(table->model()->index(shin, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    table->item(shin, columnOf(QStringLiteral("kinematic")))->setCheckState(Qt::Checked);
+    QVERIFY(editor::driveGainsOf(doc.rig(), profileNamed(doc.rig(), "balanced"), left).kinematic);
+    QVERIFY(editor::driveGainsOf(doc.rig(), profileNamed(doc.rig(), "balanced"), triangleNamed(doc.rig(), "shin_l")).kinematic);
+    QVERIFY(!editor::driveGainsOf(doc.rig(), profileNamed(doc.rig(), "balanced"), right).kinematic);
+    // Use Defaults on the left arm takes its entry away again.
+    table->clearSelection();
+    table->selectRow(armL);
+    w.action(QStringLiteral("driveUseDefaults"))->trigger();
+    QVERIFY(!editor::findDrivePart(doc.rig(), profileNamed(doc.rig(), "balanced"), left));
+}
+
+// The defaults' editors, Add / Duplicate / Rename / Remove through their actions, a refused rename, and a
+// profile the panel flags.
+void TestDrivePanel::defaultsActionsAndFindings()
+{
+    app::MainWindow w;
+    w.show();
+    waitForViewport(w);
+    QVERIFY(w.openProject(kMannequin));
+    editor::Document& doc = w.document();
+    app::DrivePanel* panel = w.drivePanel();
+    panel->profileList()->setCurrentRow(1); // stagger
+    auto* hz = qobject_cast<QDoubleSpinBox*>(panel->defaultsEditor(QStringLiteral("motorFrequency")));
+    QVERIFY(hz);
+    QCOMPARE(hz->value(), 5.0);
+    QCOMPARE(hz->maximum(), 60.0); // the field's range
+    hz->setValue(7.5);
+    QCOMPARE(profileNamed(doc.rig(), "stagger").defaults.motorFrequency, 7.5f);
+    // Rows that inherit show the new default.
+    QTableWidget* table = panel->partsTable();
+    QCOMPARE(table->item(rowNamed(table, QStringLiteral("chest")), columnOf(QStringLiteral("motorFrequency")))->data(Qt::EditRole).toDouble(), 7.5);
+
+    const std::size_t count = doc.rig().driveProfiles.size();
+    w.action(QStringLiteral("driveDuplicateProfile"))->trigger();
+    QCOMPARE(doc.rig().driveProfiles.size(), count + 1);
+    QCOMPARE(doc.rig().driveProfiles.back().name, std::string("stagger copy"));
+    QCOMPARE(panel->currentProfile(), doc.rig().driveProfiles.back().id);
+    QVERIFY(panel->renameCurrentProfile(QStringLiteral("shove")));
+    QCOMPARE(doc.rig().driveProfiles.back().name, std::string("shove"));
+    // A taken name is refused and said; the list keeps the name the profile has.
+    QSignalSpy problems(panel, &app::DrivePanel::problem);
+    panel->profileList()->currentItem()->setText(QStringLiteral("limp"));
+    QCOMPARE(problems.count(), 1);
+    QVERIFY(problems.front().front().toString().contains(QStringLiteral("'limp' exists already")));
+    QCOMPARE(panel->profileList()->currentItem()->text(), QStringLiteral("shove"));
+    w.action(QStringLiteral("driveAddProfile"))->trigger();
+    QCOMPARE(doc.rig().driveProfiles.back().name, std::string("profile"));
+    QVERIFY(doc.rig().driveProfiles.back().defaults == rig::DriveGains{});
+    w.action(QStringLiteral("driveRemoveProfile"))->trigger();
+    QCOMPARE(doc.rig().driveProfiles.size(), count + 1);
+
+    // A profile whose name clashes (an old or hand-edited project) is listed in the panel's findings.
+    QVERIFY(!panel->findingsLabel()->isVisible());
+    project::Project p = doc.snapshot();
+    p.rig.driveProfiles[2].name = "limp";
+    doc.adopt(std::move(p), QString(), true);
+    QTRY_VERIFY(panel->findingsLabel()->isVisible());
+    QVERIFY2(panel->findingsLabel()->text().contains(QStringLiteral("name used by driveProfiles[0]")),
+             qPrintable(panel->findingsLabel()->text()));
+}
+
+int main(int argc, char** argv)
+{
+    TestDrivePanel test;
+    return runGuiTests(test, argc, argv);
+}
+#include "tst_drivepanel.moc"
