@@ -90,6 +90,10 @@ int main(int argc, char** argv)
         QStringLiteral("Show and raise the dock of the panel NAME (outliner, properties, history, drive, validation, log)."),
         QStringLiteral("NAME"));
     parser.addOption(panel);
+    QCommandLineOption drive(QStringLiteral("drive"),
+        QStringLiteral("With --screenshot and --play: play the mesh's clip CLIP through the drives (a driven preview) instead of a drop."),
+        QStringLiteral("CLIP"));
+    parser.addOption(drive);
     parser.process(app);
 
     marionette::app::MainWindow window;
@@ -99,7 +103,8 @@ int main(int argc, char** argv)
     const double playSeconds = parser.value(play).toDouble();
     const bool aimHit = parser.isSet(aim);
     const QString panelName = parser.value(panel);
-    QTimer::singleShot(0, &window, [&window, files, picture, playSeconds, aimHit, panelName] {
+    const QString driveClip = parser.value(drive);
+    QTimer::singleShot(0, &window, [&window, files, picture, playSeconds, aimHit, panelName, driveClip] {
         if (picture.isEmpty())
             window.offerRecovery();
         if (!files.isEmpty())
@@ -110,6 +115,7 @@ int main(int argc, char** argv)
         }
         if (!picture.isEmpty() && playSeconds > 0) {
             window.preview()->settings().dropHeight = 1.f;
+            window.preview()->setDrivenClip(driveClip);
             window.preview()->play();
         }
         if (!picture.isEmpty())
