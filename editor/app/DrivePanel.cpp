@@ -214,7 +214,6 @@ DrivePanel::DrivePanel(editor::Document* document, QWidget* parent) : QWidget(pa
     mTable->verticalHeader()->setDefaultSectionSize(mTable->fontMetrics().height() + 6);
     mTable->setSelectionBehavior(QAbstractItemView::SelectRows);
     mTable->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    mTable->setEditTriggers(QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed | QAbstractItemView::AnyKeyPressed);
     mTable->setItemDelegate(new GainDelegate(mTable));
     mTable->verticalHeader()->setVisible(false);
     mTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
@@ -291,6 +290,11 @@ bool DrivePanel::setCurrentProfile(rig::ElementId id)
 
 bool DrivePanel::push(QUndoCommand* command, const QString& error)
 {
+    if (command && !mEditable) {
+        delete command;
+        emit problem(tr("Drive panel: the document is locked while previewing (Stop to edit)"));
+        return false;
+    }
     if (!command) {
         emit problem(tr("Drive panel: %1").arg(error));
         return false;
@@ -358,6 +362,10 @@ void DrivePanel::cellEdited(QTableWidgetItem* item)
 {
     if (mUpdating)
         return;
+    if (!mEditable) { // (nothing should edit a cell then; put back what the rig has)
+        rebuildTable();
+        return;
+    }
     const int row = item->row(), column = item->column();
     const QStringList keys = editor::driveGainKeys();
     if (column < 1 || column > keys.size() || row < 0 || std::size_t(row) >= mRows.size())
@@ -389,7 +397,8 @@ void DrivePanel::rebuildProfiles()
         const rig::DriveProfile& p = rig.driveProfiles[i];
         auto* item = new QListWidgetItem(QString::fromStdString(p.name), mProfiles);
         item->setData(kProfileIdRole, p.id);
-        item->setFlags(item->flags() | Qt::ItemIsEditable);
+        if (mEditable)
+            item->setFlags(item->flags() | Qt::ItemIsEditable);
         item->setToolTip(tr("%n part(s) with gains of their own", nullptr, int(p.parts.size())));
         if (faulty.count(std::int32_t(i)))
             item->setForeground(QColor(0xc0, 0x39, 0x2b));
@@ -397,11 +406,28 @@ void DrivePanel::rebuildProfiles()
             mProfiles->setCurrentItem(item);
     }
     mUpdating = false;
+    refreshEnabled();
+}
+
+void DrivePanel::setEditable(bool editable)
+{
+    mEditable = editable;
+    refreshEnabled();
+    rebuildProfiles(); // names editable or not
+    rebuildTable();
+}
+
+void DrivePanel::refreshEnabled()
+{
     const bool any = mProfile != 0;
+    mAdd->setEnabled(mEditable);
     for (QAction* a : {mDuplicate, mRename, mRemove, mUseDefaults})
-        a->setEnabled(any);
+        a->setEnabled(mEditable && any);
     for (const auto& [key, w] : mDefaults)
-        w->setEnabled(any);
+        w->setEnabled(mEditable && any);
+    mTable->setEditTriggers(mEditable ? QAbstractItemView::DoubleClicked | QAbstractItemView::EditKeyPressed |
+                                            QAbstractItemView::AnyKeyPressed
+                                      : QAbstractItemView::NoEditTriggers);
 }
 
 void DrivePanel::rebuildTable()
@@ -432,7 +458,7 @@ void DrivePanel::rebuildTable()
             QTableWidgetItem* cell = itemAt(int(r), k + 1);
             const QVariant v = editor::driveGain(gains, keys[k]);
             if (keys[k] == QLatin1String("kinematic")) {
-                cell->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled | Qt::ItemIsUserCheckable);
+                cell->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled | (mEditable ? Qt::ItemIsUserCheckable : Qt::NoItemFlags));
                 cell->setCheckState(v.toBool() ? Qt::Checked : Qt::Unchecked);
             } else {
                 cell->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled | Qt::ItemIsEditable);

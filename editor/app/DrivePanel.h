@@ -48,6 +48,11 @@ class DrivePanel : public QWidget {
     /// driveRemoveProfile, driveUseDefaults), for the main window's menu and its action registry.
     QList<QAction*> panelActions() const;
 
+    /// Off while the preview runs (the document is locked): the profiles and parts are shown, selecting rows
+    /// still selects, nothing can be edited.
+    void setEditable(bool editable);
+    bool isEditable() const { return mEditable; }
+
     // What the actions and the table do, for the main window and the tests. Each is one undo step and
     // returns false (after problem()) when the document refuses it.
     bool addProfile(bool duplicateCurrent);
@@ -69,6 +74,7 @@ class DrivePanel : public QWidget {
     void refreshDefaults();
     void refreshFindings();
     void refreshSymmetric();
+    void refreshEnabled();
     void selectionFromDocument();
     void selectionToDocument();
     void cellEdited(QTableWidgetItem* item);
@@ -85,6 +91,7 @@ class DrivePanel : public QWidget {
     std::vector<std::pair<QString, QWidget*>> mDefaults;
     QAction *mAdd = nullptr, *mDuplicate = nullptr, *mRename = nullptr, *mRemove = nullptr, *mUseDefaults = nullptr;
     bool mUpdating = false;
+    bool mEditable = true;
 };
 
 } // namespace marionette::app

@@ -87,7 +87,7 @@ void MainWindow::setEditingLocked(bool locked)
             a->setEnabled(!locked);
     mProperties->setEnabled(!locked);
     mOutliner->setEnabled(!locked);
-    mDrive->setEnabled(!locked);
+    mDrive->setEditable(!locked); // still shown: the profiles being previewed
     if (auto* history = findChild<QDockWidget*>(QStringLiteral("historyDock")))
         history->widget()->setEnabled(!locked);
     if (!locked) {

@@ -294,6 +294,10 @@ void TestDrivePanel::drivenPreviewHitKillGetUp()
     editor::PreviewSession* session = w.preview()->session();
     QVERIFY(session && session->isDriven());
     QCOMPARE(session->drivenPlay()->clip, QStringLiteral("walk"));
+    // The panel still shows the profiles while previewing, but edits nothing.
+    QVERIFY(!panel->isEditable() && panel->partsTable()->isEnabled());
+    QVERIFY(!panel->setDefault(QStringLiteral("motorFrequency"), 1.0));
+    QCOMPARE(profileNamed(doc.rig(), "stiff").defaults.motorFrequency, 60.f);
     QCOMPARE(session->drivePhase(), editor::PreviewSession::DrivePhase::Playing);
     QCOMPARE(session->driveProfile(), QStringLiteral("balanced"));
     QCOMPARE(bar->profileBox()->currentText(), QStringLiteral("balanced"));
@@ -368,7 +372,7 @@ void TestDrivePanel::drivenPreviewHitKillGetUp()
     QVERIFY(w.preview()->session() && !w.preview()->session()->isDriven());
     QVERIFY(w.viewport()->scene().triangleTracking.empty());
     w.action(QStringLiteral("previewStop"))->trigger();
-    QVERIFY(panel->isEnabled());
+    QVERIFY(panel->isEditable());
 }
 
 int main(int argc, char** argv)
