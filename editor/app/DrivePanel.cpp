@@ -4,21 +4,17 @@
 
 #include "marionette/editor/document/DriveProfiles.h"
 #include "marionette/editor/document/commands/AddDriveProfileCommand.h"
-#include "marionette/editor/document/commands/ClearDrivePartsCommand.h"
 #include "marionette/editor/document/commands/RemoveDriveProfileCommand.h"
 #include "marionette/editor/document/commands/RenameDriveProfileCommand.h"
 #include "marionette/editor/document/commands/SetDriveDefaultsCommand.h"
-#include "marionette/editor/document/commands/SetDrivePartsCommand.h"
 
 #include <QAction>
 #include <QCheckBox>
 #include <QDoubleSpinBox>
 #include <QGridLayout>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QListWidget>
-#include <QStyledItemDelegate>
 #include <QTableWidget>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -43,21 +39,31 @@ double maximumOf(const QString& key)
     return 0.0;
 }
 
-/// A column header short enough for a narrow dock (the full words are its tooltip).
-QString shortLabel(const QString& key)
+} // namespace
+
+QString DrivePanel::shortLabel(const QString& key)
 {
-    if (key == QLatin1String("motorFrequency")) return QObject::tr("Motor Hz");
-    if (key == QLatin1String("motorDamping")) return QObject::tr("Motor ζ");
-    if (key == QLatin1String("maxTorque")) return QObject::tr("Torque");
-    if (key == QLatin1String("pinFrequency")) return QObject::tr("Pin Hz");
-    if (key == QLatin1String("pinDamping")) return QObject::tr("Pin ζ");
-    if (key == QLatin1String("maxForce")) return QObject::tr("Force");
+    if (key == QLatin1String("motorFrequency"))
+        return QObject::tr("Motor Hz");
+    if (key == QLatin1String("motorDamping"))
+        return QObject::tr("Motor ζ");
+    if (key == QLatin1String("maxTorque"))
+        return QObject::tr("Torque");
+    if (key == QLatin1String("pinFrequency"))
+        return QObject::tr("Pin Hz");
+    if (key == QLatin1String("pinDamping"))
+        return QObject::tr("Pin ζ");
+    if (key == QLatin1String("maxForce"))
+        return QObject::tr("Force");
     return QObject::tr("Kinematic");
 }
 
-bool isFrequency(const QString& key) { return key.endsWith(QLatin1String("Frequency")); }
+bool DrivePanel::isFrequency(const QString& key)
+{
+    return key.endsWith(QLatin1String("Frequency"));
+}
 
-QDoubleSpinBox* gainBox(const QString& key)
+QDoubleSpinBox* DrivePanel::gainBox(const QString& key)
 {
     auto* box = new QDoubleSpinBox;
     box->setRange(0.0, maximumOf(key));
@@ -69,43 +75,6 @@ QDoubleSpinBox* gainBox(const QString& key)
         box->setSpecialValueText(QObject::tr("no limit")); // 0 = unlimited
     return box;
 }
-
-/// The table's number cells are edited in a spin box with the gain's range.
-class GainDelegate : public QStyledItemDelegate {
-  public:
-    using QStyledItemDelegate::QStyledItemDelegate;
-    QWidget* createEditor(QWidget* parent, const QStyleOptionViewItem&, const QModelIndex& index) const override
-    {
-        const QStringList keys = editor::driveGainKeys();
-        const int k = index.column() - 1;
-        if (k < 0 || k >= keys.size() - 1)
-            return nullptr;
-        QDoubleSpinBox* box = gainBox(keys[k]);
-        box->setParent(parent);
-        box->setFrame(false);
-        return box;
-    }
-    void setEditorData(QWidget* editor, const QModelIndex& index) const override
-    {
-        static_cast<QDoubleSpinBox*>(editor)->setValue(index.data(Qt::EditRole).toDouble());
-    }
-    void setModelData(QWidget* editor, QAbstractItemModel* model, const QModelIndex& index) const override
-    {
-        auto* box = static_cast<QDoubleSpinBox*>(editor);
-        box->interpretText();
-        model->setData(index, box->value(), Qt::EditRole);
-    }
-};
-
-QString partName(const rig::RigDescription& rig, ElementRef ref)
-{
-    const std::int32_t i = editor::indexOf(rig, ref);
-    const std::string& name = editor::nameAt(rig, ref.kind, std::size_t(i));
-    const QString text = name.empty() ? QStringLiteral("#%1").arg(i) : QString::fromStdString(name);
-    return ref.kind == ElementKind::Stick ? text + QObject::tr(" (stick)") : text;
-}
-
-} // namespace
 
 DrivePanel::DrivePanel(editor::Document* document, QWidget* parent) : QWidget(parent), mDocument(document)
 {
@@ -125,14 +94,17 @@ DrivePanel::DrivePanel(editor::Document* document, QWidget* parent) : QWidget(pa
                   [this] { addProfile(false); });
     mDuplicate = action("driveDuplicateProfile", tr("Duplicate Profile"), tr("A copy of the selected profile"),
                         [this] { addProfile(true); });
-    mRename = action("driveRenameProfile", tr("Rename Profile…"), tr("Rename the selected profile (games find it by name)"), [this] {
-        const int row = mProfiles->currentRow();
-        if (row >= 0)
-            mProfiles->editItem(mProfiles->item(row));
-    });
-    mRemove = action("driveRemoveProfile", tr("Remove Profile"), tr("Remove the selected profile"), [this] { removeCurrentProfile(); });
-    mUseDefaults = action("driveUseDefaults", tr("Use Defaults"), tr("The selected parts take the profile's defaults again"),
-                          [this] { useDefaultsForSelectedParts(); });
+    mRename = action("driveRenameProfile", tr("Rename Profile…"),
+                     tr("Rename the selected profile (games find it by name)"), [this] {
+                         const int row = mProfiles->currentRow();
+                         if (row >= 0)
+                             mProfiles->editItem(mProfiles->item(row));
+                     });
+    mRemove = action("driveRemoveProfile", tr("Remove Profile"), tr("Remove the selected profile"),
+                     [this] { removeCurrentProfile(); });
+    mUseDefaults =
+        action("driveUseDefaults", tr("Use Defaults"), tr("The selected parts take the profile's defaults again"),
+               [this] { useDefaultsForSelectedParts(); });
 
     auto* top = new QHBoxLayout;
     mProfiles = new QListWidget;
@@ -141,7 +113,10 @@ DrivePanel::DrivePanel(editor::Document* document, QWidget* parent) : QWidget(pa
     top->addWidget(mProfiles, 1);
     auto* buttons = new QGridLayout;
     int n = 0;
-    for (const auto& [a, text] : {std::pair{mAdd, tr("Add")}, {mDuplicate, tr("Duplicate")}, {mRename, tr("Rename")}, {mRemove, tr("Remove")}}) {
+    for (const auto& [a, text] : {std::pair{mAdd, tr("Add")},
+                                  {mDuplicate, tr("Duplicate")},
+                                  {mRename, tr("Rename")},
+                                  {mRemove, tr("Remove")}}) {
         a->setIconText(text);
         auto* b = new QToolButton;
         b->setDefaultAction(a);
@@ -203,21 +178,7 @@ DrivePanel::DrivePanel(editor::Document* document, QWidget* parent) : QWidget(pa
     partsBar->addWidget(useDefaults);
     layout->addLayout(partsBar);
 
-    QStringList headers{tr("Part")};
-    for (const QString& key : editor::driveGainKeys())
-        headers << shortLabel(key);
-    mTable = new QTableWidget(0, int(headers.size()));
-    mTable->setObjectName(QStringLiteral("driveParts"));
-    mTable->setHorizontalHeaderLabels(headers);
-    for (int k = 0; k < editor::driveGainKeys().size(); ++k)
-        mTable->horizontalHeaderItem(k + 1)->setToolTip(editor::driveGainLabel(editor::driveGainKeys()[k]));
-    mTable->verticalHeader()->setDefaultSectionSize(mTable->fontMetrics().height() + 6);
-    mTable->setSelectionBehavior(QAbstractItemView::SelectRows);
-    mTable->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    mTable->setItemDelegate(new GainDelegate(mTable));
-    mTable->verticalHeader()->setVisible(false);
-    mTable->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    mTable->horizontalHeader()->setStretchLastSection(true);
+    createPartsTable();
     layout->addWidget(mTable, 1);
 
     mFindings = new QLabel;
@@ -238,7 +199,8 @@ DrivePanel::DrivePanel(editor::Document* document, QWidget* parent) : QWidget(pa
             return;
         const auto id = rig::ElementId(item->data(kProfileIdRole).toUInt());
         const std::int32_t i = editor::driveProfileIndex(mDocument->rig(), id);
-        if (i != rig::kNone && item->text() != QString::fromStdString(mDocument->rig().driveProfiles[std::size_t(i)].name)) {
+        if (i != rig::kNone &&
+            item->text() != QString::fromStdString(mDocument->rig().driveProfiles[std::size_t(i)].name)) {
             mProfile = id;
             if (!renameCurrentProfile(item->text()))
                 rebuildProfiles(); // back to the name it has
@@ -267,7 +229,10 @@ DrivePanel::DrivePanel(editor::Document* document, QWidget* parent) : QWidget(pa
     refreshSymmetric();
 }
 
-QList<QAction*> DrivePanel::panelActions() const { return {mAdd, mDuplicate, mRename, mRemove, mUseDefaults}; }
+QList<QAction*> DrivePanel::panelActions() const
+{
+    return {mAdd, mDuplicate, mRename, mRemove, mUseDefaults};
+}
 
 QWidget* DrivePanel::defaultsEditor(const QString& key) const
 {
@@ -306,7 +271,8 @@ bool DrivePanel::push(QUndoCommand* command, const QString& error)
 bool DrivePanel::addProfile(bool duplicateCurrent)
 {
     QString error;
-    auto* command = editor::AddDriveProfileCommand::create(mDocument, QString(), duplicateCurrent ? mProfile : 0, error);
+    auto* command =
+        editor::AddDriveProfileCommand::create(mDocument, QString(), duplicateCurrent ? mProfile : 0, error);
     const rig::ElementId added = command ? command->profileId() : 0;
     if (!push(command, error))
         return false;
@@ -332,55 +298,6 @@ bool DrivePanel::setDefault(const QString& key, const QVariant& value)
         return true; // no empty undo step
     QString error;
     return push(editor::SetDriveDefaultsCommand::create(mDocument, mProfile, key, value, error), error);
-}
-
-bool DrivePanel::setSelectedPartsGain(const QString& key, const QVariant& value)
-{
-    QString error;
-    return push(editor::SetDrivePartsCommand::create(mDocument, mProfile, selectedParts(), key, value, error), error);
-}
-
-bool DrivePanel::useDefaultsForSelectedParts()
-{
-    QString error;
-    return push(editor::ClearDrivePartsCommand::create(mDocument, mProfile, selectedParts(), error), error);
-}
-
-std::vector<ElementRef> DrivePanel::selectedParts() const
-{
-    std::set<int> rows;
-    for (const QModelIndex& index : mTable->selectionModel()->selectedIndexes())
-        rows.insert(index.row());
-    std::vector<ElementRef> parts;
-    for (int row : rows)
-        if (row >= 0 && std::size_t(row) < mRows.size())
-            parts.push_back(mRows[std::size_t(row)]);
-    return parts;
-}
-
-void DrivePanel::cellEdited(QTableWidgetItem* item)
-{
-    if (mUpdating)
-        return;
-    if (!mEditable) { // (nothing should edit a cell then; put back what the rig has)
-        rebuildTable();
-        return;
-    }
-    const int row = item->row(), column = item->column();
-    const QStringList keys = editor::driveGainKeys();
-    if (column < 1 || column > keys.size() || row < 0 || std::size_t(row) >= mRows.size())
-        return;
-    const QString key = keys[column - 1];
-    const QVariant value = key == QLatin1String("kinematic") ? QVariant(item->checkState() == Qt::Checked)
-                                                             : QVariant(item->data(Qt::EditRole).toDouble());
-    // The edited row and, when it is one of them, every other selected row.
-    if (!mTable->selectionModel()->isRowSelected(row, QModelIndex())) {
-        mUpdating = true;
-        mTable->selectRow(row);
-        mUpdating = false;
-    }
-    if (!setSelectedPartsGain(key, value))
-        rebuildTable(); // the cell back to what the rig has
 }
 
 void DrivePanel::rebuildProfiles()
@@ -430,59 +347,11 @@ void DrivePanel::refreshEnabled()
                                       : QAbstractItemView::NoEditTriggers);
 }
 
-void DrivePanel::rebuildTable()
-{
-    const rig::RigDescription& rig = mDocument->rig();
-    const std::int32_t pi = editor::driveProfileIndex(rig, mProfile);
-    const QStringList keys = editor::driveGainKeys();
-    mUpdating = true;
-    mRows = editor::driveParts(rig);
-    mTable->setRowCount(int(mRows.size()));
-    // Items are updated in place (never deleted here: this runs inside a cell's own itemChanged).
-    auto itemAt = [this](int row, int column) {
-        QTableWidgetItem* item = mTable->item(row, column);
-        if (!item) {
-            item = new QTableWidgetItem;
-            mTable->setItem(row, column, item);
-        }
-        return item;
-    };
-    for (std::size_t r = 0; r < mRows.size(); ++r) {
-        QTableWidgetItem* name = itemAt(int(r), kNameColumn);
-        name->setText(partName(rig, mRows[r]));
-        name->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled);
-        const rig::DriveProfile* profile = pi == rig::kNone ? nullptr : &rig.driveProfiles[std::size_t(pi)];
-        const bool own = profile && editor::findDrivePart(rig, *profile, mRows[r]);
-        const rig::DriveGains gains = profile ? editor::driveGainsOf(rig, *profile, mRows[r]) : rig::DriveGains{};
-        for (int k = 0; k < keys.size(); ++k) {
-            QTableWidgetItem* cell = itemAt(int(r), k + 1);
-            const QVariant v = editor::driveGain(gains, keys[k]);
-            if (keys[k] == QLatin1String("kinematic")) {
-                cell->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled | (mEditable ? Qt::ItemIsUserCheckable : Qt::NoItemFlags));
-                cell->setCheckState(v.toBool() ? Qt::Checked : Qt::Unchecked);
-            } else {
-                cell->setFlags(Qt::ItemIsSelectable | Qt::ItemIsEnabled | Qt::ItemIsEditable);
-                cell->setData(Qt::EditRole, v.toDouble()); // (0 N·m or N: shown as 0, "no limit" in the editor)
-            }
-            cell->setData(kOverrideRole, own);
-            QFont font = cell->font();
-            font.setItalic(!own);
-            font.setBold(own);
-            cell->setFont(font);
-            cell->setForeground(own ? palette().color(QPalette::Text) : palette().color(QPalette::Disabled, QPalette::Text));
-            cell->setToolTip(own ? tr("This part's own value") : tr("Inherited from the profile's defaults"));
-            if (!profile)
-                cell->setFlags(Qt::NoItemFlags);
-        }
-    }
-    mUpdating = false;
-    selectionFromDocument();
-}
-
 void DrivePanel::refreshDefaults()
 {
     const std::int32_t pi = editor::driveProfileIndex(mDocument->rig(), mProfile);
-    const rig::DriveGains gains = pi == rig::kNone ? rig::DriveGains{} : mDocument->rig().driveProfiles[std::size_t(pi)].defaults;
+    const rig::DriveGains gains =
+        pi == rig::kNone ? rig::DriveGains{} : mDocument->rig().driveProfiles[std::size_t(pi)].defaults;
     mUpdating = true;
     for (const auto& [key, w] : mDefaults) {
         if (auto* box = qobject_cast<QDoubleSpinBox*>(w))
@@ -507,30 +376,6 @@ void DrivePanel::refreshSymmetric()
     const project::SymmetrySettings& s = mDocument->project().editor.symmetry;
     mSymmetric->setText(s.enabled ? tr("⇋ Symmetric") : QString());
     mSymmetric->setVisible(s.enabled);
-}
-
-void DrivePanel::selectionFromDocument()
-{
-    if (mUpdating)
-        return;
-    mUpdating = true;
-    mTable->clearSelection();
-    const auto& selection = mDocument->selection();
-    const int columns = mTable->columnCount();
-    for (std::size_t r = 0; r < mRows.size(); ++r)
-        if (std::find(selection.begin(), selection.end(), mRows[r]) != selection.end())
-            mTable->selectionModel()->select(QItemSelection(mTable->model()->index(int(r), 0), mTable->model()->index(int(r), columns - 1)),
-                                             QItemSelectionModel::Select);
-    mUpdating = false;
-}
-
-void DrivePanel::selectionToDocument()
-{
-    if (mUpdating)
-        return;
-    mUpdating = true;
-    mDocument->setSelection(selectedParts());
-    mUpdating = false;
 }
 
 } // namespace marionette::app

@@ -14,6 +14,7 @@
 #include <QWidget>
 
 class QAction;
+class QDoubleSpinBox;
 class QLabel;
 class QListWidget;
 class QTableWidget;
@@ -64,11 +65,18 @@ class DrivePanel : public QWidget {
     /// Clears the selected rows' entries back to the defaults.
     bool useDefaultsForSelectedParts();
 
+    /// A spin box for gain `key` with its kDriveGainFields range ("no limit" at 0 for the maxima).
+    static QDoubleSpinBox* gainBox(const QString& key);
+    /// A column header short enough for a narrow dock ("Motor ζ"; editor::driveGainLabel() is the tooltip).
+    static QString shortLabel(const QString& key);
+
   signals:
     /// A refused edit, in one line (the main window shows it in the status bar and the log).
     void problem(const QString& message);
 
   private:
+    static bool isFrequency(const QString& key);
+    void createPartsTable(); // DrivePanelParts.cpp, with the table's other functions
     void rebuildProfiles();
     void rebuildTable();
     void refreshDefaults();

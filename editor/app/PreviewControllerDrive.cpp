@@ -56,7 +56,8 @@ QString PreviewController::startProfile() const
 {
     const auto& profiles = mDocument->rig().driveProfiles;
     auto has = [&](const QString& name) {
-        return std::any_of(profiles.begin(), profiles.end(), [&](const rig::DriveProfile& p) { return p.name == name.toStdString(); });
+        return std::any_of(profiles.begin(), profiles.end(),
+                           [&](const rig::DriveProfile& p) { return p.name == name.toStdString(); });
     };
     if (!mDriveProfile.isEmpty() && has(mDriveProfile))
         return mDriveProfile;
@@ -118,10 +119,18 @@ QString PreviewController::driveStatus() const
         return {};
     QString phase;
     switch (mSession->drivePhase()) {
-    case editor::PreviewSession::DrivePhase::Off: phase = tr("off"); break;
-    case editor::PreviewSession::DrivePhase::Playing: phase = tr("playing"); break;
-    case editor::PreviewSession::DrivePhase::Limp: phase = tr("limp"); break;
-    case editor::PreviewSession::DrivePhase::GettingUp: phase = tr("getting up"); break;
+    case editor::PreviewSession::DrivePhase::Off:
+        phase = tr("off");
+        break;
+    case editor::PreviewSession::DrivePhase::Playing:
+        phase = tr("playing");
+        break;
+    case editor::PreviewSession::DrivePhase::Limp:
+        phase = tr("limp");
+        break;
+    case editor::PreviewSession::DrivePhase::GettingUp:
+        phase = tr("getting up");
+        break;
     }
     const QString profile = mSession->driveProfile();
     return tr("%1 · %2 · %3").arg(mSession->drivenPlay()->clip, profile.isEmpty() ? tr("no drives") : profile, phase);
@@ -144,7 +153,8 @@ void PreviewController::decorateDriven(viewport::ViewportScene& scene) const
         if (e.metres < 0.f)
             continue; // no target
         const float tolerances = std::max(e.metres / kTrackingMetres, std::max(e.radians, 0.f) / kTrackingRadians);
-        std::vector<float>& out = parts[k].kind == project::ElementKind::Triangle ? scene.triangleTracking : scene.stickTracking;
+        std::vector<float>& out =
+            parts[k].kind == project::ElementKind::Triangle ? scene.triangleTracking : scene.stickTracking;
         if (const std::int32_t i = editor::indexOf(rig, parts[k]); i >= 0 && std::size_t(i) < out.size())
             out[std::size_t(i)] = tolerances;
         if (tolerances > worst) {
@@ -166,7 +176,8 @@ void PreviewController::decorateDriven(viewport::ViewportScene& scene) const
                               .arg(double(kTrackingMetres) * 100.0, 0, 'f', 0)
                               .arg(double(kTrackingRadians) * 180.0 / 3.14159265358979, 0, 'f', 0)
                               .arg(double(kTrackingMetres * viewport::kTrackingSaturation) * 100.0, 0, 'f', 0)
-                              .arg(double(kTrackingRadians * viewport::kTrackingSaturation) * 180.0 / 3.14159265358979, 0, 'f', 0);
+                              .arg(double(kTrackingRadians * viewport::kTrackingSaturation) * 180.0 / 3.14159265358979,
+                                   0, 'f', 0);
 }
 
 } // namespace marionette::app

@@ -20,7 +20,8 @@ void PreviewToolBar::createDriveBar(QWidget* parent)
     mClip->setToolTip(tr("Play a clip of the mesh through the rig's drives (a powered ragdoll: hit, drag and explode "
                          "still work); none: the ordinary drop"));
     mClip->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    connect(mClip, &QComboBox::activated, this, [this](int i) { mPreview->setDrivenClip(mClip->itemData(i).toString()); });
+    connect(mClip, &QComboBox::activated, this,
+            [this](int i) { mPreview->setDrivenClip(mClip->itemData(i).toString()); });
     mDriveBar->addWidget(mClip);
     mProfile = new QComboBox;
     mProfile->setObjectName(QStringLiteral("previewProfile"));
@@ -36,7 +37,8 @@ void PreviewToolBar::createDriveBar(QWidget* parent)
     mGetUp = mDriveBar->addAction(tr("Get Up"), this, [this] { mPreview->getUp(); });
     mGetUp->setObjectName(QStringLiteral("previewGetUp"));
     mGetUp->setShortcut(QKeySequence(tr("Ctrl+G")));
-    mGetUp->setToolTip(tr("Get up with the mesh's get-up clip (named getup…) that lies as the body lies, then play on (Ctrl+G)"));
+    mGetUp->setToolTip(
+        tr("Get up with the mesh's get-up clip (named getup…) that lies as the body lies, then play on (Ctrl+G)"));
 
     connect(mDocument, &editor::Document::meshChanged, this, &PreviewToolBar::syncDrive);
     connect(mDocument, &editor::Document::driveProfilesChanged, this, &PreviewToolBar::syncDrive);
@@ -48,7 +50,8 @@ void PreviewToolBar::createDriveBar(QWidget* parent)
         const bool driven = s && s->isDriven();
         const auto phase = driven ? s->drivePhase() : editor::PreviewSession::DrivePhase::Off;
         mKill->setEnabled(driven && phase != editor::PreviewSession::DrivePhase::Limp);
-        mGetUp->setEnabled(driven && phase != editor::PreviewSession::DrivePhase::GettingUp && !mPreview->getUpClips().isEmpty());
+        mGetUp->setEnabled(driven && phase != editor::PreviewSession::DrivePhase::GettingUp &&
+                           !mPreview->getUpClips().isEmpty());
     });
     syncDrive();
 }
@@ -75,7 +78,8 @@ void PreviewToolBar::syncDrive()
     mProfile->setEnabled(mProfile->count() > 0 && !mPreview->drivenClip().isEmpty());
     const auto phase = driven ? s->drivePhase() : editor::PreviewSession::DrivePhase::Off;
     mKill->setEnabled(driven && phase != editor::PreviewSession::DrivePhase::Limp);
-    mGetUp->setEnabled(driven && phase != editor::PreviewSession::DrivePhase::GettingUp && !mPreview->getUpClips().isEmpty());
+    mGetUp->setEnabled(driven && phase != editor::PreviewSession::DrivePhase::GettingUp &&
+                       !mPreview->getUpClips().isEmpty());
 }
 
 } // namespace marionette::app

@@ -48,7 +48,10 @@ int rowNamed(QTableWidget* table, const QString& name)
     return -1;
 }
 
-int columnOf(const QString& key) { return int(editor::driveGainKeys().indexOf(key)) + 1; }
+int columnOf(const QString& key)
+{
+    return int(editor::driveGainKeys().indexOf(key)) + 1;
+}
 
 ElementRef triangleNamed(const rig::RigDescription& rig, const char* name)
 {
@@ -114,7 +117,8 @@ void TestDrivePanel::tableEditsWithSymmetryAndSelection()
     QTableWidget* table = panel->partsTable();
     QCOMPARE(table->rowCount(), int(editor::driveParts(doc.rig()).size()));
     QCOMPARE(table->rowCount(), int(doc.rig().triangles.size()) + 1);
-    const int armL = rowNamed(table, QStringLiteral("upperarm_l")), armR = rowNamed(table, QStringLiteral("upperarm_r"));
+    const int armL = rowNamed(table, QStringLiteral("upperarm_l")),
+              armR = rowNamed(table, QStringLiteral("upperarm_r"));
     const int shin = rowNamed(table, QStringLiteral("shin_l"));
     QVERIFY(armL >= 0 && armR >= 0 && shin >= 0);
     const int motor = columnOf(QStringLiteral("motorFrequency")), pin = columnOf(QStringLiteral("pinFrequency"));
@@ -124,8 +128,10 @@ void TestDrivePanel::tableEditsWithSymmetryAndSelection()
     QVERIFY(table->item(armL, motor)->font().italic());
     QVERIFY(table->item(shin, pin)->data(app::DrivePanel::kOverrideRole).toBool());
     QVERIFY(table->item(shin, pin)->font().bold());
-    QCOMPARE(table->item(shin, pin)->data(Qt::EditRole).toDouble(),
-             double(editor::driveGainsOf(doc.rig(), profileNamed(doc.rig(), "balanced"), triangleNamed(doc.rig(), "shin_l")).pinFrequency));
+    QCOMPARE(
+        table->item(shin, pin)->data(Qt::EditRole).toDouble(),
+        double(editor::driveGainsOf(doc.rig(), profileNamed(doc.rig(), "balanced"), triangleNamed(doc.rig(), "shin_l"))
+                   .pinFrequency));
 
     // Symmetry on: the panel says so, and the left arm's motor reaches the right arm.
     QVERIFY(!panel->symmetricLabel()->isVisible());
@@ -158,11 +164,14 @@ void TestDrivePanel::tableEditsWithSymmetryAndSelection()
 
     // Several rows edited at once (without symmetry): the kinematic box of one of two selected rows.
     table->clearSelection();
-    table->selectionModel()->select(table->model()->index(armL, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
-    table->selectionModel()->select(table->model()->index(shin, 0), QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    table->selectionModel()->select(table->model()->index(armL, 0),
+                                    QItemSelectionModel::Select | QItemSelectionModel::Rows);
+    table->selectionModel()->select(table->model()->index(shin, 0),
+                                    QItemSelectionModel::Select | QItemSelectionModel::Rows);
     table->item(shin, columnOf(QStringLiteral("kinematic")))->setCheckState(Qt::Checked);
     QVERIFY(editor::driveGainsOf(doc.rig(), profileNamed(doc.rig(), "balanced"), left).kinematic);
-    QVERIFY(editor::driveGainsOf(doc.rig(), profileNamed(doc.rig(), "balanced"), triangleNamed(doc.rig(), "shin_l")).kinematic);
+    QVERIFY(editor::driveGainsOf(doc.rig(), profileNamed(doc.rig(), "balanced"), triangleNamed(doc.rig(), "shin_l"))
+                .kinematic);
     QVERIFY(!editor::driveGainsOf(doc.rig(), profileNamed(doc.rig(), "balanced"), right).kinematic);
     // Use Defaults on the left arm takes its entry away again.
     table->clearSelection();
@@ -190,7 +199,10 @@ void TestDrivePanel::defaultsActionsAndFindings()
     QCOMPARE(profileNamed(doc.rig(), "stagger").defaults.motorFrequency, 7.5f);
     // Rows that inherit show the new default.
     QTableWidget* table = panel->partsTable();
-    QCOMPARE(table->item(rowNamed(table, QStringLiteral("chest")), columnOf(QStringLiteral("motorFrequency")))->data(Qt::EditRole).toDouble(), 7.5);
+    QCOMPARE(table->item(rowNamed(table, QStringLiteral("chest")), columnOf(QStringLiteral("motorFrequency")))
+                 ->data(Qt::EditRole)
+                 .toDouble(),
+             7.5);
 
     const std::size_t count = doc.rig().driveProfiles.size();
     w.action(QStringLiteral("driveDuplicateProfile"))->trigger();
@@ -306,7 +318,8 @@ void TestDrivePanel::drivenPreviewHitKillGetUp()
     // Every triangle is drawn in its own tracking colour.
     QCOMPARE(w.viewport()->scene().triangleTracking.size(), doc.rig().triangles.size());
     auto coloursMatch = [&] {
-        const std::vector<viewport::Colour> drawn = drawnTriangleColours(*w.viewport()), expected = expectedTriangleColours(*session);
+        const std::vector<viewport::Colour> drawn = drawnTriangleColours(*w.viewport()),
+                                            expected = expectedTriangleColours(*session);
         if (drawn.size() != expected.size() || drawn.size() != doc.rig().triangles.size())
             return false;
         for (std::size_t t = 0; t < drawn.size(); ++t)
@@ -327,7 +340,8 @@ void TestDrivePanel::drivenPreviewHitKillGetUp()
     // its target, and the parts are coloured each by its own error.
     w.action(QStringLiteral("previewHit"))->trigger();
     w.preview()->setHitStrength(60.f);
-    const rig::Triangle& chest = doc.rig().triangles[std::size_t(editor::indexOf(doc.rig(), triangleNamed(doc.rig(), "chest")))];
+    const rig::Triangle& chest =
+        doc.rig().triangles[std::size_t(editor::indexOf(doc.rig(), triangleNamed(doc.rig(), "chest")))];
     const auto x = session->positions();
     const Vec3 centre = (x[std::size_t(chest.p[0])] + x[std::size_t(chest.p[1])] + x[std::size_t(chest.p[2])]) / 3.f;
     const std::uint64_t before = session->stepIndex();
@@ -337,11 +351,13 @@ void TestDrivePanel::drivenPreviewHitKillGetUp()
     stepN(w, 15);
     QCOMPARE(session->stepIndex(), before + 15);
     QVERIFY2(session->partTrackingErrors()[1].metres > chestBefore + 0.03f,
-             qPrintable(QStringLiteral("chest %1 m after the hit, %2 before").arg(double(session->partTrackingErrors()[1].metres))
+             qPrintable(QStringLiteral("chest %1 m after the hit, %2 before")
+                            .arg(double(session->partTrackingErrors()[1].metres))
                             .arg(double(chestBefore))));
     QVERIFY(coloursMatch());
     const std::vector<viewport::Colour> afterHit = drawnTriangleColours(*w.viewport());
-    QVERIFY2(std::any_of(afterHit.begin(), afterHit.end(), [&](const viewport::Colour& c) { return !near(c, afterHit.front()); }),
+    QVERIFY2(std::any_of(afterHit.begin(), afterHit.end(),
+                         [&](const viewport::Colour& c) { return !near(c, afterHit.front()); }),
              "the parts are coloured each by its own error");
 
     // Kill (Preview ▸ Kill): limp, the body falls.
@@ -350,7 +366,8 @@ void TestDrivePanel::drivenPreviewHitKillGetUp()
     w.action(QStringLiteral("previewKill"))->trigger();
     stepN(w, 150);
     QCOMPARE(session->drivePhase(), editor::PreviewSession::DrivePhase::Limp);
-    QVERIFY2(session->centreOfMass().y < standing - 0.3f, qPrintable(QString::number(double(session->centreOfMass().y))));
+    QVERIFY2(session->centreOfMass().y < standing - 0.3f,
+             qPrintable(QString::number(double(session->centreOfMass().y))));
     QVERIFY(status->text().contains(QStringLiteral("limp")));
 
     // Get Up (Preview ▸ Get Up): getting up, then the walk again.
@@ -362,7 +379,8 @@ void TestDrivePanel::drivenPreviewHitKillGetUp()
     for (int i = 0; i < 900 && session->drivePhase() == editor::PreviewSession::DrivePhase::GettingUp; ++i)
         stepN(w, 1);
     QCOMPARE(session->drivePhase(), editor::PreviewSession::DrivePhase::Playing);
-    QVERIFY2(session->centreOfMass().y > standing - 0.15f, qPrintable(QString::number(double(session->centreOfMass().y))));
+    QVERIFY2(session->centreOfMass().y > standing - 0.15f,
+             qPrintable(QString::number(double(session->centreOfMass().y))));
     QVERIFY(coloursMatch());
 
     // Back to the drop: the next preview is not driven.

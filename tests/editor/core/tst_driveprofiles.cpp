@@ -61,8 +61,7 @@ const rig::DriveProfile& profileOf(const Document& doc, rig::ElementId id)
 }
 
 /// Pushes a command `create` made, failing the test when it was refused.
-template <class Command>
-void push(Document* doc, Command* command, const QString& error)
+template <class Command> void push(Document* doc, Command* command, const QString& error)
 {
     QVERIFY2(command, qPrintable(error));
     doc->undoStack()->push(command);
@@ -71,8 +70,10 @@ void push(Document* doc, Command* command, const QString& error)
 void pushSymmetric(Document* doc, QUndoCommand* edit)
 {
     const project::SymmetrySettings s;
-    const MirrorMap pairs = findMirrorPairs(doc->rig(), MirrorPlane::of(s), s.tolerance, autorig::mirrorParticlesByName(doc->rig()));
-    doc->undoStack()->push(new SymmetricEditCommand(doc, edit, pairs, s, [](const std::string& n) { return autorig::mirroredName(n); }));
+    const MirrorMap pairs =
+        findMirrorPairs(doc->rig(), MirrorPlane::of(s), s.tolerance, autorig::mirrorParticlesByName(doc->rig()));
+    doc->undoStack()->push(
+        new SymmetricEditCommand(doc, edit, pairs, s, [](const std::string& n) { return autorig::mirroredName(n); }));
 }
 
 } // namespace
@@ -80,7 +81,7 @@ void pushSymmetric(Document* doc, QUndoCommand* edit)
 class TestDriveProfiles : public QObject {
     Q_OBJECT
 
-private slots:
+  private slots:
     // The panel's rows are the runtime's parts: every triangle, then the sticks that drive a bone or a
     // profile lists, in the runtime's order.
     void parts_areTheRuntimesParts()
@@ -175,8 +176,10 @@ private slots:
         QTest::addColumn<QString>("error");
         QTest::newRow("empty") << QString() << QStringLiteral("a drive profile needs a name");
         QTest::newRow("blank") << QStringLiteral("   ") << QStringLiteral("a drive profile needs a name");
-        QTest::newRow("another's") << QStringLiteral("limp") << QStringLiteral("a drive profile named 'limp' exists already");
-        QTest::newRow("its own") << QStringLiteral("stiff") << QStringLiteral("a drive profile named 'stiff' exists already");
+        QTest::newRow("another's") << QStringLiteral("limp")
+                                   << QStringLiteral("a drive profile named 'limp' exists already");
+        QTest::newRow("its own") << QStringLiteral("stiff")
+                                 << QStringLiteral("a drive profile named 'stiff' exists already");
     }
     void rename_uniqueAndNotEmpty()
     {
@@ -204,7 +207,8 @@ private slots:
         const rig::DriveGains was = profileOf(*doc, balanced).defaults;
         QString error;
         for (double hz : {31.0, 32.5, 40.0})
-            push(doc, SetDriveDefaultsCommand::create(doc, balanced, QStringLiteral("motorFrequency"), hz, error), error);
+            push(doc, SetDriveDefaultsCommand::create(doc, balanced, QStringLiteral("motorFrequency"), hz, error),
+                 error);
         QCOMPARE(doc->undoStack()->count(), 1);
         QCOMPARE(profileOf(*doc, balanced).defaults.motorFrequency, 40.f);
         QCOMPARE(profileOf(*doc, balanced).defaults.motorDamping, was.motorDamping);
@@ -217,7 +221,10 @@ private slots:
         QVERIFY(profileOf(*doc, balanced).defaults == was);
         // There and back again merges into nothing.
         push(doc, SetDriveDefaultsCommand::create(doc, balanced, QStringLiteral("pinFrequency"), 5.0, error), error);
-        push(doc, SetDriveDefaultsCommand::create(doc, balanced, QStringLiteral("pinFrequency"), double(was.pinFrequency), error), error);
+        push(doc,
+             SetDriveDefaultsCommand::create(doc, balanced, QStringLiteral("pinFrequency"), double(was.pinFrequency),
+                                             error),
+             error);
         QCOMPARE(doc->undoStack()->count(), 0);
         // All the gains at once.
         rig::DriveGains all;
@@ -235,14 +242,17 @@ private slots:
         Document* doc = mannequin(&owner);
         const rig::ElementId balanced = profileId(*doc, "balanced");
         const rig::RigDescription& rig = doc->rig();
-        const ElementRef shin = named(rig, ElementKind::Triangle, "shin_l"), chest = named(rig, ElementKind::Triangle, "chest");
+        const ElementRef shin = named(rig, ElementKind::Triangle, "shin_l"),
+                         chest = named(rig, ElementKind::Triangle, "chest");
         const rig::DriveProfile before = profileOf(*doc, balanced);
         QVERIFY(findDrivePart(rig, before, shin));
         QVERIFY(!findDrivePart(rig, before, chest));
         const rig::DriveGains shinWas = driveGainsOf(rig, before, shin);
         QString error;
         for (double torque : {100.0, 250.0})
-            push(doc, SetDrivePartsCommand::create(doc, balanced, {shin, chest}, QStringLiteral("maxTorque"), torque, error), error);
+            push(doc,
+                 SetDrivePartsCommand::create(doc, balanced, {shin, chest}, QStringLiteral("maxTorque"), torque, error),
+                 error);
         QCOMPARE(doc->undoStack()->count(), 1);
         const rig::DriveProfile& after = profileOf(*doc, balanced);
         rig::DriveGains shinNow = shinWas, chestNow = before.defaults;
@@ -256,32 +266,45 @@ private slots:
 
         // The neck's stick is a part (it drives a bone); so is any stick a profile lists.
         const ElementRef neck{ElementKind::Stick, doc->rig().sticks[std::size_t(doc->rig().bindings[3].index)].id};
-        push(doc, SetDrivePartsCommand::create(doc, balanced, {neck}, QStringLiteral("pinFrequency"), 8.0, error), error);
+        push(doc, SetDrivePartsCommand::create(doc, balanced, {neck}, QStringLiteral("pinFrequency"), 8.0, error),
+             error);
         QCOMPARE(driveGainsOf(doc->rig(), profileOf(*doc, balanced), neck).pinFrequency, 8.f);
     }
 
     void parts_badInputChangesNothing_data()
     {
-        QTest::addColumn<int>("profile"); // 0: the balanced profile's id
+        QTest::addColumn<int>("profile");  // 0: the balanced profile's id
         QTest::addColumn<QString>("part"); // a triangle's name, or "particle:<name>", "triangle#<id>"
         QTest::addColumn<QString>("key");
         QTest::addColumn<QVariant>("value");
         QTest::addColumn<QString>("error");
         const double nan = std::numeric_limits<double>::quiet_NaN();
-        QTest::newRow("unknown profile") << 42 << "chest" << "motorFrequency" << QVariant(1.0) << "no drive profile has id 42";
-        QTest::newRow("a particle") << 0 << "particle:wrist_l" << "motorFrequency" << QVariant(1.0)
+        QTest::newRow("unknown profile") << 42 << "chest"
+                                         << "motorFrequency" << QVariant(1.0) << "no drive profile has id 42";
+        QTest::newRow("a particle") << 0 << "particle:wrist_l"
+                                    << "motorFrequency" << QVariant(1.0)
                                     << "a particle is not a drive part (triangles and sticks are)";
-        QTest::newRow("missing triangle") << 0 << "triangle#999" << "motorFrequency" << QVariant(1.0) << "the rig has no triangle with id 999";
-        QTest::newRow("unknown gain") << 0 << "chest" << "stiffness" << QVariant(1.0)
-                                      << "unknown drive gain 'stiffness' (one of motorFrequency, motorDamping, maxTorque, "
-                                         "pinFrequency, pinDamping, maxForce, kinematic)";
-        QTest::newRow("NaN") << 0 << "chest" << "motorFrequency" << QVariant(nan) << "motorFrequency: nan is outside [0, 60]";
-        QTest::newRow("negative") << 0 << "chest" << "motorDamping" << QVariant(-0.5) << "motorDamping: -0.5 is outside [0, 10]";
-        QTest::newRow("above its range") << 0 << "chest" << "pinFrequency" << QVariant(60.5) << "pinFrequency: 60.5 is outside [0, 60]";
-        QTest::newRow("infinite force") << 0 << "chest" << "maxForce" << QVariant(std::numeric_limits<double>::infinity())
+        QTest::newRow("missing triangle") << 0 << "triangle#999"
+                                          << "motorFrequency" << QVariant(1.0) << "the rig has no triangle with id 999";
+        QTest::newRow("unknown gain")
+            << 0 << "chest"
+            << "stiffness" << QVariant(1.0)
+            << "unknown drive gain 'stiffness' (one of motorFrequency, motorDamping, maxTorque, "
+               "pinFrequency, pinDamping, maxForce, kinematic)";
+        QTest::newRow("NaN") << 0 << "chest"
+                             << "motorFrequency" << QVariant(nan) << "motorFrequency: nan is outside [0, 60]";
+        QTest::newRow("negative") << 0 << "chest"
+                                  << "motorDamping" << QVariant(-0.5) << "motorDamping: -0.5 is outside [0, 10]";
+        QTest::newRow("above its range") << 0 << "chest"
+                                         << "pinFrequency" << QVariant(60.5) << "pinFrequency: 60.5 is outside [0, 60]";
+        QTest::newRow("infinite force") << 0 << "chest"
+                                        << "maxForce" << QVariant(std::numeric_limits<double>::infinity())
                                         << "maxForce: inf is outside [0, 1e+06]";
-        QTest::newRow("text") << 0 << "chest" << "maxTorque" << QVariant(QStringLiteral("lots")) << "maxTorque: 'lots' is outside [0, 1e+06]";
-        QTest::newRow("kinematic as a number") << 0 << "chest" << "kinematic" << QVariant(1.0) << "kinematic: expected true or false";
+        QTest::newRow("text") << 0 << "chest"
+                              << "maxTorque" << QVariant(QStringLiteral("lots"))
+                              << "maxTorque: 'lots' is outside [0, 1e+06]";
+        QTest::newRow("kinematic as a number") << 0 << "chest"
+                                               << "kinematic" << QVariant(1.0) << "kinematic: expected true or false";
     }
     void parts_badInputChangesNothing()
     {
@@ -335,7 +358,8 @@ private slots:
         Document* doc = mannequin(&owner);
         const rig::ElementId stagger = profileId(*doc, "stagger");
         const rig::DriveProfile before = profileOf(*doc, stagger);
-        const ElementRef shinL = named(doc->rig(), ElementKind::Triangle, "shin_l"), head = named(doc->rig(), ElementKind::Triangle, "head");
+        const ElementRef shinL = named(doc->rig(), ElementKind::Triangle, "shin_l"),
+                         head = named(doc->rig(), ElementKind::Triangle, "head");
         QString error;
         push(doc, ClearDrivePartsCommand::create(doc, stagger, {shinL, head}, error), error);
         const rig::DriveProfile& after = profileOf(*doc, stagger);
@@ -358,10 +382,12 @@ private slots:
         const rig::RigDescription& rig = doc->rig();
         const rig::ElementId balanced = profileId(*doc, "balanced");
         const rig::DriveProfile before = profileOf(*doc, balanced);
-        const ElementRef armL = named(rig, ElementKind::Triangle, "upperarm_l"), armR = named(rig, ElementKind::Triangle, "upperarm_r");
+        const ElementRef armL = named(rig, ElementKind::Triangle, "upperarm_l"),
+                         armR = named(rig, ElementKind::Triangle, "upperarm_r");
         QString error;
         for (double hz : {12.0, 14.0, 16.0}) {
-            auto* edit = SetDrivePartsCommand::create(doc, balanced, {armL}, QStringLiteral("motorFrequency"), hz, error);
+            auto* edit =
+                SetDrivePartsCommand::create(doc, balanced, {armL}, QStringLiteral("motorFrequency"), hz, error);
             QVERIFY2(edit, qPrintable(error));
             pushSymmetric(doc, edit);
         }
@@ -378,7 +404,8 @@ private slots:
         QCOMPARE(driveGainsOf(doc->rig(), profileOf(*doc, balanced), armR).motorFrequency, 16.f);
         doc->undoStack()->undo();
 
-        const ElementRef shinL = named(rig, ElementKind::Triangle, "shin_l"), shinR = named(rig, ElementKind::Triangle, "shin_r");
+        const ElementRef shinL = named(rig, ElementKind::Triangle, "shin_l"),
+                         shinR = named(rig, ElementKind::Triangle, "shin_r");
         auto* clear = ClearDrivePartsCommand::create(doc, balanced, {shinL}, error);
         QVERIFY2(clear, qPrintable(error));
         pushSymmetric(doc, clear);
@@ -390,7 +417,8 @@ private slots:
         // Both sides edited at once: taken as given, neither copied onto the other. (The left arm's torque is
         // set first without symmetry, so the two sides differ before the edit.)
         push(doc, SetDrivePartsCommand::create(doc, balanced, {armL}, QStringLiteral("maxTorque"), 50.0, error), error);
-        auto* both = SetDrivePartsCommand::create(doc, balanced, {armL, armR}, QStringLiteral("pinFrequency"), 3.0, error);
+        auto* both =
+            SetDrivePartsCommand::create(doc, balanced, {armL, armR}, QStringLiteral("pinFrequency"), 3.0, error);
         QVERIFY2(both, qPrintable(error));
         pushSymmetric(doc, both);
         QCOMPARE(driveGainsOf(doc->rig(), profileOf(*doc, balanced), armL).maxTorque, 50.f);
@@ -404,7 +432,8 @@ private slots:
         QObject owner;
         Document* doc = mannequin(&owner);
         rig::RigDescription rig = doc->rig();
-        const ElementRef armL = named(rig, ElementKind::Triangle, "upperarm_l"), armR = named(rig, ElementKind::Triangle, "upperarm_r");
+        const ElementRef armL = named(rig, ElementKind::Triangle, "upperarm_l"),
+                         armR = named(rig, ElementKind::Triangle, "upperarm_r");
         rig::DriveProfile& stiff = rig.driveProfiles[std::size_t(driveProfileNamed(rig, QStringLiteral("stiff")))];
         rig::DriveGains gains;
         gains.pinFrequency = 9.f;
@@ -413,13 +442,17 @@ private slots:
         const MirrorPlane plane = MirrorPlane::of(s);
         const MirrorMap pairs = findMirrorPairs(rig, plane, s.tolerance, autorig::mirrorParticlesByName(rig));
         // The left arm is on +x (the mannequin faces +z).
-        QVERIFY(plane.distance(rig.particles[std::size_t(rig.triangles[std::size_t(indexOf(rig, armL))].p[0])].position) > 0.f);
-        const rig::RigDescription fromRight = mirrorSide(rig, pairs, plane, s.tolerance, MirrorSource::NegativeSide, {});
-        const rig::DriveProfile& mirrored = fromRight.driveProfiles[std::size_t(driveProfileNamed(fromRight, QStringLiteral("stiff")))];
+        QVERIFY(plane.distance(
+                    rig.particles[std::size_t(rig.triangles[std::size_t(indexOf(rig, armL))].p[0])].position) > 0.f);
+        const rig::RigDescription fromRight =
+            mirrorSide(rig, pairs, plane, s.tolerance, MirrorSource::NegativeSide, {});
+        const rig::DriveProfile& mirrored =
+            fromRight.driveProfiles[std::size_t(driveProfileNamed(fromRight, QStringLiteral("stiff")))];
         QVERIFY(findDrivePart(fromRight, mirrored, armL));
         QCOMPARE(driveGainsOf(fromRight, mirrored, armL).pinFrequency, 9.f);
         const rig::RigDescription fromLeft = mirrorSide(rig, pairs, plane, s.tolerance, MirrorSource::PositiveSide, {});
-        const rig::DriveProfile& cleared = fromLeft.driveProfiles[std::size_t(driveProfileNamed(fromLeft, QStringLiteral("stiff")))];
+        const rig::DriveProfile& cleared =
+            fromLeft.driveProfiles[std::size_t(driveProfileNamed(fromLeft, QStringLiteral("stiff")))];
         QVERIFY(!findDrivePart(fromLeft, cleared, armR));
     }
 
@@ -436,8 +469,9 @@ private slots:
         for (const rig::DriveProfile& p : doc->rig().driveProfiles) {
             QVERIFY(!findDrivePart(doc->rig(), p, shinL));
             for (const rig::DrivePart& part : p.parts)
-                QVERIFY(part.index >= 0 && std::size_t(part.index) < (part.kind == rig::DrivePartKind::Triangle ? doc->rig().triangles.size()
-                                                                                                            : doc->rig().sticks.size()));
+                QVERIFY(part.index >= 0 && std::size_t(part.index) < (part.kind == rig::DrivePartKind::Triangle
+                                                                          ? doc->rig().triangles.size()
+                                                                          : doc->rig().sticks.size()));
         }
         QCOMPARE(profileOf(*doc, profileId(*doc, "balanced")).parts.size(), before[2].parts.size() - 1);
         doc->undoStack()->undo();
@@ -469,7 +503,8 @@ private slots:
         const std::vector<DriveProfileFinding> found = driveProfileFindings(rig);
         QCOMPARE(found.size(), std::size_t(2));
         QCOMPARE(found[0].profile, 2);
-        QVERIFY2(found[0].message.contains(QLatin1String("name used by driveProfiles[0]")), qPrintable(found[0].message));
+        QVERIFY2(found[0].message.contains(QLatin1String("name used by driveProfiles[0]")),
+                 qPrintable(found[0].message));
         QCOMPARE(found[1].profile, 3);
         QVERIFY2(found[1].message.contains(QLatin1String("defaults.motorFrequency")), qPrintable(found[1].message));
     }

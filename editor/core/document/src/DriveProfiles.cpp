@@ -118,6 +118,42 @@ rig::DriveGains driveGainsOf(const rig::RigDescription& rig, const rig::DrivePro
     return p ? p->gains : profile.defaults;
 }
 
+std::optional<rig::DriveGains> driveEntry(const rig::RigDescription& rig, const rig::DriveProfile& profile,
+                                          ElementRef part)
+{
+    const rig::DrivePart* e = findDrivePart(rig, profile, part);
+    return e ? std::optional<rig::DriveGains>(e->gains) : std::nullopt;
+}
+
+void setDriveEntry(const rig::RigDescription& rig, rig::DriveProfile& profile, ElementRef part,
+                   const std::optional<rig::DriveGains>& gains)
+{
+    rig::DrivePartKind kind;
+    const std::int32_t index = indexOf(rig, part);
+    if (!drivePartKindOf(part.kind, kind) || index == rig::kNone)
+        return;
+    auto it = std::find_if(profile.parts.begin(), profile.parts.end(),
+                           [&](const rig::DrivePart& p) { return p.kind == kind && p.index == index; });
+    if (!gains) {
+        if (it != profile.parts.end())
+            profile.parts.erase(it);
+    } else if (it != profile.parts.end())
+        it->gains = *gains;
+    else
+        profile.parts.push_back({kind, index, *gains});
+}
+
+std::vector<ElementRef> listedDriveParts(const rig::RigDescription& rig, const rig::DriveProfile& profile)
+{
+    std::vector<ElementRef> out;
+    for (const rig::DrivePart& p : profile.parts) {
+        const ElementKind kind = elementKindOf(p.kind);
+        if (p.index >= 0 && std::size_t(p.index) < countOf(rig, kind))
+            out.push_back({kind, idAt(rig, kind, std::size_t(p.index))});
+    }
+    return out;
+}
+
 namespace {
 
 const QString kKinematic = QStringLiteral("kinematic");
@@ -144,13 +180,20 @@ QStringList driveGainKeys()
 QString driveGainLabel(const QString& key)
 {
     auto tr = [](const char* text) { return QCoreApplication::translate("DriveProfiles", text); };
-    if (key == QLatin1String("motorFrequency")) return tr("Motor Hz");
-    if (key == QLatin1String("motorDamping")) return tr("Motor damping");
-    if (key == QLatin1String("maxTorque")) return tr("Max torque (N·m)");
-    if (key == QLatin1String("pinFrequency")) return tr("Pin Hz");
-    if (key == QLatin1String("pinDamping")) return tr("Pin damping");
-    if (key == QLatin1String("maxForce")) return tr("Max force (N)");
-    if (key == kKinematic) return tr("Kinematic");
+    if (key == QLatin1String("motorFrequency"))
+        return tr("Motor Hz");
+    if (key == QLatin1String("motorDamping"))
+        return tr("Motor damping");
+    if (key == QLatin1String("maxTorque"))
+        return tr("Max torque (N·m)");
+    if (key == QLatin1String("pinFrequency"))
+        return tr("Pin Hz");
+    if (key == QLatin1String("pinDamping"))
+        return tr("Pin damping");
+    if (key == QLatin1String("maxForce"))
+        return tr("Max force (N)");
+    if (key == kKinematic)
+        return tr("Kinematic");
     return key;
 }
 
@@ -175,14 +218,17 @@ bool setDriveGain(rig::DriveGains& gains, const QString& key, const QVariant& va
     }
     const rig::DriveGainField* f = fieldOf(key);
     if (!f) {
-        error = QStringLiteral("unknown drive gain '%1' (one of %2)").arg(key, driveGainKeys().join(QStringLiteral(", ")));
+        error =
+            QStringLiteral("unknown drive gain '%1' (one of %2)").arg(key, driveGainKeys().join(QStringLiteral(", ")));
         return false;
     }
     bool ok = false;
-    const double v = value.typeId() == QMetaType::Bool || value.typeId() == QMetaType::QString ? 0.0 : value.toDouble(&ok);
+    const double v =
+        value.typeId() == QMetaType::Bool || value.typeId() == QMetaType::QString ? 0.0 : value.toDouble(&ok);
     if (!ok || !std::isfinite(v) || v < 0.0 || v > double(f->max)) {
         error = QStringLiteral("%1: %2 is outside [0, %3]")
-                    .arg(key, ok ? QString::number(v) : QStringLiteral("'%1'").arg(value.toString()), QString::number(double(f->max)));
+                    .arg(key, ok ? QString::number(v) : QStringLiteral("'%1'").arg(value.toString()),
+                         QString::number(double(f->max)));
         return false;
     }
     gains.*(f->member) = float(v);
@@ -194,7 +240,10 @@ bool checkDriveGains(const rig::DriveGains& gains, QString& error)
     for (const rig::DriveGainField& f : rig::kDriveGainFields) {
         const float v = gains.*(f.member);
         if (!(v >= 0.f && v <= f.max)) { // NaN fails too
-            error = QStringLiteral("%1: %2 is outside [0, %3]").arg(QLatin1String(f.name)).arg(double(v)).arg(double(f.max));
+            error = QStringLiteral("%1: %2 is outside [0, %3]")
+                        .arg(QLatin1String(f.name))
+                        .arg(double(v))
+                        .arg(double(f.max));
             return false;
         }
     }

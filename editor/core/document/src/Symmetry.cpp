@@ -436,43 +436,6 @@ int sideOf(const rig::RigDescription& rig, const MirrorPlane& plane, float toler
     return positive == negative ? 0 : positive ? 1 : -1;
 }
 
-/// A part's entry in a profile: its own gains, or none (it takes the defaults).
-std::optional<rig::DriveGains> entryOf(const rig::RigDescription& rig, const rig::DriveProfile& profile, ElementRef part)
-{
-    const rig::DrivePart* e = findDrivePart(rig, profile, part);
-    return e ? std::optional<rig::DriveGains>(e->gains) : std::nullopt;
-}
-
-/// Gives `part` (a triangle or stick of `rig`) the entry `gains` in `profile`, or removes its entry.
-void setEntry(const rig::RigDescription& rig, rig::DriveProfile& profile, ElementRef part, const std::optional<rig::DriveGains>& gains)
-{
-    rig::DrivePartKind kind;
-    const std::int32_t index = indexOf(rig, part);
-    if (!drivePartKindOf(part.kind, kind) || index == rig::kNone)
-        return;
-    auto it = std::find_if(profile.parts.begin(), profile.parts.end(),
-                           [&](const rig::DrivePart& p) { return p.kind == kind && p.index == index; });
-    if (!gains) {
-        if (it != profile.parts.end())
-            profile.parts.erase(it);
-    } else if (it != profile.parts.end())
-        it->gains = *gains;
-    else
-        profile.parts.push_back({kind, index, *gains});
-}
-
-/// The refs of the parts a profile lists (those in range).
-std::vector<ElementRef> listedParts(const rig::RigDescription& rig, const rig::DriveProfile& profile)
-{
-    std::vector<ElementRef> out;
-    for (const rig::DrivePart& p : profile.parts) {
-        const ElementKind kind = elementKindOf(p.kind);
-        if (p.index >= 0 && std::size_t(p.index) < countOf(rig, kind))
-            out.push_back({kind, idAt(rig, kind, std::size_t(p.index))});
-    }
-    return out;
-}
-
 /// The profile of `in` that is `profile` (by id; by name for profiles without one), or null.
 const rig::DriveProfile* sameProfile(const rig::RigDescription& in, const rig::DriveProfile& profile)
 {
@@ -491,8 +454,8 @@ void mirrorDrivePartsOfSide(rig::RigDescription& rig, const MirrorMap& map, cons
                 const std::int32_t j = map.partner(kind, std::int32_t(i));
                 if (j == rig::kNone || j == std::int32_t(i) || sideOf(rig, plane, tolerance, kind, i) != wanted)
                     continue;
-                const std::optional<rig::DriveGains> mine = entryOf(rig, profile, {kind, idAt(rig, kind, i)});
-                setEntry(rig, profile, {kind, idAt(rig, kind, std::size_t(j))}, mine);
+                const std::optional<rig::DriveGains> mine = driveEntry(rig, profile, {kind, idAt(rig, kind, i)});
+                setDriveEntry(rig, profile, {kind, idAt(rig, kind, std::size_t(j))}, mine);
             }
 }
 
@@ -604,17 +567,17 @@ rig::RigDescription withMirroredEdit(const rig::RigDescription& before, const ri
     // Drive profiles: a part whose entry the edit changed (gains set, entry added or cleared) takes its
     // partner along, unless the edit changed the partner's too. Profiles are matched by id.
     auto entryChanged = [&](const rig::DriveProfile* b, const rig::DriveProfile& a, ElementRef r) {
-        const std::optional<rig::DriveGains> was = b && indexOf(before, r) != rig::kNone ? entryOf(before, *b, r) : std::nullopt;
-        return was != entryOf(after, a, r);
+        const std::optional<rig::DriveGains> was = b && indexOf(before, r) != rig::kNone ? driveEntry(before, *b, r) : std::nullopt;
+        return was != driveEntry(after, a, r);
     };
     for (rig::DriveProfile& profile : out.driveProfiles) {
         const rig::DriveProfile* a = sameProfile(after, profile);
         if (!a)
             continue;
         const rig::DriveProfile* b = sameProfile(before, profile);
-        std::vector<ElementRef> parts = listedParts(after, *a);
+        std::vector<ElementRef> parts = listedDriveParts(after, *a);
         if (b)
-            for (const ElementRef& r : listedParts(before, *b))
+            for (const ElementRef& r : listedDriveParts(before, *b))
                 if (indexOf(after, r) != rig::kNone && std::find(parts.begin(), parts.end(), r) == parts.end())
                     parts.push_back(r);
         for (const ElementRef& r : parts) {
@@ -622,7 +585,7 @@ rig::RigDescription withMirroredEdit(const rig::RigDescription& before, const ri
             if (!p || p->id == r.id || indexOf(out, *p) == rig::kNone || !entryChanged(b, *a, r) ||
                 (indexOf(after, *p) != rig::kNone && entryChanged(b, *a, *p)))
                 continue;
-            setEntry(out, profile, *p, entryOf(after, *a, r));
+            setDriveEntry(out, profile, *p, driveEntry(after, *a, r));
         }
     }
     return out;

@@ -33,7 +33,8 @@ AddDriveProfileCommand* AddDriveProfileCommand::create(Document* document, const
 AddDriveProfileCommand::AddDriveProfileCommand(Document* document, rig::DriveProfile profile)
     : DriveProfilesCommand(document, profile.id)
 {
-    setText(QCoreApplication::translate("Commands", "Add Drive Profile '%1'").arg(QString::fromStdString(profile.name)));
+    setText(
+        QCoreApplication::translate("Commands", "Add Drive Profile '%1'").arg(QString::fromStdString(profile.name)));
     mAfter.push_back(std::move(profile));
 }
 

@@ -5,8 +5,6 @@
 
 #include <QCoreApplication>
 
-#include <algorithm>
-
 namespace marionette::editor {
 
 ClearDrivePartsCommand* ClearDrivePartsCommand::create(Document* document, rig::ElementId profile,
@@ -16,15 +14,11 @@ ClearDrivePartsCommand* ClearDrivePartsCommand::create(Document* document, rig::
     if (!checkDriveParts(rig, profile, parts, error))
         return nullptr;
     auto* command = new ClearDrivePartsCommand(document, profile);
-    std::vector<rig::DrivePart>& entries = command->edited().parts;
-    const std::size_t before = entries.size();
-    for (const ElementRef& ref : parts) {
-        rig::DrivePartKind kind;
-        drivePartKindOf(ref.kind, kind);
-        const std::int32_t index = indexOf(rig, ref);
-        std::erase_if(entries, [&](const rig::DrivePart& p) { return p.kind == kind && p.index == index; });
-    }
-    if (entries.size() == before) {
+    rig::DriveProfile& profileAfter = command->edited();
+    const std::size_t before = profileAfter.parts.size();
+    for (const ElementRef& ref : parts)
+        setDriveEntry(rig, profileAfter, ref, std::nullopt);
+    if (profileAfter.parts.size() == before) {
         delete command;
         error = QStringLiteral("none of these parts has gains of its own in the profile");
         return nullptr;
@@ -35,7 +29,8 @@ ClearDrivePartsCommand* ClearDrivePartsCommand::create(Document* document, rig::
 ClearDrivePartsCommand::ClearDrivePartsCommand(Document* document, rig::ElementId profile)
     : DriveProfilesCommand(document, profile)
 {
-    setText(QCoreApplication::translate("Commands", "Clear '%1' Parts to Defaults").arg(QString::fromStdString(edited().name)));
+    setText(QCoreApplication::translate("Commands", "Clear '%1' Parts to Defaults")
+                .arg(QString::fromStdString(edited().name)));
 }
 
 } // namespace marionette::editor

@@ -24,8 +24,14 @@ void DriveProfilesCommand::takeResultOf(const DriveProfilesCommand& next)
         setObsolete(true);
 }
 
-void DriveProfilesCommand::redo() { mDocument->setDriveProfiles(mAfter); }
+void DriveProfilesCommand::redo()
+{
+    mDocument->setDriveProfiles(mAfter);
+}
 
-void DriveProfilesCommand::undo() { mDocument->setDriveProfiles(mBefore); }
+void DriveProfilesCommand::undo()
+{
+    mDocument->setDriveProfiles(mBefore);
+}
 
 } // namespace marionette::editor

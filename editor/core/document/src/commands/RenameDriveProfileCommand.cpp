@@ -6,8 +6,8 @@
 
 namespace marionette::editor {
 
-RenameDriveProfileCommand* RenameDriveProfileCommand::create(Document* document, rig::ElementId profile, const QString& name,
-                                                             QString& error)
+RenameDriveProfileCommand* RenameDriveProfileCommand::create(Document* document, rig::ElementId profile,
+                                                             const QString& name, QString& error)
 {
     const rig::RigDescription& rig = document->rig();
     const QString trimmed = name.trimmed();

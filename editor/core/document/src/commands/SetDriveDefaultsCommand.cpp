@@ -23,8 +23,8 @@ SetDriveDefaultsCommand* SetDriveDefaultsCommand::create(Document* document, rig
     return command;
 }
 
-SetDriveDefaultsCommand* SetDriveDefaultsCommand::create(Document* document, rig::ElementId profile, const rig::DriveGains& gains,
-                                                         QString& error)
+SetDriveDefaultsCommand* SetDriveDefaultsCommand::create(Document* document, rig::ElementId profile,
+                                                         const rig::DriveGains& gains, QString& error)
 {
     if (driveProfileIndex(document->rig(), profile) == rig::kNone) {
         error = QStringLiteral("no drive profile has id %1").arg(profile);
@@ -41,11 +41,15 @@ SetDriveDefaultsCommand::SetDriveDefaultsCommand(Document* document, rig::Elemen
     : DriveProfilesCommand(document, profile), mKey(key)
 {
     const QString name = QString::fromStdString(edited().name);
-    setText(key.isEmpty() ? QCoreApplication::translate("Commands", "Set '%1' Defaults").arg(name)
-                          : QCoreApplication::translate("Commands", "Change '%1' Default %2").arg(name, driveGainLabel(key)));
+    setText(key.isEmpty()
+                ? QCoreApplication::translate("Commands", "Set '%1' Defaults").arg(name)
+                : QCoreApplication::translate("Commands", "Change '%1' Default %2").arg(name, driveGainLabel(key)));
 }
 
-int SetDriveDefaultsCommand::id() const { return mKey.isEmpty() ? -1 : kSetDriveDefaultsCommandId; }
+int SetDriveDefaultsCommand::id() const
+{
+    return mKey.isEmpty() ? -1 : kSetDriveDefaultsCommandId;
+}
 
 bool SetDriveDefaultsCommand::mergeWith(const QUndoCommand* other)
 {

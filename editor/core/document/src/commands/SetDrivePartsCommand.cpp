@@ -7,7 +7,8 @@
 
 namespace marionette::editor {
 
-bool checkDriveParts(const rig::RigDescription& rig, rig::ElementId profile, const std::vector<ElementRef>& parts, QString& error)
+bool checkDriveParts(const rig::RigDescription& rig, rig::ElementId profile, const std::vector<ElementRef>& parts,
+                     QString& error)
 {
     if (driveProfileIndex(rig, profile) == rig::kNone) {
         error = QStringLiteral("no drive profile has id %1").arg(profile);
@@ -20,19 +21,23 @@ bool checkDriveParts(const rig::RigDescription& rig, rig::ElementId profile, con
     for (const ElementRef& part : parts) {
         rig::DrivePartKind kind;
         if (!drivePartKindOf(part.kind, kind)) {
-            error = QStringLiteral("a %1 is not a drive part (triangles and sticks are)").arg(QLatin1String(project::describe(part.kind)));
+            error = QStringLiteral("a %1 is not a drive part (triangles and sticks are)")
+                        .arg(QLatin1String(project::describe(part.kind)));
             return false;
         }
         if (indexOf(rig, part) == rig::kNone) {
-            error = QStringLiteral("the rig has no %1 with id %2").arg(QLatin1String(project::describe(part.kind))).arg(part.id);
+            error = QStringLiteral("the rig has no %1 with id %2")
+                        .arg(QLatin1String(project::describe(part.kind)))
+                        .arg(part.id);
             return false;
         }
     }
     return true;
 }
 
-SetDrivePartsCommand* SetDrivePartsCommand::create(Document* document, rig::ElementId profile, std::vector<ElementRef> parts,
-                                                   const QString& key, const QVariant& value, QString& error)
+SetDrivePartsCommand* SetDrivePartsCommand::create(Document* document, rig::ElementId profile,
+                                                   std::vector<ElementRef> parts, const QString& key,
+                                                   const QVariant& value, QString& error)
 {
     if (!checkDriveParts(document->rig(), profile, parts, error))
         return nullptr;
@@ -45,8 +50,9 @@ SetDrivePartsCommand* SetDrivePartsCommand::create(Document* document, rig::Elem
     return command;
 }
 
-SetDrivePartsCommand* SetDrivePartsCommand::create(Document* document, rig::ElementId profile, std::vector<ElementRef> parts,
-                                                   const rig::DriveGains& gains, QString& error)
+SetDrivePartsCommand* SetDrivePartsCommand::create(Document* document, rig::ElementId profile,
+                                                   std::vector<ElementRef> parts, const rig::DriveGains& gains,
+                                                   QString& error)
 {
     if (!checkDriveParts(document->rig(), profile, parts, error) || !checkDriveGains(gains, error))
         return nullptr;
@@ -60,35 +66,30 @@ SetDrivePartsCommand::SetDrivePartsCommand(Document* document, rig::ElementId pr
     : DriveProfilesCommand(document, profile), mParts(std::move(parts)), mKey(key)
 {
     const QString name = QString::fromStdString(edited().name);
-    const QString what = mParts.size() == 1 ? QString::fromStdString(nameAt(document->rig(), mParts.front().kind,
-                                                                            std::size_t(indexOf(document->rig(), mParts.front()))))
-                                            : QCoreApplication::translate("Commands", "%n Parts", nullptr, int(mParts.size()));
-    setText(key.isEmpty() ? QCoreApplication::translate("Commands", "Set '%1' Gains of %2").arg(name, what)
-                          : QCoreApplication::translate("Commands", "Change '%1' %2 of %3").arg(name, driveGainLabel(key), what));
+    const QString what = mParts.size() == 1
+                             ? QString::fromStdString(nameAt(document->rig(), mParts.front().kind,
+                                                             std::size_t(indexOf(document->rig(), mParts.front()))))
+                             : QCoreApplication::translate("Commands", "%n Parts", nullptr, int(mParts.size()));
+    setText(key.isEmpty()
+                ? QCoreApplication::translate("Commands", "Set '%1' Gains of %2").arg(name, what)
+                : QCoreApplication::translate("Commands", "Change '%1' %2 of %3").arg(name, driveGainLabel(key), what));
 }
 
-template <class Edit>
-void SetDrivePartsCommand::apply(const Edit& edit)
+template <class Edit> void SetDrivePartsCommand::apply(const Edit& edit)
 {
     const rig::RigDescription& rig = mDocument->rig();
     rig::DriveProfile& profile = edited();
     for (const ElementRef& ref : mParts) {
-        rig::DrivePartKind kind;
-        drivePartKindOf(ref.kind, kind);
-        const std::int32_t index = indexOf(rig, ref);
-        rig::DrivePart* entry = nullptr;
-        for (rig::DrivePart& p : profile.parts)
-            if (p.kind == kind && p.index == index)
-                entry = &p;
-        if (!entry) {
-            profile.parts.push_back({kind, index, profile.defaults});
-            entry = &profile.parts.back();
-        }
-        edit(entry->gains);
+        rig::DriveGains gains = driveEntry(rig, profile, ref).value_or(profile.defaults);
+        edit(gains);
+        setDriveEntry(rig, profile, ref, gains);
     }
 }
 
-int SetDrivePartsCommand::id() const { return mKey.isEmpty() ? -1 : kSetDrivePartsCommandId; }
+int SetDrivePartsCommand::id() const
+{
+    return mKey.isEmpty() ? -1 : kSetDrivePartsCommandId;
+}
 
 bool SetDrivePartsCommand::mergeWith(const QUndoCommand* other)
 {

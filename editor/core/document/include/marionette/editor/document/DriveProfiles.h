@@ -46,6 +46,16 @@ const rig::DrivePart* findDrivePart(const rig::RigDescription& rig, const rig::D
 /// The gains `part` gets under `profile`: its entry, else the defaults.
 rig::DriveGains driveGainsOf(const rig::RigDescription& rig, const rig::DriveProfile& profile, ElementRef part);
 
+/// A part's entry in a profile: its own gains, or nullopt when it takes the defaults (or is not a part).
+std::optional<rig::DriveGains> driveEntry(const rig::RigDescription& rig, const rig::DriveProfile& profile,
+                                          ElementRef part);
+/// Gives `part` (a triangle or stick of `rig`) the entry `gains` in `profile` (appended when it has none), or
+/// with nullopt removes its entry. Does nothing for a ref that is not a triangle or stick of `rig`.
+void setDriveEntry(const rig::RigDescription& rig, rig::DriveProfile& profile, ElementRef part,
+                   const std::optional<rig::DriveGains>& gains);
+/// The parts `profile` lists, as refs (entries whose index is out of range skipped), in its order.
+std::vector<ElementRef> listedDriveParts(const rig::RigDescription& rig, const rig::DriveProfile& profile);
+
 /// The keys of the gains, in table order: rig::kDriveGainFields' names, then "kinematic".
 QStringList driveGainKeys();
 /// Words for a key in the editor ("Motor Hz", "Max torque (N·m)" ...); the key itself when unknown.

@@ -11,7 +11,8 @@ class AddDriveProfileCommand : public DriveProfilesCommand {
     /// A profile named `name` (trimmed; empty: "profile", or "<source> copy", made unique), a copy of the
     /// profile with id `copyOf` (0: an empty one), with a fresh id (profileId()). Refuses (null, `error` one
     /// line) a name another profile has and an unknown `copyOf`. The caller pushes the command.
-    static AddDriveProfileCommand* create(Document* document, const QString& name, rig::ElementId copyOf, QString& error);
+    static AddDriveProfileCommand* create(Document* document, const QString& name, rig::ElementId copyOf,
+                                          QString& error);
 
   private:
     AddDriveProfileCommand(Document* document, rig::DriveProfile profile);

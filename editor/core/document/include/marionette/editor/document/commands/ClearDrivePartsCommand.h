@@ -12,8 +12,8 @@ class ClearDrivePartsCommand : public DriveProfilesCommand {
     /// id `profile`; parts without an entry are left as they are. Refuses (null, `error` one line) what
     /// checkDriveParts() refuses and a set of parts none of which has an entry (nothing to clear). The caller
     /// pushes the command.
-    static ClearDrivePartsCommand* create(Document* document, rig::ElementId profile, const std::vector<ElementRef>& parts,
-                                          QString& error);
+    static ClearDrivePartsCommand* create(Document* document, rig::ElementId profile,
+                                          const std::vector<ElementRef>& parts, QString& error);
 
   private:
     ClearDrivePartsCommand(Document* document, rig::ElementId profile);

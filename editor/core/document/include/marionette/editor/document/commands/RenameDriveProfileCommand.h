@@ -11,7 +11,8 @@ class RenameDriveProfileCommand : public DriveProfilesCommand {
     /// Names the profile with id `profile` `name` (trimmed). Refuses (null, `error` one line) an unknown id,
     /// an empty name and a name any profile has (its own included: nothing would change). The caller pushes
     /// the command.
-    static RenameDriveProfileCommand* create(Document* document, rig::ElementId profile, const QString& name, QString& error);
+    static RenameDriveProfileCommand* create(Document* document, rig::ElementId profile, const QString& name,
+                                             QString& error);
 
   private:
     RenameDriveProfileCommand(Document* document, rig::ElementId profile, const QString& name);

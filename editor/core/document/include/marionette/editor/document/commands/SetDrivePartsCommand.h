@@ -31,8 +31,7 @@ class SetDrivePartsCommand : public DriveProfilesCommand {
   private:
     SetDrivePartsCommand(Document* document, rig::ElementId profile, std::vector<ElementRef> parts, const QString& key);
     /// Gives each part its entry, `edit` applied to its gains.
-    template <class Edit>
-    void apply(const Edit& edit);
+    template <class Edit> void apply(const Edit& edit);
 
     std::vector<ElementRef> mParts;
     QString mKey; ///< the gain edited; empty = all of them
@@ -40,6 +39,7 @@ class SetDrivePartsCommand : public DriveProfilesCommand {
 
 /// Checks a drive profile id and a set of parts for the drive-part commands: false with `error` when the
 /// profile is unknown, `parts` is empty, or a ref is not a triangle or stick of `rig`.
-bool checkDriveParts(const rig::RigDescription& rig, rig::ElementId profile, const std::vector<ElementRef>& parts, QString& error);
+bool checkDriveParts(const rig::RigDescription& rig, rig::ElementId profile, const std::vector<ElementRef>& parts,
+                     QString& error);
 
 } // namespace marionette::editor
