@@ -306,19 +306,23 @@ void DrivePanel::rebuildProfiles()
     if (editor::driveProfileIndex(rig, mProfile) == rig::kNone)
         mProfile = rig.driveProfiles.empty() ? 0 : rig.driveProfiles.front().id;
     mUpdating = true;
-    mProfiles->clear();
+    // Items are updated in place when the count stays (a rename: this runs inside the item's own itemChanged).
+    if (mProfiles->count() != int(rig.driveProfiles.size())) {
+        mProfiles->clear();
+        for (std::size_t i = 0; i < rig.driveProfiles.size(); ++i)
+            new QListWidgetItem(mProfiles);
+    }
     std::set<std::int32_t> faulty;
     for (const editor::DriveProfileFinding& f : editor::driveProfileFindings(rig))
         faulty.insert(f.profile);
     for (std::size_t i = 0; i < rig.driveProfiles.size(); ++i) {
         const rig::DriveProfile& p = rig.driveProfiles[i];
-        auto* item = new QListWidgetItem(QString::fromStdString(p.name), mProfiles);
+        QListWidgetItem* item = mProfiles->item(int(i));
+        item->setText(QString::fromStdString(p.name));
         item->setData(kProfileIdRole, p.id);
-        if (mEditable)
-            item->setFlags(item->flags() | Qt::ItemIsEditable);
+        item->setFlags(mEditable ? item->flags() | Qt::ItemIsEditable : item->flags() & ~Qt::ItemIsEditable);
         item->setToolTip(tr("%n part(s) with gains of their own", nullptr, int(p.parts.size())));
-        if (faulty.count(std::int32_t(i)))
-            item->setForeground(QColor(0xc0, 0x39, 0x2b));
+        item->setForeground(faulty.count(std::int32_t(i)) ? QBrush(QColor(0xc0, 0x39, 0x2b)) : palette().text());
         if (p.id == mProfile)
             mProfiles->setCurrentItem(item);
     }

@@ -118,11 +118,8 @@ void DrivePanel::cellEdited(QTableWidgetItem* item)
     const QVariant value = key == QLatin1String("kinematic") ? QVariant(item->checkState() == Qt::Checked)
                                                              : QVariant(item->data(Qt::EditRole).toDouble());
     // The edited row and, when it is one of them, every other selected row.
-    if (!mTable->selectionModel()->isRowSelected(row, QModelIndex())) {
-        mUpdating = true;
-        mTable->selectRow(row);
-        mUpdating = false;
-    }
+    if (!mTable->selectionModel()->isRowSelected(row, QModelIndex()))
+        mTable->selectRow(row); // (and so the document's selection)
     if (!setSelectedPartsGain(key, value))
         rebuildTable(); // the cell back to what the rig has
 }

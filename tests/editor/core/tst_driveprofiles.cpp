@@ -424,6 +424,22 @@ class TestDriveProfiles : public QObject {
         QCOMPARE(driveGainsOf(doc->rig(), profileOf(*doc, balanced), armL).maxTorque, 50.f);
         QCOMPARE(driveGainsOf(doc->rig(), profileOf(*doc, balanced), armR).maxTorque, before.defaults.maxTorque);
         QCOMPARE(driveGainsOf(doc->rig(), profileOf(*doc, balanced), armR).pinFrequency, 3.f);
+        // The arms now differ: the validation list's asymmetries name them (the sample's profiles are symmetric).
+        const project::SymmetrySettings s;
+        auto asymmetries = [&] {
+            QStringList out;
+            const MirrorMap pairs = findMirrorPairs(doc->rig(), MirrorPlane::of(s), s.tolerance,
+                                                    autorig::mirrorParticlesByName(doc->rig()));
+            for (const ValidationIssue& issue : symmetryIssues(doc->rig(), pairs, MirrorPlane::of(s), s.tolerance))
+                if (issue.message.startsWith(QLatin1String("drive profile")))
+                    out << issue.message;
+            return out;
+        };
+        QCOMPARE(asymmetries(), QStringList{QStringLiteral(
+                                    "drive profile 'balanced': triangles 'upperarm_l' and 'upperarm_r': not symmetric (drive gains differ)")});
+        doc->undoStack()->undo();
+        doc->undoStack()->undo();
+        QCOMPARE(asymmetries(), QStringList());
     }
 
     // Mirroring the left side onto the right (Edit ▸ Mirror) takes the profiles' entries along.

@@ -721,6 +721,21 @@ std::vector<ValidationIssue> symmetryIssues(const rig::RigDescription& rig, cons
             issues.push_back(std::move(issue));
         }
     }
+    // Drive profiles: a pair of parts whose entries differ (gains, or one listed and not the other).
+    for (const rig::DriveProfile& profile : rig.driveProfiles)
+        for (ElementKind kind : {ElementKind::Triangle, ElementKind::Stick})
+            for (std::size_t i = 0; i < countOf(rig, kind); ++i) {
+                const std::int32_t j = map.partner(kind, std::int32_t(i));
+                if (j == rig::kNone || std::size_t(j) <= i)
+                    continue;
+                const ElementRef a{kind, idAt(rig, kind, i)}, b{kind, idAt(rig, kind, std::size_t(j))};
+                if (driveEntry(rig, profile, a) == driveEntry(rig, profile, b))
+                    continue;
+                issues.push_back({Severity::Warning,
+                                  QStringLiteral("drive profile '%1': %2: not symmetric (drive gains differ)")
+                                      .arg(QString::fromStdString(profile.name), describePair(kind, i, std::size_t(j))),
+                                  {a, b}});
+            }
     return issues;
 }
 

@@ -89,8 +89,8 @@ rig::RigDescription withMirroredEdit(const rig::RigDescription& before, const ri
 bool sameValues(const AnyElement& a, const AnyElement& b);
 
 /// Pairs whose values are not mirror images: positions, radii and lengths more than `tolerance` apart,
-/// masses more than 1 % apart, angles and limits more than kAsymmetryDegrees apart. Warnings naming both
-/// elements, for the validation list.
+/// masses more than 1 % apart, angles and limits more than kAsymmetryDegrees apart, and in a drive profile
+/// triangles or sticks whose entries differ. Warnings naming both elements, for the validation list.
 inline constexpr float kAsymmetryDegrees = 0.5f;
 std::vector<ValidationIssue> symmetryIssues(const rig::RigDescription& rig, const MirrorMap& map,
                                             const MirrorPlane& plane, float tolerance);
