@@ -2,6 +2,7 @@
 
 #include "GlProbe.h"
 #include "LogPanel.h"
+#include "DrivePanel.h"
 #include "OutlinerPanel.h"
 #include "PreviewController.h"
 #include "PreviewToolBar.h"
@@ -146,6 +147,9 @@ void MainWindow::createDocks()
     auto* props = dock(tr("Properties"), QStringLiteral("propertiesDock"), mProperties, Qt::RightDockWidgetArea);
     auto* hist = dock(tr("History"), QStringLiteral("historyDock"), history, Qt::RightDockWidgetArea);
     tabifyDockWidget(props, hist);
+    mDrive = new DrivePanel(&mDocument);
+    auto* drive = dock(tr("Drive"), QStringLiteral("driveDock"), mDrive, Qt::RightDockWidgetArea);
+    tabifyDockWidget(props, drive);
     props->raise();
     auto* validation = dock(tr("Validation"), QStringLiteral("validationDock"), mValidation, Qt::BottomDockWidgetArea);
     auto* log = dock(tr("Log"), QStringLiteral("logDock"), mLog, Qt::BottomDockWidgetArea);
@@ -153,6 +157,10 @@ void MainWindow::createDocks()
     validation->raise();
     resizeDocks({validation}, {170}, Qt::Vertical);
     resizeDocks({findChild<QDockWidget*>(QStringLiteral("outlinerDock")), props}, {280, 320}, Qt::Horizontal);
+    connect(mDrive, &DrivePanel::problem, this, [this](const QString& message) {
+        statusBar()->showMessage(message, 6000);
+        mLog->warning(message);
+    });
     connect(mValidation, &ValidationPanel::culpritsActivated, this, [this](const std::vector<ElementRef>& refs) {
         mDocument.setSelection(refs);
         frameSelection();

@@ -32,6 +32,7 @@ class Viewport;
 
 namespace marionette::app {
 
+class DrivePanel;
 class LogPanel;
 class PreviewController;
 class PreviewToolBar;
@@ -54,6 +55,8 @@ class MainWindow : public QMainWindow {
     ValidationPanel* validationPanel() const { return mValidation; }
     OutlinerPanel* outliner() const { return mOutliner; }
     PropertiesPanel* properties() const { return mProperties; }
+    /// The Drive panel (drive profiles of powered ragdolls), in the "driveDock" dock.
+    DrivePanel* drivePanel() const { return mDrive; }
     editor::PluginHost& plugins() { return mPlugins; }
     PreviewController* preview() const { return mPreview; }
     PreviewToolBar* previewToolBar() const { return mPreviewBar; }
@@ -161,6 +164,7 @@ class MainWindow : public QMainWindow {
     PreviewToolBar* mPreviewBar = nullptr;
     OutlinerPanel* mOutliner = nullptr;
     PropertiesPanel* mProperties = nullptr;
+    DrivePanel* mDrive = nullptr;
     ValidationPanel* mValidation = nullptr;
     LogPanel* mLog = nullptr;
     QLabel* mStatusCounts = nullptr;

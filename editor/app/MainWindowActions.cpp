@@ -1,6 +1,7 @@
 // MainWindow: the menus and tool bars, one function per menu; every entry is an action of mActions
 // (ActionRegistry), found by its object name. The preview's menu is in MainWindowPreview.cpp, the recent
 // files and the exporters' entries (which change at run time) in MainWindowFiles.cpp.
+#include "DrivePanel.h"
 #include "EditTools.h"
 #include "ToolIcons.h"
 #include "MainWindow.h"
@@ -115,6 +116,12 @@ void MainWindow::createEditMenu()
     mActions.add(edit, QStringLiteral("editUnlock"), tr("U&nlock Selected"), QKeySequence(tr("Ctrl+Shift+L")), [this] { setSelectionView(std::nullopt, false); });
     edit->addSeparator();
     createSymmetryActions(edit);
+    // The Drive panel's profile actions (powered ragdolls), in a submenu; they act on the panel's profile.
+    QMenu* drive = edit->addMenu(tr("D&rive Profiles"));
+    for (QAction* a : mDrive->panelActions()) {
+        drive->addAction(a);
+        mActions.adopt(a);
+    }
 }
 
 void MainWindow::createSymmetryActions(QMenu* edit)
@@ -287,6 +294,12 @@ void MainWindow::createViewMenu()
     toggle(layers, QStringLiteral("layerGrid"), tr("Grid"), {}, &viewport::DisplayOptions::showGrid);
     toggle(layers, QStringLiteral("layerGround"), tr("Ground"), {}, &viewport::DisplayOptions::showGround);
     mViewMenu->addSeparator();
+    mActions.add(mViewMenu, QStringLiteral("viewDrivePanel"), tr("&Drive Panel"), QKeySequence(tr("Ctrl+Shift+D")), [this] {
+        if (auto* dock = findChild<QDockWidget*>(QStringLiteral("driveDock"))) {
+            dock->show();
+            dock->raise();
+        }
+    });
     mPanelsMenu = mViewMenu->addMenu(tr("&Panels"));
     for (QDockWidget* d : findChildren<QDockWidget*>())
         mPanelsMenu->addAction(d->toggleViewAction());

@@ -1,4 +1,5 @@
 // MainWindow: the preview (toolbar, menu, editing lock, scenarios, animation handoff).
+#include "DrivePanel.h"
 #include "LogPanel.h"
 #include "MainWindow.h"
 #include "OutlinerPanel.h"
@@ -17,6 +18,7 @@
 #include <QDockWidget>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QLabel>
 #include <QMenu>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -30,7 +32,20 @@ void MainWindow::createPreview()
     mPreviewBar = new PreviewToolBar(mPreview, &mDocument, this);
     addToolBarBreak();
     addToolBar(mPreviewBar);
+    addToolBar(mPreviewBar->driveBar());
     addToolBar(Qt::BottomToolBarArea, mPreviewBar->timelineBar());
+    // The driven preview's clip, profile and phase in the status bar.
+    auto* driveStatus = new QLabel;
+    driveStatus->setObjectName(QStringLiteral("previewDriveStatus"));
+    statusBar()->addPermanentWidget(driveStatus);
+    auto showDrive = [this, driveStatus] {
+        const QString status = mPreview->driveStatus();
+        driveStatus->setText(status.isEmpty() ? QString() : tr("Driven: %1").arg(status));
+        driveStatus->setVisible(!status.isEmpty());
+    };
+    connect(mPreview, &PreviewController::frameReady, driveStatus, showDrive);
+    connect(mPreview, &PreviewController::driveChanged, driveStatus, showDrive);
+    showDrive();
     connect(mPreview, &PreviewController::frameReady, this, &MainWindow::refreshScene);
     connect(mPreview, &PreviewController::activeChanged, this, &MainWindow::setEditingLocked);
     connect(mPreview, &PreviewController::errorOccurred, this, [this](const QString& m) { showError(tr("Preview"), m); });
@@ -45,11 +60,16 @@ void MainWindow::createPreview()
     }
     menu->addAction(mPreviewBar->followAction());
     menu->addSeparator();
+    for (QAction* a : {mPreviewBar->killAction(), mPreviewBar->getUpAction()}) {
+        menu->addAction(a);
+        mActions.adopt(a);
+    }
+    menu->addSeparator();
     for (QAction* a : {mPreviewBar->recordAction(), mPreviewBar->saveScenarioAction(), mPreviewBar->animationAction()}) {
         menu->addAction(a);
         mActions.adopt(a);
     }
-    for (QToolBar* bar : {static_cast<QToolBar*>(mPreviewBar), mPreviewBar->timelineBar()})
+    for (QToolBar* bar : {static_cast<QToolBar*>(mPreviewBar), mPreviewBar->timelineBar(), mPreviewBar->driveBar()})
         for (QAction* a : bar->actions())
             if (!a->objectName().isEmpty())
                 mActions.adopt(a); // the tools, gravity, ... for tests and shortcuts
@@ -67,6 +87,7 @@ void MainWindow::setEditingLocked(bool locked)
             a->setEnabled(!locked);
     mProperties->setEnabled(!locked);
     mOutliner->setEnabled(!locked);
+    mDrive->setEditable(!locked); // still shown: the profiles being previewed
     if (auto* history = findChild<QDockWidget*>(QStringLiteral("historyDock")))
         history->widget()->setEnabled(!locked);
     if (!locked) {

@@ -47,7 +47,7 @@ bool PreviewController::ensureSession()
         return true;
     auto session = std::make_unique<editor::PreviewSession>();
     QString error;
-    if (!session->start(mDocument->rig(), mSettings, error)) {
+    if (!startSession(*session, error)) {
         emit errorOccurred(error);
         return false;
     }
@@ -295,6 +295,7 @@ void PreviewController::decorate(viewport::ViewportScene& scene) const
             .arg(s.settledAt >= 0.f ? tr("settled at %1 s").arg(double(s.settledAt), 0, 'f', 2) : tr("moving")),
         tr("frame %1 ms median, %2 ms max").arg(frames.medianMs, 0, 'f', 2).arg(frames.maxMs, 0, 'f', 2),
     };
+    decorateDriven(scene); // after the lines above: it adds its own
 }
 
 void PreviewController::onPressed(QPointF pixel, Qt::KeyboardModifiers)

@@ -85,6 +85,31 @@ class PreviewController : public QObject {
     /// Goes back (or forward) to a step held in the history; pauses.
     bool seek(std::uint64_t step);
 
+    // ---- driven preview (powered ragdolls; PreviewControllerDrive.cpp, docs/preview.md "Driven preview") ----
+    /// The mesh's clip Play plays through the rig's drives (PreviewSession::startDriven); empty = the ordinary
+    /// drop. Changed while previewing, the preview starts again in the new mode (playing if it was).
+    void setDrivenClip(const QString& clip);
+    QString drivenClip() const { return mDrivenClip; }
+    /// The drive profile a driven preview starts with; while one runs, the drives blend to it over
+    /// kDriveBlendSeconds. False (with errorOccurred) when the running preview refuses the name.
+    bool setDriveProfile(const QString& profile);
+    /// The profile a driven preview starts with: the one set if the rig has it, else "balanced", else the
+    /// rig's first; empty when the rig has no profile.
+    QString startProfile() const;
+    /// Every drive blends to limp over kDriveBlendSeconds. False when no driven preview runs.
+    bool kill();
+    /// The body gets up with the get-up clip that lies as it lies (getUpClips()). False (with errorOccurred)
+    /// when no driven preview runs or the mesh has no get-up clip.
+    bool getUp();
+    /// The mesh's clips a get-up chooses among: those whose names start with "getup".
+    QStringList getUpClips() const;
+    /// "walk · balanced · playing" for the status bar; empty when no driven preview runs.
+    QString driveStatus() const;
+    static constexpr float kDriveBlendSeconds = 0.3f;
+    /// The tracking tolerance the viewport's colours are scaled by (the driven walk's targets: 3 cm, 5°).
+    static constexpr float kTrackingMetres = 0.03f;
+    static constexpr float kTrackingRadians = 5.f * 3.14159265358979f / 180.f;
+
     /// Adds the preview's state to a scene the main window built from the document.
     void decorate(viewport::ViewportScene& scene) const;
 
@@ -100,11 +125,17 @@ class PreviewController : public QObject {
     /// The pose shown changed (a step, a seek, a reset): redraw.
     void frameReady();
     void errorOccurred(const QString& message);
+    /// The driven clip, the profile, a kill or a get-up was asked for (the tool bar's controls follow).
+    void driveChanged();
     /// Follow Body was turned on or off (also by a pan in the viewport).
     void followBodyChanged(bool on);
 
   private:
     bool ensureSession();
+    /// Starts `session` as the settings say: a drop, or the driven clip (false with `error`).
+    bool startSession(editor::PreviewSession& session, QString& error);
+    /// The driven preview's colours and line in the viewport (tracking error per part).
+    void decorateDriven(viewport::ViewportScene& scene) const;
     void tick();
     void onPressed(QPointF pixel, Qt::KeyboardModifiers modifiers);
     void onDragged(QPointF pixel);
@@ -146,6 +177,9 @@ class PreviewController : public QObject {
     std::optional<Vec3> mDragDepth; ///< the dragged particle's position when grabbed: the drag plane
     std::optional<std::pair<std::size_t, float>> mAnimationPose;
     std::vector<double> mFrameMs;
+    QString mDrivenClip;   ///< empty: a drop
+    QString mDriveProfile; ///< asked for (startProfile() resolves it)
+    std::shared_ptr<const import::ImportedScene> mDrivenMesh; ///< the driven session's mesh, kept alive
 };
 
 } // namespace marionette::app

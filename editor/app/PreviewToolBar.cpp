@@ -214,6 +214,7 @@ PreviewToolBar::PreviewToolBar(PreviewController* preview, editor::Document* doc
     mReset->setEnabled(false);
     mTimeline->setEnabled(false);
     mSaveScenario->setEnabled(false);
+    createDriveBar(parent);
 }
 
 void PreviewToolBar::applyRotation(int index)

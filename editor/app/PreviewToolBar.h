@@ -40,6 +40,14 @@ class PreviewToolBar : public QToolBar {
     QSlider* timeline() const { return mTimeline; }
     /// The second bar (the window puts it at the bottom): the drag/hit/explode tools, recording, the timeline.
     QToolBar* timelineBar() const { return mTimelineBar; }
+    /// The third (beside the first): the driven preview (powered ragdolls; PreviewToolBarDrive.cpp): the clip
+    /// Play plays through the drives ("none": the ordinary drop), the profile (switched live, with a blend),
+    /// Kill and Get Up.
+    QToolBar* driveBar() const { return mDriveBar; }
+    QComboBox* clipBox() const { return mClip; }
+    QComboBox* profileBox() const { return mProfile; }
+    QAction* killAction() const { return mKill; }
+    QAction* getUpAction() const { return mGetUp; }
 
   signals:
     /// The user asked to save what was recorded as a scenario.
@@ -47,6 +55,9 @@ class PreviewToolBar : public QToolBar {
     void startFromAnimationRequested();
 
   private:
+    void createDriveBar(QWidget* parent);
+    /// The drive bar's combos and actions from the document (clips, profiles) and the session (phase).
+    void syncDrive();
     void syncTimeline();
     void applyRotation(int index);
 
@@ -71,6 +82,11 @@ class PreviewToolBar : public QToolBar {
     QSlider* mStrength;
     QLabel* mStrengthLabel;
     QSlider* mTimeline;
+    QToolBar* mDriveBar = nullptr;
+    QComboBox* mClip = nullptr;
+    QComboBox* mProfile = nullptr;
+    QAction* mKill = nullptr;
+    QAction* mGetUp = nullptr;
     bool mSyncing = false;
 };
 

@@ -1,15 +1,18 @@
 // marionette-editor: the authoring editor. Usage: marionette-editor [PROJECT.mproj | MESH]
+#include "DrivePanel.h"
 #include "GlProbe.h"
 #include "MainWindow.h"
 #include "PreviewController.h"
 #include "PreviewToolBar.h"
 #include "viewport/Viewport.h"
 
+#include "marionette/editor/document/DriveProfiles.h"
 #include "marionette/editor/preview/PreviewSession.h"
 
 #include <QApplication>
 #include <QComboBox>
 #include <QCommandLineParser>
+#include <QDockWidget>
 #include <QMouseEvent>
 #include <QSignalBlocker>
 #include <QSlider>
@@ -85,6 +88,19 @@ int main(int argc, char** argv)
     QCommandLineOption aim(QStringLiteral("aim-hit"),
         QStringLiteral("With --screenshot and --play: then take the Hit tool (horizontal) and hover the body, to show the impulse arrow."));
     parser.addOption(aim);
+    QCommandLineOption panel(QStringLiteral("panel"),
+        QStringLiteral("Show and raise the dock of the panel NAME (outliner, properties, history, drive, validation, log)."),
+        QStringLiteral("NAME"));
+    parser.addOption(panel);
+    QCommandLineOption drive(QStringLiteral("drive"),
+        QStringLiteral("With --screenshot and --play: play the mesh's clip CLIP through the drives (a driven preview) instead of a "
+                       "drop, at the drive profile PROFILE (default: balanced), shown in the Drive panel too."),
+        QStringLiteral("CLIP[:PROFILE]"));
+    parser.addOption(drive);
+    QCommandLineOption trigger(QStringLiteral("action"),
+        QStringLiteral("With --screenshot: trigger the menu action NAME (its object name, e.g. viewOpacity30) after opening the file; repeatable."),
+        QStringLiteral("NAME"));
+    parser.addOption(trigger);
     parser.process(app);
 
     marionette::app::MainWindow window;
@@ -93,13 +109,31 @@ int main(int argc, char** argv)
     const QString picture = parser.value(screenshot);
     const double playSeconds = parser.value(play).toDouble();
     const bool aimHit = parser.isSet(aim);
-    QTimer::singleShot(0, &window, [&window, files, picture, playSeconds, aimHit] {
+    const QString panelName = parser.value(panel);
+    const QString driveClip = parser.value(drive);
+    const QStringList actions = parser.values(trigger);
+    QTimer::singleShot(0, &window, [&window, files, picture, playSeconds, aimHit, panelName, driveClip, actions] {
         if (picture.isEmpty())
             window.offerRecovery();
         if (!files.isEmpty())
             window.openPath(files.first());
+        for (const QString& name : actions)
+            if (QAction* a = window.action(name))
+                a->trigger();
+        if (auto* dock = panelName.isEmpty() ? nullptr : window.findChild<QDockWidget*>(panelName + QStringLiteral("Dock"))) {
+            dock->show();
+            dock->raise();
+        }
         if (!picture.isEmpty() && playSeconds > 0) {
             window.preview()->settings().dropHeight = 1.f;
+            const QStringList clipProfile = driveClip.split(QLatin1Char(':'));
+            if (clipProfile.size() > 1) {
+                window.preview()->setDriveProfile(clipProfile[1]);
+                const std::int32_t i = marionette::editor::driveProfileNamed(window.document().rig(), clipProfile[1]);
+                if (i >= 0)
+                    window.drivePanel()->setCurrentProfile(window.document().rig().driveProfiles[std::size_t(i)].id);
+            }
+            window.preview()->setDrivenClip(clipProfile.value(0));
             window.preview()->play();
         }
         if (!picture.isEmpty())

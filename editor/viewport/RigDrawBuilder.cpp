@@ -90,6 +90,7 @@ void Builder::sticks(bool lines, bool capsules)
     const rig::RigDescription& r = *mPose.rig();
     const std::size_t n = mPose.positions().size();
     const bool strained = mScene.stickStrain.size() == r.sticks.size();
+    const bool tracked = mScene.stickTracking.size() == r.sticks.size();
     for (std::size_t i = 0; i < r.sticks.size(); ++i) {
         const rig::Stick& s = r.sticks[i];
         if (hidden(ElementKind::Stick, s.id) || !validIndex(s.a, n) || !validIndex(s.b, n))
@@ -110,9 +111,15 @@ void Builder::sticks(bool lines, bool capsules)
             }
             // a stick outside its limits shows its strain even when selected or hovered (drawn wider then)
             const float strain = strained ? mScene.stickStrain[i] : 0.f;
-            const Colour c = std::fabs(strain) > RigDrawBuilder::kStrainDeadZone
-                                 ? RigDrawBuilder::strainColour(own, strain)
-                                 : tint(ElementKind::Stick, s.id, own);
+            Colour c = std::fabs(strain) > RigDrawBuilder::kStrainDeadZone ? RigDrawBuilder::strainColour(own, strain)
+                                                                            : tint(ElementKind::Stick, s.id, own);
+            // a driven stick shows how far it is from its target instead, drawn wider
+            const float tracking = tracked ? mScene.stickTracking[i] : -1.f;
+            if (tracking >= 0.f || std::isnan(tracking)) {
+                c = RigDrawBuilder::trackingColour(tracking);
+                width = std::max(width, RigDrawBuilder::kTrackedStickWidth);
+                dashed = false;
+            }
             mOut.line(a, b, c, width + widthBoost(ElementKind::Stick, s.id), dashed);
         }
         if (capsules && s.capsuleRadius > 0.f)
@@ -142,6 +149,7 @@ void Builder::triangles()
 {
     const rig::RigDescription& r = *mPose.rig();
     const std::size_t n = mPose.positions().size();
+    const bool tracked = mScene.triangleTracking.size() == r.triangles.size();
     for (std::size_t i = 0; i < r.triangles.size(); ++i) {
         const rig::Triangle& t = r.triangles[i];
         if (hidden(ElementKind::Triangle, t.id) || !validIndex(t.p[0], n) || !validIndex(t.p[1], n) ||
@@ -149,8 +157,13 @@ void Builder::triangles()
             continue;
         const Vec3 a = mPose.particle(std::size_t(t.p[0])), b = mPose.particle(std::size_t(t.p[1])),
                    c = mPose.particle(std::size_t(t.p[2]));
-        mOut.triangle(a, b, c, tint(ElementKind::Triangle, t.id, colours::kTriangleFace).withAlpha(0.28f));
-        const Colour edge = tint(ElementKind::Triangle, t.id, colours::kTriangleEdge);
+        // a driven triangle is filled with its tracking colour (selection still shows on its edges)
+        const float tracking = tracked ? mScene.triangleTracking[i] : -1.f;
+        const bool driven = tracking >= 0.f || std::isnan(tracking);
+        const Colour fill = driven ? RigDrawBuilder::trackingColour(tracking) : tint(ElementKind::Triangle, t.id, colours::kTriangleFace);
+        mOut.triangle(a, b, c, fill.withAlpha(driven ? 0.6f : 0.28f));
+        const Colour edge = driven && !mSelected.contains(ElementKind::Triangle, t.id) ? RigDrawBuilder::trackingColour(tracking)
+                                                                                      : tint(ElementKind::Triangle, t.id, colours::kTriangleEdge);
         const float w = 1.f + widthBoost(ElementKind::Triangle, t.id);
         mOut.line(a, b, edge, w);
         mOut.line(b, c, edge, w);
@@ -285,6 +298,15 @@ Colour RigDrawBuilder::strainColour(Colour normal, float strain)
     else
         c = mix(colours::kStrainStretched, colours::kStrainSaturated, 2.f * t - 1.f);
     return c.withAlpha(normal.a);
+}
+
+Colour RigDrawBuilder::trackingColour(float tolerances)
+{
+    if (!(tolerances < kTrackingSaturation)) // NaN: as bad as it gets
+        return colours::kTrackingBad;
+    const float t = std::max(tolerances, 0.f);
+    return t <= 1.f ? mix(colours::kTrackingGood, colours::kTrackingTolerance, t)
+                    : mix(colours::kTrackingTolerance, colours::kTrackingBad, (t - 1.f) / (kTrackingSaturation - 1.f));
 }
 
 void RigDrawBuilder::build(DrawList& out, const ViewportScene& scene, const RigPose& pose, const DisplayOptions& options)

@@ -13,6 +13,7 @@ class RigDrawBuilder {
 public:
     static constexpr float kRigidStickWidth = 2.5f;
     static constexpr float kRangeStickWidth = 1.5f;
+    static constexpr float kTrackedStickWidth = 4.f; ///< a driven stick in a driven preview
     static constexpr float kAngularHandlePixels = 6.f;
 
     /// The strain ramp (ViewportScene::stickStrain): `normal` within ±kStrainDeadZone, toward
@@ -21,6 +22,10 @@ public:
     /// ±kStrainSaturation. Alpha is `normal`'s.
     static Colour strainColour(Colour normal, float strain);
     static constexpr float kStrainDeadZone = 0.002f; ///< 0.2 %: numerical noise of a settled rig
+
+    /// The tracking ramp (ViewportScene::triangleTracking, in tolerances): kTrackingGood at 0, kTrackingTolerance
+    /// at 1, kTrackingBad at kTrackingSaturation and beyond (NaN too), linear between; opaque.
+    static Colour trackingColour(float tolerances);
 
     /// Appends the visible rig elements of `scene` (posed by `pose`) to `out`.
     static void build(DrawList& out, const ViewportScene& scene, const RigPose& pose, const DisplayOptions& options);

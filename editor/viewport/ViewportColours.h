@@ -35,6 +35,9 @@ constexpr Colour kRubberBandFill{0.55f, 0.75f, 1.f, 0.12f};
 constexpr Colour kStrainCompressed{0.15f, 0.3f, 1.f, 1.f}; ///< stickStrain <= −kStrainSaturation
 constexpr Colour kStrainStretched{1.f, 0.9f, 0.1f, 1.f};   ///< halfway to saturation when stretched
 constexpr Colour kStrainSaturated{1.f, 0.1f, 0.05f, 1.f};  ///< stickStrain >= +kStrainSaturation
+constexpr Colour kTrackingGood{0.2f, 0.85f, 0.3f, 1.f};     ///< a driven part on its target (tracking 0)
+constexpr Colour kTrackingTolerance{1.f, 0.85f, 0.1f, 1.f}; ///< at the tracking tolerance (1)
+constexpr Colour kTrackingBad{1.f, 0.15f, 0.1f, 1.f};       ///< at kTrackingSaturation and beyond
 constexpr Colour kViolation{1.f, 0.12f, 0.12f, 1.f};       ///< an angular constraint beyond its limit
 constexpr Colour kContact{1.f, 0.7f, 0.1f, 1.f};           ///< contact dots
 constexpr Colour kContactOutline{0.1f, 0.05f, 0.f, 1.f};

@@ -61,6 +61,12 @@ struct ViewportScene {
     /// One per angular constraint (same order as rig->angular) or empty: radians beyond the limit. The
     /// constraint's cone and twist arc are drawn red when above kViolationRadians.
     std::vector<float> angularViolation;
+    /// Driven preview (powered ragdolls): one per rig triangle / rig stick (same order as rig->triangles,
+    /// rig->sticks) or empty: how far the part is from its pose target, in units of the tracking tolerance
+    /// (1 = at the tolerance, e.g. 3 cm or 5°); negative = not a driven part. A driven triangle's face and
+    /// edges, and a driven stick, are coloured green (0) → yellow (1) → red (kTrackingSaturation and more),
+    /// whatever else would colour them. Used only when the size matches the rig's triangles / sticks.
+    std::vector<float> triangleTracking, stickTracking;
     /// Contact points, drawn as small bright dots of constant screen size on top of everything.
     std::vector<Vec3> contactPoints;
     /// Static scene geometry drawn as shaded grey boxes with edges (the ground plane is drawn anyway).
@@ -77,6 +83,8 @@ struct ViewportScene {
 
 /// |stickStrain| at which the strain colour saturates (15 %).
 constexpr float kStrainSaturation = 0.15f;
+/// Tracking error (ViewportScene::triangleTracking, in tolerances) at which the colour is fully red.
+constexpr float kTrackingSaturation = 2.f;
 /// angularViolation above which a constraint is drawn red (0.5°).
 constexpr float kViolationRadians = 0.5f * 3.14159265358979f / 180.f;
 

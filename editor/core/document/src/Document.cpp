@@ -1,5 +1,6 @@
 #include "marionette/editor/document/Document.h"
 
+#include "marionette/editor/document/DriveProfiles.h"
 #include "marionette/project/Migration.h"
 #include "marionette/project/ProjectFile.h"
 
@@ -73,6 +74,7 @@ bool Document::load(const QString& path, QString& error)
 void Document::adopt(project::Project project, const QString& path, bool modified)
 {
     project::assignMissingIds(project);
+    assignDriveProfileIds(project.rig); // the commands name profiles by id; the format lets them lack one
     mProject = std::move(project);
     mSelection = mProject.editor.selection;
     if (mFilePath != path) {
@@ -85,6 +87,7 @@ void Document::adopt(project::Project project, const QString& path, bool modifie
     emit viewsChanged();
     emit scenariosChanged();
     emit collisionGroupsChanged();
+    emit driveProfilesChanged();
     emit selectionChanged();
 }
 
@@ -208,11 +211,13 @@ void Document::setSymmetry(const project::SymmetrySettings& symmetry)
 void Document::replaceRig(rig::RigDescription rig, std::vector<project::ElementView> views)
 {
     mProject.rig = std::move(rig);
+    assignDriveProfileIds(mProject.rig);
     mProject.editor.elements = std::move(views);
     const bool selectionLost = pruneSelection();
     emit structureChanged();
     emit settingsChanged();
     emit viewsChanged();
+    emit driveProfilesChanged();
     if (selectionLost)
         emit selectionChanged();
 }
@@ -281,6 +286,12 @@ void Document::setLods(std::vector<project::LodLevel> lods)
 {
     mProject.lods = std::move(lods);
     emit lodsChanged();
+}
+
+void Document::setDriveProfiles(std::vector<rig::DriveProfile> profiles)
+{
+    mProject.rig.driveProfiles = std::move(profiles);
+    emit driveProfilesChanged();
 }
 
 void Document::appendScenario(project::Scenario scenario)

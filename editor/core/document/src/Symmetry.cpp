@@ -1,5 +1,7 @@
 #include "marionette/editor/document/Symmetry.h"
 
+#include "marionette/editor/document/DriveProfiles.h"
+
 #include "marionette/runtime/Rig.h"
 
 #include <QStringList>
@@ -9,6 +11,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace marionette::editor {
@@ -433,6 +436,29 @@ int sideOf(const rig::RigDescription& rig, const MirrorPlane& plane, float toler
     return positive == negative ? 0 : positive ? 1 : -1;
 }
 
+/// The profile of `in` that is `profile` (by id; by name for profiles without one), or null.
+const rig::DriveProfile* sameProfile(const rig::RigDescription& in, const rig::DriveProfile& profile)
+{
+    for (const rig::DriveProfile& p : in.driveProfiles)
+        if (profile.id != 0 ? p.id == profile.id : p.name == profile.name)
+            return &p;
+    return nullptr;
+}
+
+/// Every profile's entries mirrored from the `from` side's triangles and sticks onto their partners.
+void mirrorDrivePartsOfSide(rig::RigDescription& rig, const MirrorMap& map, const MirrorPlane& plane, float tolerance, int wanted)
+{
+    for (rig::DriveProfile& profile : rig.driveProfiles)
+        for (ElementKind kind : {ElementKind::Triangle, ElementKind::Stick})
+            for (std::size_t i = 0; i < countOf(rig, kind); ++i) {
+                const std::int32_t j = map.partner(kind, std::int32_t(i));
+                if (j == rig::kNone || j == std::int32_t(i) || sideOf(rig, plane, tolerance, kind, i) != wanted)
+                    continue;
+                const std::optional<rig::DriveGains> mine = driveEntry(rig, profile, {kind, idAt(rig, kind, i)});
+                setDriveEntry(rig, profile, {kind, idAt(rig, kind, std::size_t(j))}, mine);
+            }
+}
+
 } // namespace
 
 rig::RigDescription mirrorSide(const rig::RigDescription& rig, const MirrorMap& pairs, const MirrorPlane& plane,
@@ -457,6 +483,7 @@ rig::RigDescription mirrorSide(const rig::RigDescription& rig, const MirrorMap& 
                            mirroredOnto(out, map, plane, kind, std::int32_t(i), elementAt(out, kind, std::size_t(partner))));
         }
     }
+    mirrorDrivePartsOfSide(out, map, plane, tolerance, wanted);
     return out;
 }
 
@@ -534,6 +561,31 @@ rig::RigDescription withMirroredEdit(const rig::RigDescription& before, const ri
                 partnersOf(map, kind)[i] = std::int32_t(i); // a stick between partners: its own mirror
             else
                 appendMirrored(out, map, plane, kind, std::int32_t(i), std::move(copy), namer);
+        }
+    }
+
+    // Drive profiles: a part whose entry the edit changed (gains set, entry added or cleared) takes its
+    // partner along, unless the edit changed the partner's too. Profiles are matched by id.
+    auto entryChanged = [&](const rig::DriveProfile* b, const rig::DriveProfile& a, ElementRef r) {
+        const std::optional<rig::DriveGains> was = b && indexOf(before, r) != rig::kNone ? driveEntry(before, *b, r) : std::nullopt;
+        return was != driveEntry(after, a, r);
+    };
+    for (rig::DriveProfile& profile : out.driveProfiles) {
+        const rig::DriveProfile* a = sameProfile(after, profile);
+        if (!a)
+            continue;
+        const rig::DriveProfile* b = sameProfile(before, profile);
+        std::vector<ElementRef> parts = listedDriveParts(after, *a);
+        if (b)
+            for (const ElementRef& r : listedDriveParts(before, *b))
+                if (indexOf(after, r) != rig::kNone && std::find(parts.begin(), parts.end(), r) == parts.end())
+                    parts.push_back(r);
+        for (const ElementRef& r : parts) {
+            const auto p = partnerRef(r);
+            if (!p || p->id == r.id || indexOf(out, *p) == rig::kNone || !entryChanged(b, *a, r) ||
+                (indexOf(after, *p) != rig::kNone && entryChanged(b, *a, *p)))
+                continue;
+            setDriveEntry(out, profile, *p, driveEntry(after, *a, r));
         }
     }
     return out;
@@ -669,6 +721,21 @@ std::vector<ValidationIssue> symmetryIssues(const rig::RigDescription& rig, cons
             issues.push_back(std::move(issue));
         }
     }
+    // Drive profiles: a pair of parts whose entries differ (gains, or one listed and not the other).
+    for (const rig::DriveProfile& profile : rig.driveProfiles)
+        for (ElementKind kind : {ElementKind::Triangle, ElementKind::Stick})
+            for (std::size_t i = 0; i < countOf(rig, kind); ++i) {
+                const std::int32_t j = map.partner(kind, std::int32_t(i));
+                if (j == rig::kNone || std::size_t(j) <= i)
+                    continue;
+                const ElementRef a{kind, idAt(rig, kind, i)}, b{kind, idAt(rig, kind, std::size_t(j))};
+                if (driveEntry(rig, profile, a) == driveEntry(rig, profile, b))
+                    continue;
+                issues.push_back({Severity::Warning,
+                                  QStringLiteral("drive profile '%1': %2: not symmetric (drive gains differ)")
+                                      .arg(QString::fromStdString(profile.name), describePair(kind, i, std::size_t(j))),
+                                  {a, b}});
+            }
     return issues;
 }
 

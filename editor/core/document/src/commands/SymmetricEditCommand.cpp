@@ -1,5 +1,6 @@
 #include "marionette/editor/document/commands/SymmetricEditCommand.h"
 
+#include "marionette/editor/document/DriveProfiles.h"
 #include "marionette/editor/document/commands/CommandIds.h"
 
 #include <algorithm>
@@ -27,7 +28,7 @@ bool sameStructure(const rig::RigDescription& a, const rig::RigDescription& b)
 
 bool sameRig(const rig::RigDescription& a, const rig::RigDescription& b)
 {
-    if (!sameStructure(a, b))
+    if (!sameStructure(a, b) || !sameDriveProfiles(a.driveProfiles, b.driveProfiles))
         return false;
     for (ElementKind kind : kKinds)
         for (std::size_t i = 0; i < countOf(a, kind); ++i)
@@ -58,6 +59,8 @@ void SymmetricEditCommand::apply(const rig::RigDescription& target, const std::v
                 if (!sameValues(elementAt(mDocument->rig(), kind, i), e))
                     mDocument->replaceElement({kind, idAt(target, kind, i)}, e);
             }
+        if (!sameDriveProfiles(now.driveProfiles, target.driveProfiles))
+            mDocument->setDriveProfiles(target.driveProfiles);
         return;
     }
     std::vector<project::ElementView> kept;

@@ -95,6 +95,9 @@ class Document : public QObject {
     void setCollisionGroups(std::vector<project::CollisionGroupName> groups);
     /// Replaces the project's levels of detail (project::LodLevel; generated rigs kept beside the rig).
     void setLods(std::vector<project::LodLevel> lods);
+    /// Replaces the rig's drive profiles (powered ragdolls; DriveProfiles.h). Their parts must name triangles
+    /// and sticks of the rig.
+    void setDriveProfiles(std::vector<rig::DriveProfile> profiles);
     void appendScenario(project::Scenario scenario);
     void removeLastScenario();
 
@@ -110,6 +113,8 @@ class Document : public QObject {
     void collisionGroupsChanged();
     void symmetryChanged();
     void lodsChanged();
+    /// The rig's drive profiles changed (added, removed, renamed, gains edited), or the rig was replaced.
+    void driveProfilesChanged();
     void selectionChanged();
     void modifiedChanged(bool modified);
     void filePathChanged(const QString& path);

@@ -68,7 +68,8 @@ enum class MirrorSource { PositiveSide, NegativeSide };
 
 /// `rig` with every element on the `from` side mirrored onto the other: partners take the mirrored values,
 /// elements without a partner are created mirrored (new ids, names from `namer`, made unique). An element is
-/// on a side when all its particles are on that side or on the plane, at least one on the side.
+/// on a side when all its particles are on that side or on the plane, at least one on the side. In every drive
+/// profile, the partners of the `from` side's triangles and sticks take their entries (gains, or none).
 rig::RigDescription mirrorSide(const rig::RigDescription& rig, const MirrorMap& map, const MirrorPlane& plane,
                                float tolerance, MirrorSource from, const MirrorNamer& namer);
 
@@ -76,7 +77,9 @@ rig::RigDescription mirrorSide(const rig::RigDescription& rig, const MirrorMap& 
 /// every element the edit changed takes its partner along (unless the edit changed both), every element it
 /// removed removes its partner (with what depends on it), every particle, stick, angle, triangle, angular
 /// constraint and pin it added is added mirrored (particles on the plane are their own mirror; an element
-/// whose particles have no partners is not mirrored). Equal to `after` when there is nothing to repeat.
+/// whose particles have no partners is not mirrored). In each drive profile (matched by id), a triangle or
+/// stick whose entry the edit set or cleared gives its partner the same entry, unless the edit changed the
+/// partner's too. Equal to `after` when there is nothing to repeat.
 rig::RigDescription withMirroredEdit(const rig::RigDescription& before, const rig::RigDescription& after,
                                      const MirrorMap& map, const MirrorPlane& plane, float tolerance,
                                      const MirrorNamer& namer);
@@ -86,8 +89,8 @@ rig::RigDescription withMirroredEdit(const rig::RigDescription& before, const ri
 bool sameValues(const AnyElement& a, const AnyElement& b);
 
 /// Pairs whose values are not mirror images: positions, radii and lengths more than `tolerance` apart,
-/// masses more than 1 % apart, angles and limits more than kAsymmetryDegrees apart. Warnings naming both
-/// elements, for the validation list.
+/// masses more than 1 % apart, angles and limits more than kAsymmetryDegrees apart, and in a drive profile
+/// triangles or sticks whose entries differ. Warnings naming both elements, for the validation list.
 inline constexpr float kAsymmetryDegrees = 0.5f;
 std::vector<ValidationIssue> symmetryIssues(const rig::RigDescription& rig, const MirrorMap& map,
                                             const MirrorPlane& plane, float tolerance);

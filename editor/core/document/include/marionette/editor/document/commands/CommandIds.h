@@ -7,6 +7,8 @@ enum CommandId : int {
     kChangePropertyCommandId = 1,
     kMoveParticlesCommandId = 2,
     kSymmetricEditCommandId = 3,
+    kSetDriveDefaultsCommandId = 4,
+    kSetDrivePartsCommandId = 5,
 };
 
 } // namespace marionette::editor
