@@ -290,16 +290,22 @@ void Solver::solveDrives(Ragdoll& r, std::uint32_t substep, std::uint32_t subste
             if (!(phi > 1e-7f))
                 continue;
             u = u / phi;
-            Vec3 ua = u, ub = u;
-            const Turn ta = turnOf(s, A, ua);
-            const Turn tb = turnOf(s, tris[part.index], ub);
-            if (std::isinf(ta.inertia) && std::isinf(tb.inertia))
-                continue;
-            if (g.maxTorque > 0.f) {
-                const float inertia = std::isinf(ta.inertia) ? tb.inertia
-                                      : std::isinf(tb.inertia) ? ta.inertia
-                                                               : ta.inertia * tb.inertia / (ta.inertia + tb.inertia);
-                phi = std::min(phi, g.maxTorque * h * h / inertia);
+            const TriangleData& B = tris[part.index];
+            auto free = [&](const TriangleData& t) { return s.w[t.p[0]] > 0.f && s.w[t.p[1]] > 0.f && s.w[t.p[2]] > 0.f; };
+            // The inertias about u are only needed for a cap, or to see that neither side can turn (a triangle
+            // of free particles always can: the common case skips both).
+            if (g.maxTorque > 0.f || !free(A) || !free(B)) {
+                Vec3 ua = u, ub = u;
+                const Turn ta = turnOf(s, A, ua);
+                const Turn tb = turnOf(s, B, ub);
+                if (std::isinf(ta.inertia) && std::isinf(tb.inertia))
+                    continue;
+                if (g.maxTorque > 0.f) {
+                    const float inertia = std::isinf(ta.inertia) ? tb.inertia
+                                          : std::isinf(tb.inertia) ? ta.inertia
+                                                                   : ta.inertia * tb.inertia / (ta.inertia + tb.inertia);
+                    phi = std::min(phi, g.maxTorque * h * h / inertia);
+                }
             }
             const AngularData* c = part.angular >= 0 ? &rig.angular()[std::size_t(part.angular)] : nullptr;
             if (c && c->hinge && s.w[c->freeA] > 0.f && s.w[c->freeB] > 0.f) {
@@ -307,7 +313,7 @@ void Solver::solveDrives(Ragdoll& r, std::uint32_t substep, std::uint32_t subste
                 const Vec3 e = normalizeOr(x[c->hingeB] - x[c->hingeA], u);
                 applyHinge(s, *c, e, phi * dot(u, e));
             } else {
-                applyCorrection(s, A, std::uint32_t(part.parent), tris[part.index], part.index, u, phi);
+                applyCorrection(s, A, std::uint32_t(part.parent), B, part.index, u, phi);
             }
         } else {
             // A stick: its direction in A's frame turns toward the target's; the tip turns about the pivot and
