@@ -9,12 +9,8 @@ namespace marionette::viewport {
 
 namespace {
 
-Vec3 translationOf(const Mat4& m)
-{
-    return {m.m[12], m.m[13], m.m[14]};
-}
-
-Mat3 rotationOf(const Mat4& m)
+/// The basis of a bone matrix made orthonormal (Gram–Schmidt: X kept, Y made perpendicular, Z = X × Y).
+Mat3 orthonormalBasis(const Mat4& m)
 {
     const Vec3 x = normalizeOr({m.m[0], m.m[1], m.m[2]}, {1, 0, 0});
     Vec3 y{m.m[4], m.m[5], m.m[6]};
@@ -81,8 +77,8 @@ void RigPose::computeBones(const ViewportScene& scene)
     std::vector<int> childCount(bones.size(), 0);
     std::vector<Vec3> childSum(bones.size());
     for (std::size_t i = 0; i < bones.size(); ++i) {
-        mBones[i].head = translationOf(world[i]);
-        mBones[i].axes = rotationOf(world[i]);
+        mBones[i].head = world[i].translation();
+        mBones[i].axes = orthonormalBasis(world[i]);
         const std::int32_t p = bones[i].parent;
         if (validIndex(p, bones.size()) && std::size_t(p) < i) {
             childCount[std::size_t(p)] += 1;

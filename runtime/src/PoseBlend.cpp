@@ -8,21 +8,6 @@ namespace marionette::runtime {
 
 namespace {
 
-Vec3 column(const Mat4& m, int c) { return {m.m[c * 4], m.m[c * 4 + 1], m.m[c * 4 + 2]}; }
-Vec3 translationOf(const Mat4& m) { return column(m, 3); }
-
-/// Rotation part of an affine matrix (columns normalised) and the columns' lengths.
-Quat rotationOf(const Mat4& m, Vec3& scale)
-{
-    Mat3 r;
-    const float s[3] = {length(column(m, 0)), length(column(m, 1)), length(column(m, 2))};
-    for (int c = 0; c < 3; ++c)
-        if (s[c] > 1e-12f)
-            r.c[c] = column(m, c) / s[c];
-    scale = {s[0], s[1], s[2]};
-    return toQuat(r);
-}
-
 Mat4 compose(Quat q, Vec3 t, Vec3 scale)
 {
     const Mat3 r = toMat3(q);
@@ -34,10 +19,9 @@ Mat4 compose(Quat q, Vec3 t, Vec3 scale)
 
 float tiltDifference(const Mat4& a, const Mat4& b, Vec3 up)
 {
-    Vec3 sa, sb;
     const Vec3 n = normalizeOr(up, {0.f, 1.f, 0.f});
-    const Vec3 ua = rotationOf(a, sa).conjugate().rotate(n);
-    const Vec3 ub = rotationOf(b, sb).conjugate().rotate(n);
+    const Vec3 ua = rotationOf(a).conjugate().rotate(n);
+    const Vec3 ub = rotationOf(b).conjugate().rotate(n);
     return std::acos(std::clamp(dot(ua, ub), -1.f, 1.f));
 }
 
@@ -58,15 +42,14 @@ std::int32_t closestTilt(const Mat4& root, std::span<const Mat4> candidates, Vec
 Transform headingAlignment(const Mat4& clipRoot, const Mat4& root, Vec3 up)
 {
     const Vec3 n = normalizeOr(up, {0.f, 1.f, 0.f});
-    Vec3 s;
     // The world rotation taking the clip's root orientation to the body's, reduced to its twist about up.
-    const Quat q = rotationOf(root, s) * rotationOf(clipRoot, s).conjugate();
+    const Quat q = rotationOf(root) * rotationOf(clipRoot).conjugate();
     const float along = dot(q.vec(), n);
     Quat twist = normalize(Quat{n.x * along, n.y * along, n.z * along, q.w});
     if (!(std::fabs(along) > 1e-9f || std::fabs(q.w) > 1e-9f))
         twist = Quat{};
-    const Vec3 moved = twist.rotate(translationOf(clipRoot));
-    Vec3 shift = translationOf(root) - moved;
+    const Vec3 moved = twist.rotate(clipRoot.translation());
+    Vec3 shift = root.translation() - moved;
     shift = shift - n * dot(shift, n);
     return {twist, shift};
 }
@@ -79,8 +62,8 @@ bool blendPalettes(const Rig& rig, std::span<const Mat4> from, std::span<const M
         return false;
     const float keep = 1.f - weight;
     for (std::size_t b = 0; b < n; ++b) {
-        Vec3 sf, s0, st;
-        const Quat qf = rotationOf(from[b], sf), q0 = rotationOf(toStart[b], s0), qt = rotationOf(to[b], st);
+        Vec3 st;
+        const Quat qf = rotationOf(from[b]), q0 = rotationOf(toStart[b]), qt = rotationOf(to[b], &st);
         // The world rotation taking the clip's first pose of the bone onto the body's, along the short arc,
         // scaled down by angle (uniform angular speed as the weight moves).
         Quat offset = normalize(qf * q0.conjugate());
@@ -89,8 +72,8 @@ bool blendPalettes(const Rig& rig, std::span<const Mat4> from, std::span<const M
         const float half = std::acos(std::clamp(offset.w, -1.f, 1.f));
         const float sinHalf = std::sin(half);
         const Quat part = sinHalf > 1e-6f ? Quat::fromAxisAngle(offset.vec() / sinHalf, 2.f * half * keep) : Quat{};
-        const Vec3 shift = (translationOf(from[b]) - translationOf(toStart[b])) * keep;
-        out[b] = compose(normalize(part * qt), translationOf(to[b]) + shift, st);
+        const Vec3 shift = (from[b].translation() - toStart[b].translation()) * keep;
+        out[b] = compose(normalize(part * qt), to[b].translation() + shift, st);
     }
     return true;
 }

@@ -33,7 +33,6 @@ float maxMatrixDifference(const Mat4& a, const Mat4& b)
     return m;
 }
 
-Vec3 translationOf(const Mat4& a) { return {a.m[12], a.m[13], a.m[14]}; }
 
 } // namespace
 
@@ -123,7 +122,7 @@ void TestMotion::bones_followRigidMotion()
         const float d = maxMatrixDifference(bones[i], expected);
         QVERIFY2(d <= 1e-4f, qPrintable(QStringLiteral("bone %1 '%2' (%3): bone matrix off the rigid transform by %4; translation %5 vs %6")
                                            .arg(i).arg(QString::fromStdString(humanoid->description().bones[i].name)).arg(driverName(b)).arg(num(d))
-                                           .arg(str(translationOf(bones[i])), str(translationOf(expected)))));
+                                           .arg(str(bones[i].translation()), str(expected.translation()))));
         const float ds = maxMatrixDifference(skin[i], M);
         QVERIFY2(ds <= 1e-4f, qPrintable(QStringLiteral("bone %1 (%2): skinning matrix off the rigid transform by %3").arg(i).arg(driverName(b)).arg(num(ds))));
     }
@@ -152,8 +151,8 @@ void TestMotion::bones_interpolateHalfway()
     const Mat4 M1 = Mat4::fromTransform(T1), M2 = Mat4::fromTransform(T2);
     for (std::size_t i = 0; i < n; ++i) {
         const Mat4& bind = humanoid->description().bones[i].bindWorld;
-        const Vec3 expected = lerp(translationOf(M1 * bind), translationOf(M2 * bind), 0.5f);
-        const Vec3 got = translationOf(half[i]);
+        const Vec3 expected = lerp((M1 * bind).translation(), (M2 * bind).translation(), 0.5f);
+        const Vec3 got = half[i].translation();
         QVERIFY2(length(got - expected) <= 1e-4f,
                  qPrintable(QStringLiteral("bone %1 (%2) at alpha 0.5: translation %3, expected halfway %4")
                                 .arg(i).arg(driverName(humanoid->bones()[i])).arg(str(got), str(expected))));

@@ -245,8 +245,27 @@ struct Mat4 {
         return o;
     }
     static Mat4 fromTransform(const Transform& t) { return fromRotationTranslation(toMat3(t.rotation), t.translation); }
+    /// Column c: 0–2 the (scaled) basis vectors, 3 the translation.
+    constexpr Vec3 column(int c) const { return {m[c * 4], m[c * 4 + 1], m[c * 4 + 2]}; }
+    constexpr Vec3 translation() const { return column(3); }
     constexpr bool operator==(const Mat4&) const = default;
 };
+
+/// The rotation of an affine matrix as a unit quaternion: its basis columns normalised (scale removed; a zero
+/// column keeps the identity's). `scale`, when given, gets the columns' lengths.
+inline Quat rotationOf(const Mat4& m, Vec3* scale = nullptr)
+{
+    Mat3 r;
+    float s[3];
+    for (int c = 0; c < 3; ++c) {
+        s[c] = length(m.column(c));
+        if (s[c] > 1e-12f)
+            r.c[c] = m.column(c) / s[c];
+    }
+    if (scale)
+        *scale = {s[0], s[1], s[2]};
+    return toQuat(r);
+}
 
 /// Inverse of an affine matrix (last row 0 0 0 1). Returns false, leaving `out` untouched, when singular.
 bool invertAffine(const Mat4& a, Mat4& out);

@@ -33,10 +33,6 @@ using namespace marionette::test;
 using project::ElementKind;
 using project::ElementRef;
 
-namespace {
-
-} // namespace
-
 class TestRigTools : public QObject {
     Q_OBJECT
   private slots:
@@ -248,7 +244,6 @@ void TestRigTools::addParticle_takesItsNeighboursMassAndKeepsTheTotal()
     QCOMPARE(doc.rig().particles.back().mass, editor::neighbourMass(before, doc.rig().particles.back().position));
     QCOMPARE(doc.rig().particles[std::size_t(hip)].mass, before.particles[std::size_t(hip)].mass);
 }
-
 
 void TestRigTools::transferRig_movesTheParticlesAndOneUndoRestoresMeshAndRig()
 {

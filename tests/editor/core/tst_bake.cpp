@@ -26,14 +26,13 @@ namespace {
 const QString kProject = QStringLiteral(MARIONETTE_SAMPLES "/characters/mannequin/mannequin.mproj");
 constexpr float kMillimetre = 1e-3f;
 
-Vec3 translationOf(const Mat4& m) { return {m.m[12], m.m[13], m.m[14]}; }
 
 /// The bone positions the preview showed at record r: palette · bindWorld.
 std::vector<Vec3> simulatedBones(const import::ImportedScene& mesh, const editor::PaletteRecording& rec, std::size_t r)
 {
     std::vector<Vec3> out;
     for (std::size_t b = 0; b < mesh.skeleton.size(); ++b)
-        out.push_back(translationOf(rec.palettes[r][b] * mesh.skeleton[b].bindWorld));
+        out.push_back((rec.palettes[r][b] * mesh.skeleton[b].bindWorld).translation());
     return out;
 }
 
@@ -145,7 +144,7 @@ void TestBake::glb_reimportedBonesWithinAMillimetre()
         std::vector<Mat4> palette(file.skeleton.size());
         for (std::size_t b = 0; b < expected.size(); ++b) {
             const std::size_t k = std::size_t(inFile[b]);
-            worstBone = std::max(worstBone, length(translationOf(world[k]) - expected[b]));
+            worstBone = std::max(worstBone, length(world[k].translation() - expected[b]));
             palette[k] = world[k] * file.skeleton[k].inverseBind;
         }
         // The skinned mesh: every vertex of the file skinned by its clip against the preview's skinning.
@@ -212,7 +211,7 @@ void TestBake::json_composedLocalsWithinAMillimetre()
         }
         const std::vector<Vec3> expected = simulatedBones(mMesh, rec, f);
         for (std::size_t b = 0; b < expected.size(); ++b)
-            worst = std::max(worst, length(translationOf(world[b]) - expected[b]));
+            worst = std::max(worst, length(world[b].translation() - expected[b]));
     }
     qInfo("json: worst bone %.4f mm", double(worst) * 1e3);
     QVERIFY2(worst < kMillimetre, qPrintable(QStringLiteral("worst bone %1 mm").arg(double(worst) * 1e3)));
@@ -236,7 +235,7 @@ void TestBake::fps_resamplesOnTheSimulationsSteps()
         const std::vector<Mat4> world = clip.boneWorld(f);
         const std::vector<Vec3> expected = simulatedBones(mMesh, rec, recordOf(rec, 2 * f));
         for (std::size_t b = 0; b < expected.size(); ++b)
-            worst = std::max(worst, length(translationOf(world[b]) - expected[b]));
+            worst = std::max(worst, length(world[b].translation() - expected[b]));
     }
     QVERIFY2(worst < kMillimetre, qPrintable(QStringLiteral("worst bone %1 mm").arg(double(worst) * 1e3)));
 }

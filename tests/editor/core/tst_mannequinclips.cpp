@@ -41,7 +41,6 @@ std::size_t clipIndex(const import::ImportedScene& scene, const QString& name)
     qFatal("no clip '%s' in the mannequin", qPrintable(name));
 }
 
-Vec3 translationOf(const Mat4& m) { return {m.m[12], m.m[13], m.m[14]}; }
 
 /// Radians from `d` to the nearest edge of c's limits (negative outside): the twist range and, but for a
 /// hinge, the swing ellipse measured along the swing's own direction.
@@ -300,7 +299,7 @@ void TestMannequinClips::clips_moveEveryJointAtAPlausibleSpeed()
         const float t = float(f) / 60.f;
         std::vector<Mat4> now = editor::sampleBoneWorld(scene, c, t);
         for (std::size_t b = 0; b < now.size(); ++b) {
-            const float step = length(translationOf(now[b]) - translationOf(before[b]));
+            const float step = length(now[b].translation() - before[b].translation());
             if (step > fastest) {
                 fastest = step;
                 where = QStringLiteral("%1 at frame %2 (%3 s)").arg(QString::fromStdString(scene.skeleton[b].name)).arg(f).arg(t);
@@ -319,11 +318,11 @@ void TestMannequinClips::idle_loopsInPlace()
     const float end = scene.animations[c].duration;
     const std::vector<Mat4> first = editor::sampleBoneWorld(scene, c, 0.f), last = editor::sampleBoneWorld(scene, c, end);
     for (std::size_t b = 0; b < first.size(); ++b)
-        QVERIFY2(length(translationOf(last[b]) - translationOf(first[b])) < 1e-5f, scene.skeleton[b].name.c_str());
+        QVERIFY2(length(last[b].translation() - first[b].translation()) < 1e-5f, scene.skeleton[b].name.c_str());
     // The root sways around its bind position by at most 3 cm.
-    const Vec3 bind = translationOf(scene.skeleton[0].bindWorld);
+    const Vec3 bind = scene.skeleton[0].bindWorld.translation();
     for (float t : sampleTimes(scene.animations[c]))
-        QVERIFY2(length(translationOf(editor::sampleBoneWorld(scene, c, t)[0]) - bind) <= 0.03f, qPrintable(QString::number(t)));
+        QVERIFY2(length((editor::sampleBoneWorld(scene, c, t)[0]).translation() - bind) <= 0.03f, qPrintable(QString::number(t)));
 }
 
 void TestMannequinClips::walk_loopsAStrideAheadWithTheStanceFootPlanted()
@@ -336,9 +335,9 @@ void TestMannequinClips::walk_loopsAStrideAheadWithTheStanceFootPlanted()
     // Four cycles of 1.1 s at 1.2 m/s along +Z: the last frame is the first 5.28 m ahead.
     const std::vector<Mat4> first = editor::sampleBoneWorld(scene, c, 0.f), last = editor::sampleBoneWorld(scene, c, end);
     for (std::size_t b = 0; b < first.size(); ++b)
-        QVERIFY2(length(translationOf(last[b]) - translationOf(first[b]) - Vec3{0.f, 0.f, 5.28f}) < 1e-4f,
+        QVERIFY2(length(last[b].translation() - first[b].translation() - Vec3{0.f, 0.f, 5.28f}) < 1e-4f,
                  scene.skeleton[b].name.c_str());
-    const float speed = (translationOf(last[0]).z - translationOf(first[0]).z) / end;
+    const float speed = (last[0].translation().z - first[0].translation().z) / end;
     qInfo("walk: %.3f m/s", double(speed));
     QVERIFY(std::fabs(speed - 1.2f) < 1e-3f);
 
@@ -423,7 +422,7 @@ void TestMannequinClips::getups_startLyingFlatAndEndInTheBindPose()
 
     // The last frame is the bind pose standing on the floor facing +Z (moved along the floor only).
     const std::vector<Mat4> end = editor::sampleBoneWorld(scene, c, scene.animations[c].duration);
-    const Vec3 offset = translationOf(end[0]) - translationOf(scene.skeleton[0].bindWorld);
+    const Vec3 offset = end[0].translation() - scene.skeleton[0].bindWorld.translation();
     QVERIFY2(std::fabs(offset.y) < 1e-5f, qPrintable(QString::number(offset.y)));
     for (std::size_t b = 0; b < end.size(); ++b)
         for (int k = 0; k < 16; ++k) {

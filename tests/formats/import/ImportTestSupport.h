@@ -141,7 +141,6 @@ inline float maxDifference(const Mat4& a, const Mat4& b)
     return d;
 }
 
-inline Vec3 translationOf(const Mat4& m) { return {m.m[12], m.m[13], m.m[14]}; }
 
 inline Vec3 centroid(const std::vector<Vec3>& points)
 {

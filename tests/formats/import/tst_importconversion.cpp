@@ -92,7 +92,7 @@ void TestImportConversion::collada_centimetreZupArmEqualsMetreYupArm()
     // Bones: same names, parents and matrices (the elbow 0.5 m up, frames without the unit's scale).
     QCOMPARE(b.skeleton.size(), size_t(2));
     QCOMPARE(b.skeleton[1].name, std::string("elbow"));
-    QCOMPARE(translationOf(b.skeleton[1].bindWorld), Vec3(0.f, 0.5f, 0.f));
+    QCOMPARE(b.skeleton[1].bindWorld.translation(), Vec3(0.f, 0.5f, 0.f));
     for (size_t i = 0; i < 2; ++i) {
         QVERIFY(maxDifference(a.skeleton[i].bindWorld, b.skeleton[i].bindWorld) < 1e-6f);
         QVERIFY(maxDifference(a.skeleton[i].bindLocal, b.skeleton[i].bindLocal) < 1e-6f);
@@ -196,7 +196,7 @@ void TestImportConversion::fbx_centimetresBecomeMetres()
     for (size_t i = 0; i < cm.scene.skeleton.size(); ++i) {
         const Mat4& m = cm.scene.skeleton[i].bindWorld;
         const Mat4& u = unscaled.scene.skeleton[i].bindWorld;
-        QVERIFY(length(translationOf(m) * 100.f - translationOf(u)) < 1e-5f * size);
+        QVERIFY(length(m.translation() * 100.f - u.translation()) < 1e-5f * size);
         for (int k : {0, 1, 2, 4, 5, 6, 8, 9, 10})
             QVERIFY(std::fabs(m.m[k] - u.m[k]) < 1e-5f);
     }
@@ -327,7 +327,7 @@ void TestImportConversion::overrides_scaleAndUpAxisAreAppliedAndRecorded()
     for (size_t i = 0; i < a.size(); ++i)
         QVERIFY(length(zUpToYUp(a[i]) * 2.f - b[i]) < 1e-6f);
     // The elbow: (0, 0.5, 0) read as Z-up and doubled is (0, 0, -1); its frame stays rigid.
-    QVERIFY(length(translationOf(r.scene.skeleton[1].bindWorld) - Vec3(0.f, 0.f, -1.f)) < 1e-6f);
+    QVERIFY(length(r.scene.skeleton[1].bindWorld.translation() - Vec3(0.f, 0.f, -1.f)) < 1e-6f);
     QCOMPARE(bindPoseSkinningError(r.scene), 0.f);
     QVERIFY(!hasWarning(r.scene, "scale"));
     // Keys follow: the bent tip, (0, 0.5, 0.5) in the plain import, is at 2·(0, 0.5, -0.5).

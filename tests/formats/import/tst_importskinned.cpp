@@ -46,9 +46,9 @@ void TestImportSkinned::simpleSkin_skeletonWeightsAndClip()
     QVERIFY(s.boneInfo[0].skinned && s.boneInfo[1].skinned);
     // Both inverse bind matrices are translate(-0.5, -1, 0): the skin's bind pose puts both joints at
     // (0.5, 1, 0), while node 1 rests at (0, 1, 0). The bind pose comes from the skin; the rest pose is kept.
-    QCOMPARE(translationOf(s.skeleton[0].bindWorld), Vec3(0.5f, 1.f, 0.f));
-    QCOMPARE(translationOf(s.skeleton[1].bindWorld), Vec3(0.5f, 1.f, 0.f));
-    QCOMPARE(translationOf(s.boneInfo[0].restLocal), Vec3(0.f, 1.f, 0.f));
+    QCOMPARE(s.skeleton[0].bindWorld.translation(), Vec3(0.5f, 1.f, 0.f));
+    QCOMPARE(s.skeleton[1].bindWorld.translation(), Vec3(0.5f, 1.f, 0.f));
+    QCOMPARE(s.boneInfo[0].restLocal.translation(), Vec3(0.f, 1.f, 0.f));
     QVERIFY(s.boneInfo[0].bindDiffersFromRest);
     QVERIFY(!s.boneInfo[1].bindDiffersFromRest);
 
@@ -228,8 +228,8 @@ void TestImportSkinned::repeatedNodeNames_areMadeUnique()
     QCOMPARE(s.skeleton[3].name, std::string("leg"));
     QCOMPARE(s.boneInfo[2].sourceName, std::string("spine"));
     QCOMPARE(s.skeleton[3].parent, 2);
-    QCOMPARE(translationOf(s.skeleton[2].bindWorld), Vec3(0.f, 2.f, 0.f));
-    QCOMPARE(translationOf(s.skeleton[3].bindWorld), Vec3(-1.f, 2.f, 0.f));
+    QCOMPARE(s.skeleton[2].bindWorld.translation(), Vec3(0.f, 2.f, 0.f));
+    QCOMPARE(s.skeleton[3].bindWorld.translation(), Vec3(-1.f, 2.f, 0.f));
     QVERIFY(std::find(s.warnings.begin(), s.warnings.end(),
                       std::string("bone names must be unique; renamed 'spine' -> 'spine#2'")) != s.warnings.end());
     // The third vertex is shared half and half.

@@ -21,7 +21,6 @@ double tripleProduct(DVec a, DVec b, DVec c)
     return a.x * (b.y * c.z - b.z * c.y) - a.y * (b.x * c.z - b.z * c.x) + a.z * (b.x * c.y - b.y * c.x);
 }
 
-Vec3 translationOf(const Mat4& m) { return {m.m[12], m.m[13], m.m[14]}; }
 
 bool finite(Vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
@@ -105,7 +104,7 @@ std::vector<std::int32_t> carriersOf(const rig::RigDescription& rig, const impor
         if (!out.empty())
             return out;
     }
-    const Vec3 head = translationOf(scene.skeleton[std::size_t(b)].bindWorld);
+    const Vec3 head = (scene.skeleton[std::size_t(b)].bindWorld).translation();
     double best = std::numeric_limits<double>::infinity();
     for (std::size_t i = 0; i < rig.particles.size(); ++i) {
         if (!(rig.particles[i].mass > 0.f))

@@ -47,7 +47,6 @@ Quat sample(const std::vector<import::RotationKey>& keys, float t)
     return f > 0.f ? nlerp(keys[i].value, keys[i + 1].value, f) : normalize(keys[i].value);
 }
 
-Vec3 translationOf(const Mat4& m) { return {m.m[12], m.m[13], m.m[14]}; }
 
 } // namespace
 
@@ -119,7 +118,7 @@ std::vector<std::int32_t> particleBones(const rig::RigDescription& rig, const im
             continue;
         float best = std::numeric_limits<float>::infinity();
         for (std::size_t b = 0; b < scene.skeleton.size(); ++b) {
-            const float d = lengthSquared(translationOf(scene.skeleton[b].bindWorld) - p.position);
+            const float d = lengthSquared(scene.skeleton[b].bindWorld.translation() - p.position);
             if (d < best) {
                 best = d;
                 out[i] = std::int32_t(b);

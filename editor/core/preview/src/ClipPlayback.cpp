@@ -10,20 +10,6 @@
 
 namespace marionette::editor {
 
-namespace {
-
-Vec3 translationOf(const Mat4& m) { return {m.m[12], m.m[13], m.m[14]}; }
-
-Quat rotationOf(const Mat4& m)
-{
-    Mat3 r;
-    for (int c = 0; c < 3; ++c)
-        r.c[c] = normalizeOr(Vec3{m.m[c * 4], m.m[c * 4 + 1], m.m[c * 4 + 2]}, r.c[c]);
-    return toQuat(r);
-}
-
-} // namespace
-
 bool ClipPlayback::init(const rig::RigDescription& rig, const import::ImportedScene& scene, std::size_t clip,
                         std::string& error)
 {
@@ -118,9 +104,9 @@ void trackingError(std::span<const Mat4> body, std::span<const Mat4> target, std
     metres = radians = 0.f;
     if (body.size() != target.size() || root >= body.size())
         return;
-    const Vec3 rootBody = translationOf(body[root]), rootTarget = translationOf(target[root]);
+    const Vec3 rootBody = body[root].translation(), rootTarget = target[root].translation();
     for (std::size_t b = 0; b < body.size(); ++b) {
-        const float p = length((translationOf(body[b]) - rootBody) - (translationOf(target[b]) - rootTarget));
+        const float p = length((body[b].translation() - rootBody) - (target[b].translation() - rootTarget));
         const float a = rotationAngle(rotationOf(body[b]) * rotationOf(target[b]).conjugate());
         // NaN propagates: a non-finite body is never "within" a bound.
         metres = std::isnan(p) ? p : std::max(metres, p);

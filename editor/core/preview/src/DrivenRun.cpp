@@ -45,12 +45,6 @@ std::vector<Mat4> rigPalette(const rig::RigDescription& rig, const import::Impor
     return out;
 }
 
-namespace {
-
-Vec3 translationOf(const Mat4& m) { return {m.m[12], m.m[13], m.m[14]}; }
-
-} // namespace
-
 DrivenRunResult runDriven(const rig::RigDescription& description, const import::ImportedScene& scene,
                           const DrivenRunOptions& options)
 {
@@ -137,7 +131,7 @@ DrivenRunResult runDriven(const rig::RigDescription& description, const import::
             }
         }
         r->boneMatrices(mine);
-        const Vec3 rootMine = translationOf(mine[root]), rootClip = translationOf(palette[root]);
+        const Vec3 rootMine = mine[root].translation(), rootClip = palette[root].translation();
         float worstP = 0.f, worstA = 0.f;
         trackingError(mine, palette, root, worstP, worstA, boneP, boneA);
         for (std::size_t b = 0; b < nb; ++b) {
