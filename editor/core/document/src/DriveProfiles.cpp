@@ -98,6 +98,37 @@ std::size_t assignDriveProfileIds(rig::RigDescription& rig)
     return given;
 }
 
+std::vector<std::string> carryDriveProfiles(const rig::RigDescription& from, rig::RigDescription& onto)
+{
+    std::vector<std::string> dropped;
+    for (const rig::DriveProfile& old : from.driveProfiles) {
+        rig::DriveProfile carried = old;
+        carried.parts.clear();
+        for (const rig::DrivePart& part : old.parts) {
+            const ElementKind kind = elementKindOf(part.kind);
+            if (part.index < 0 || std::size_t(part.index) >= countOf(from, kind))
+                continue;
+            const std::string& name = nameAt(from, kind, std::size_t(part.index));
+            std::int32_t now = rig::kNone;
+            for (std::size_t i = 0; i < countOf(onto, kind) && now == rig::kNone && !name.empty(); ++i)
+                if (nameAt(onto, kind, i) == name)
+                    now = std::int32_t(i);
+            if (now == rig::kNone) {
+                dropped.push_back(old.name + ": " + (name.empty() ? std::string("(unnamed)") : name));
+                continue;
+            }
+            carried.parts.push_back({part.kind, now, part.gains});
+        }
+        auto same = std::find_if(onto.driveProfiles.begin(), onto.driveProfiles.end(),
+                                 [&](const rig::DriveProfile& p) { return p.name == old.name; });
+        if (same != onto.driveProfiles.end())
+            *same = std::move(carried);
+        else
+            onto.driveProfiles.push_back(std::move(carried));
+    }
+    return dropped;
+}
+
 const rig::DrivePart* findDrivePart(const rig::RigDescription& rig, const rig::DriveProfile& profile, ElementRef part)
 {
     rig::DrivePartKind kind;

@@ -1,6 +1,6 @@
 #include "marionette/editor/document/commands/ApplyAutoRigCommand.h"
 
-#include "marionette/editor/document/RigEdit.h"
+#include "marionette/editor/document/DriveProfiles.h"
 
 #include <QCoreApplication>
 
@@ -11,6 +11,7 @@ ApplyAutoRigCommand::ApplyAutoRigCommand(Document* document, rig::RigDescription
 {
     mDroppedDriveParts = carryDriveProfiles(document->rig(), mAfter);
     project::assignMissingIds(mAfter);
+    assignDriveProfileIds(mAfter);
     setText(QCoreApplication::translate("Commands", "Auto-Rig (%1)").arg(templateName));
 }
 

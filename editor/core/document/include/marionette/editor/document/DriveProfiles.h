@@ -40,6 +40,13 @@ QString uniqueDriveProfileName(const rig::RigDescription& rig, const QString& ba
 /// be missing; the editor's commands name profiles by id). Returns how many it gave.
 std::size_t assignDriveProfileIds(rig::RigDescription& rig);
 
+/// The drive profiles of `from` carried onto `onto`, a rig rebuilt for the same character (the auto-rig run
+/// again, a transferred rig): each of `from`'s profiles replaces `onto`'s of the same name or is added, its parts
+/// matched to `onto`'s triangles and sticks by name (parts whose element `onto` lacks are dropped, and
+/// returned as "profile: element" for the log); `onto`'s other profiles stay. Ids are left as they were:
+/// assignDriveProfileIds() then gives a repeated or missing one a fresh id.
+std::vector<std::string> carryDriveProfiles(const rig::RigDescription& from, rig::RigDescription& onto);
+
 /// A part's entry in a profile (its overrides), or null when the part takes the profile's defaults.
 /// `part` is a Triangle or Stick ref of `rig`.
 const rig::DrivePart* findDrivePart(const rig::RigDescription& rig, const rig::DriveProfile& profile, ElementRef part);

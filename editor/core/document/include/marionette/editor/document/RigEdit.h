@@ -57,13 +57,6 @@ std::vector<ElementRef> withDependents(const rig::RigDescription& rig, const std
 /// triangles and sticks (the profiles themselves stay). Returns the number of elements removed.
 std::size_t removeElements(rig::RigDescription& rig, const std::vector<ElementRef>& refs);
 
-/// The drive profiles of `from` carried onto `onto`, a rig rebuilt for the same character (the auto-rig run
-/// again, a transferred rig): each of `from`'s profiles replaces `onto`'s of the same name or is added, its parts
-/// matched to `onto`'s triangles and sticks by name (parts whose element `onto` lacks are dropped, and
-/// returned as "profile: element" for the log); `onto`'s other profiles stay. Carried profiles keep their ids
-/// where `onto` does not use them, else get 0 (project::assignMissingIds gives a fresh one).
-std::vector<std::string> carryDriveProfiles(const rig::RigDescription& from, rig::RigDescription& onto);
-
 /// The particles an element touches (its endpoints, corners ...), as indices. Bones and bindings: none.
 std::vector<std::int32_t> particlesOf(const rig::RigDescription& rig, ElementKind kind, std::size_t index);
 
