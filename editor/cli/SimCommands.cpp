@@ -105,10 +105,12 @@ const char* kBenchHelp =
     "                   1 m up, random yaw (the runtime's benchmark scene); spread: one standing body per\n"
     "                   grid cell (default piles)\n"
     "  --no-sleep       ragdolls never fall asleep (every step costs the same)\n"
-    "  --json           print {\"ragdolls\", \"threads\", \"frames\", \"us_per_step_median\", \"us_per_ragdoll_step\"}\n"
+    "  --json           print {\"ragdolls\", \"threads\", \"frames\", \"schedule\": {\"solver\", \"substeps\",\n"
+    "                   \"iterations\"}, \"instruction_set\", \"us_per_step_median\", \"us_per_ragdoll_step\"}\n"
     "  -h, --help       show this help\n\n"
     "us_per_step_median is the median wall time of one step; us_per_ragdoll_step that divided by the\n"
-    "ragdoll count. Run on an idle machine. Exit codes: 0 success, 1 bad rig file, 2 usage error.\n";
+    "ragdoll count. The schedule is the rig's solver settings (after --iterations); the instruction set\n"
+    "the one the runtime's kernels use on this machine. Run on an idle machine. Exit codes: 0 success, 1 bad rig file, 2 usage error.\n";
 
 } // namespace
 
@@ -324,16 +326,27 @@ int benchCommand(const QStringList& arguments, Io& io)
     if (!bench.ok())
         return fail(io, QStringLiteral("%1: %2").arg(path, bench.error));
     const double median = bench.usPerStepMedian;
+    const rig::Settings& st = rig->settings();
+    const QString solver = QLatin1String(rig::toString(st.solver));
+    const QString instructions = QLatin1String(runtime::instructionSet());
     if (parser.isSet(json)) {
+        const QJsonObject schedule{{QStringLiteral("solver"), solver},
+                                   {QStringLiteral("substeps"), qint64(st.substeps)},
+                                   {QStringLiteral("iterations"), qint64(st.iterations)}};
         const QJsonObject o{{QStringLiteral("ragdolls"), qint64(count)},
                             {QStringLiteral("threads"), qint64(threadCount)},
                             {QStringLiteral("frames"), qint64(frameCount)},
+                            {QStringLiteral("schedule"), schedule},
+                            {QStringLiteral("instruction_set"), instructions},
                             {QStringLiteral("us_per_step_median"), median},
                             {QStringLiteral("us_per_ragdoll_step"), median / double(count)}};
         io.out << QJsonDocument(o).toJson(QJsonDocument::Compact) << '\n';
     } else {
         io.out << path << ": " << count << " ragdolls (" << sceneName << "), " << threadCount << " thread(s), "
                << frameCount << " steps" << (options.sleep ? "" : ", sleep off") << "\n"
+               << "  schedule            " << solver << ", " << st.substeps << " substep(s) x " << st.iterations
+               << " iteration(s)\n"
+               << "  instruction set     " << instructions << "\n"
                << "  median step         " << QString::number(median, 'f', 1) << " us\n"
                << "  per ragdoll         " << QString::number(median / double(count), 'f', 2) << " us\n";
     }

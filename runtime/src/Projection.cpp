@@ -177,7 +177,7 @@ constexpr double kHeld = 1e-9;
 
 /// g W gᵀ of a row with gradients g[0..count) on particles p[0..count) (W without the directions the contact
 /// locks forbid), and in `free` whether the locks leave it more than kHeld of its weight unheld.
-double rowWeight(const RagdollState& s, const ProjectionScratch& sc, const std::uint32_t* p, const Vec3* g,
+inline double rowWeight(const RagdollState& s, const ProjectionScratch& sc, const std::uint32_t* p, const Vec3* g,
                  std::uint32_t count, bool& free)
 {
     double weight = 0.0, unheld = 0.0;
@@ -190,6 +190,9 @@ double rowWeight(const RagdollState& s, const ProjectionScratch& sc, const std::
 }
 
 } // namespace
+
+/// An unused ProjectionScratch::bSlot.
+constexpr std::uint32_t kNoSlot = ~0u;
 
 /// Gauss–Seidel sweeps over the sticks when a projection step would have grown the error.
 constexpr int kFallbackSweeps = 4;
@@ -454,14 +457,26 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
         }
         ps.ldl.load(sc.coreDiag, sc.coreOff, sc.work);
         ps.ldl.factor(sc.work);
-        for (std::uint32_t i = 0; i < m; ++i)
-            sc.z[i] = sc.coreFree[i] ? sc.coreRhs[i] : 0.0;
-        ps.ldl.solve(sc.z, sc.work);
+        // In the factor's numbering (A = P L D Lᵀ Pᵀ, SparseLdl::forward): u_r = L⁻¹Pᵀr for the core's
+        // right-hand side and, per extra row, u_d = L⁻¹Pᵀb_d and v_d = D⁻¹u_d, so that b_dᵀA⁻¹b_e = v_d·u_e and
+        // b_dᵀA⁻¹r = v_d·u_r. A b_d touches only the core rows at its particles: its forward pass is short.
+        double* ur = sc.z.data();
+        for (std::uint32_t k = 0; k < m; ++k) {
+            const std::uint32_t i = ps.ldl.original(k);
+            sc.invPivot[k] = 1.0 / SparseLdl::pivot(sc.work, k);
+            ur[k] = sc.coreFree[i] ? sc.coreRhs[i] : 0.0;
+        }
+        ps.ldl.forward(ur, sc.work);
 
-        // Each extra row d: b_d = J_core W g_dᵀ (sparse: the core rows at d's particles), y_d = A⁻¹ b_d,
-        // and the Schur complement K = C − Bᵀ A⁻¹ B with C_de = g_d W g_eᵀ.
+        // Each extra row d: b_d = J_core W g_dᵀ (sparse: the core rows at d's particles), and the Schur
+        // complement K = C − Bᵀ A⁻¹ B with C_de = g_d W g_eᵀ.
         for (std::uint32_t d = 0; d < ne; ++d) {
             const ProjectionRow& row = sc.rows[d];
+            // Its particles as bits (modulo 64): two rows whose masks do not meet share no particle.
+            std::uint64_t mask = 0;
+            for (std::uint32_t q = 0; q < row.count; ++q)
+                mask |= std::uint64_t(1) << (row.p[q] & 63u);
+            sc.rowMask[d] = mask;
             std::uint32_t nb = 0;
             std::uint32_t* bi = &sc.bIndex[std::size_t(d) * kMaxExtraCoupling];
             double* bv = &sc.bValue[std::size_t(d) * kMaxExtraCoupling];
@@ -473,36 +488,46 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
                     if (!sc.coreFree[i])
                         continue;
                     const double v = double(dot(sc.coreG[2 * i + ps.corePlace[k]], wg));
-                    std::uint32_t at = 0;
-                    while (at < nb && bi[at] != i)
-                        ++at;
-                    if (at == nb) {
+                    if (sc.bSlot[i] == kNoSlot) {
+                        sc.bSlot[i] = nb;
                         bi[nb] = i;
                         bv[nb++] = 0.0;
                     }
-                    bv[at] += v;
+                    bv[sc.bSlot[i]] += v;
                 }
             }
             sc.bCount[d] = nb;
-            double* y = &sc.y[std::size_t(d) * m];
-            std::fill(y, y + m, 0.0);
-            double bz = 0.0;
+            double* u = &sc.y[std::size_t(d) * m];
+            double* v = &sc.yScaled[std::size_t(d) * m];
+            std::fill(u, u + m, 0.0);
             for (std::uint32_t k = 0; k < nb; ++k) {
-                y[bi[k]] = bv[k];
-                bz += bv[k] * sc.z[bi[k]];
+                u[ps.ldl.permuted(bi[k])] = bv[k];
+                sc.bSlot[bi[k]] = kNoSlot;
             }
+            ps.ldl.forward(u, sc.work);
+            // u_d's nonzeros (the reach of b_d): the products below run over them only.
+            std::uint32_t* nz = &sc.reach[std::size_t(d) * m];
+            std::uint32_t count = 0;
+            double bz = 0.0;
+            for (std::uint32_t k = 0; k < m; ++k) {
+                v[k] = u[k] * sc.invPivot[k];
+                if (u[k] != 0.0) {
+                    nz[count++] = k;
+                    bz += v[k] * ur[k];
+                }
+            }
+            sc.reachCount[d] = count;
             sc.denseRhs[d] = sc.extraRhs[d] - bz;
-            ps.ldl.solve(std::span<double>(y, m), sc.work);
             for (std::uint32_t e = 0; e <= d; ++e) {
                 const ProjectionRow& other = sc.rows[e];
                 double c = 0.0;
-                for (std::uint32_t q = 0; q < row.count; ++q)
+                for (std::uint32_t q = 0; q < row.count && (mask & sc.rowMask[e]) != 0; ++q)
                     for (std::uint32_t o = 0; o < other.count; ++o)
                         if (row.p[q] == other.p[o])
                             c += double(dot(sc.extraG[6 * d + q], weighted(s, sc, row.p[q], sc.extraG[6 * e + o])));
-                const double* ye = &sc.y[std::size_t(e) * m];
-                for (std::uint32_t k = 0; k < nb; ++k)
-                    c -= bv[k] * ye[bi[k]];
+                const double* ue = &sc.y[std::size_t(e) * m];
+                for (std::uint32_t k = 0; k < count; ++k)
+                    c -= v[nz[k]] * ue[nz[k]];
                 sc.K[std::size_t(d) * ne + e] = sc.K[std::size_t(e) * ne + d] = c;
             }
             sc.K[std::size_t(d) * ne + d] += double(sc.extraCompliance[d]) + 1e-12 + 1e-7 * std::fabs(sc.K[std::size_t(d) * ne + d]);
@@ -556,22 +581,26 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
             sc.extraOn[add] = 1;
             sc.extraFree[add] = 2; // taken back once: if dropped again, it stays out (no cycling)
         }
-        // Scatter: extraLambda by row (a row cut short by the round limit cannot pull), then
-        // λ_core = z − Σ_d y_d λ_d.
+        // Scatter: extraLambda by row (a row cut short by the round limit cannot pull), then the core's.
         for (std::uint32_t d = ne; d-- > 0;)
             sc.denseRhs[d] = 0.0;
         for (std::uint32_t a = 0; a < acting; ++a)
             sc.denseRhs[sc.onList[a]] = sc.extraUnilateral[sc.onList[a]] ? std::max(sc.extraLambda[a], 0.0) : sc.extraLambda[a];
         for (std::uint32_t d = 0; d < ne; ++d)
             sc.extraLambda[d] = sc.extraOn[d] ? sc.denseRhs[d] : 0.0;
-        for (std::uint32_t i = 0; i < m; ++i)
-            sc.coreLambda[i] = sc.z[i];
+        // λ_core = A⁻¹(r − Σ_d b_d λ_d) = P L⁻ᵀ D⁻¹ (u_r − Σ_d u_d λ_d).
         for (std::uint32_t d = 0; d < ne; ++d)
             if (sc.extraLambda[d] != 0.0) {
-                const double* y = &sc.y[std::size_t(d) * m];
-                for (std::uint32_t i = 0; i < m; ++i)
-                    sc.coreLambda[i] -= y[i] * sc.extraLambda[d];
+                const double* u = &sc.y[std::size_t(d) * m];
+                const std::uint32_t* nz = &sc.reach[std::size_t(d) * m];
+                for (std::uint32_t k = 0; k < sc.reachCount[d]; ++k)
+                    ur[nz[k]] -= u[nz[k]] * sc.extraLambda[d];
             }
+        for (std::uint32_t k = 0; k < m; ++k)
+            ur[k] *= sc.invPivot[k];
+        ps.ldl.backward(ur, sc.work);
+        for (std::uint32_t k = 0; k < m; ++k)
+            sc.coreLambda[ps.ldl.original(k)] = ur[k];
 
         // Forces on the particles (positional impulses): F_p = Σ g λ.
         std::fill(sc.force.begin(), sc.force.end(), Vec3{});

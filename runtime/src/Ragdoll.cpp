@@ -51,6 +51,7 @@ Ragdoll::Ragdoll(std::shared_ptr<const Rig> rig, const Transform& placement, flo
         p.coreOff.assign(ps->couplings.size(), 0.0);
         p.coreLambdaSum.assign(m, 0.0);
         p.z.assign(m, 0.0);
+        p.invPivot.assign(m, 0.0);
         p.coreCompliance.assign(m, 0.f);
         p.work.reserve(ps->ldl);
         p.extraRow.assign(k, 0);
@@ -59,6 +60,11 @@ Ragdoll::Ragdoll(std::shared_ptr<const Rig> rig, const Transform& placement, flo
         p.extraRhs.assign(k, 0.0);
         p.extraLambda.assign(k, 0.0);
         p.y.assign(k * m, 0.0);
+        p.yScaled.assign(k * m, 0.0);
+        p.reach.assign(k * m, 0);
+        p.reachCount.assign(k, 0);
+        p.rowMask.assign(k, 0);
+        p.bSlot.assign(m, ~0u);
         p.bIndex.assign(k * kMaxExtraCoupling, 0);
         p.bValue.assign(k * kMaxExtraCoupling, 0.0);
         p.bCount.assign(k, 0);

@@ -103,17 +103,22 @@ struct ProjectionScratch {
     std::vector<std::uint8_t> coreActive;
     std::vector<std::uint8_t> coreFree;        ///< per core row, this pass: active and not held by contact locks
     std::vector<Vec3> coreG;
-    std::vector<double> coreRhs, coreLambda, coreDiag, coreOff, coreLambdaSum, z;
+    std::vector<double> coreRhs, coreLambda, coreDiag, coreOff, coreLambdaSum;
+    std::vector<double> z, invPivot;           ///< the core's right-hand side and 1/D in the factor's numbering
     std::vector<float> coreCompliance;
     SparseLdl::Work work;
     // Extra rows acting this step (at most kMaxProjectionExtra): which candidate, gradients (six per row),
-    // right-hand sides, multipliers; y holds A⁻¹·b for each (core-sized columns); K the Schur complement.
+    // right-hand sides, multipliers; y holds L⁻¹Pᵀ·b for each (core-sized columns, SparseLdl::forward) and
+    // yScaled that times D⁻¹; K the Schur complement.
     std::uint32_t extraCount = 0;
     std::vector<std::uint32_t> extraRow;       ///< candidate in ProjectionStructure::extra, or kNoCandidate
     std::vector<ProjectionRow> rows;           ///< the rows themselves (candidates and this step's capsule pairs)
     std::vector<Vec3> extraG;
-    std::vector<double> extraRhs, extraLambda, y, K, dense, denseRhs;
+    std::vector<double> extraRhs, extraLambda, y, yScaled, K, dense, denseRhs;
     std::vector<std::uint32_t> bIndex, bCount; ///< per extra row: the core rows it couples with (sparse b)
+    std::vector<std::uint32_t> bSlot;          ///< per core row: its place in the b being gathered, or ~0
+    std::vector<std::uint32_t> reach, reachCount; ///< per extra row: where y is nonzero (factor numbering)
+    std::vector<std::uint64_t> rowMask;        ///< per extra row: its particles as bits, modulo 64
     std::vector<double> bValue;
     std::vector<std::uint8_t> extraUnilateral, extraOn;
     std::vector<std::uint8_t> extraFree;       ///< per extra row, this pass: 0 held by locks, 1 may act, 2 taken
@@ -264,8 +269,10 @@ struct Solver {
     /// Line test of particles that moved further than their radius this substep.
     static void sweepFastParticles(Ragdoll& r, const StaticWorld& world);
     static void beginIterations(Ragdoll& r);
-    /// One iteration of the substep's constraint solve. True when the ragdoll has converged (direct mode).
-    static bool iterate(Ragdoll& r, const StaticWorld& world, std::uint32_t iteration);
+    /// One iteration of the substep's constraint solve. True when the ragdoll has converged (direct mode);
+    /// without `checkConvergence` (the caller goes on, or stops, whatever the answer) it is not measured and
+    /// the answer is false.
+    static bool iterate(Ragdoll& r, const StaticWorld& world, std::uint32_t iteration, bool checkConvergence);
     /// End of a substep: fresh triangle frames and relative orientations for the next substep's friction.
     static void endSubstep(Ragdoll& r);
     /// Angular friction on velocities: each joint's relative spin over the substep decays by its damping, or

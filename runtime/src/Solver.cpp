@@ -425,7 +425,7 @@ void Solver::endSubstep(Ragdoll& r)
     recordRelativeOrientations(r);
 }
 
-bool Solver::iterate(Ragdoll& r, const StaticWorld& world, std::uint32_t iteration)
+bool Solver::iterate(Ragdoll& r, const StaticWorld& world, std::uint32_t iteration, bool checkConvergence)
 {
     const std::uint32_t iterations = r.rig().settings().iterations;
     if (r.rig().projection()) {
@@ -435,7 +435,7 @@ bool Solver::iterate(Ragdoll& r, const StaticWorld& world, std::uint32_t iterati
         solvePins(r, iterations);
         solveSelfCollision(r);
         solveStaticContacts(r, world);
-        return project(r, world) && projectionConverged(r);
+        return project(r, world) && checkConvergence && projectionConverged(r);
     }
     const bool reverse = (iteration & 1u) != 0;
     solveSticks(r, reverse);

@@ -119,6 +119,41 @@ bool SparseLdl::analyse(std::uint32_t n, std::span<const Entry> offDiagonal)
     mLp.assign(n + 1, 0);
     for (std::uint32_t k = 0; k < n; ++k)
         mLp[k + 1] = mLp[k] + lnz[k];
+
+    // The factorisation's schedule, fixed by the pattern: for each row k of L, the columns i it takes from
+    // (the elimination-tree reach of A's column k, in the topological order the up-looking solve needs) and
+    // where L(k, i) goes. factor() then runs without walking the tree.
+    mLi.assign(mLp[n], 0);
+    mRowBegin.assign(n + 1, 0);
+    mRowColumn.clear();
+    mRowSlot.clear();
+    std::fill(lnz.begin(), lnz.end(), 0u);
+    std::fill(flag.begin(), flag.end(), 0u);
+    std::vector<std::uint32_t> pattern(n, 0);
+    for (std::uint32_t k = 0; k < n; ++k) {
+        std::uint32_t top = n;
+        flag[k] = k;
+        for (std::uint32_t p = mAp[k]; p < mAp[k + 1]; ++p) {
+            std::uint32_t i = mAi[p];
+            if (i == k)
+                continue;
+            std::uint32_t len = 0;
+            for (; flag[i] != k; i = std::uint32_t(mParent[i])) {
+                pattern[len++] = i;
+                flag[i] = k;
+            }
+            while (len > 0)
+                pattern[--top] = pattern[--len];
+        }
+        for (; top < n; ++top) {
+            const std::uint32_t i = pattern[top];
+            const std::uint32_t slot = mLp[i] + lnz[i]++;
+            mLi[slot] = k;
+            mRowColumn.push_back(i);
+            mRowSlot.push_back(slot);
+        }
+        mRowBegin[k + 1] = std::uint32_t(mRowColumn.size());
+    }
     return true;
 }
 
@@ -127,13 +162,9 @@ void SparseLdl::Work::reserve(const SparseLdl& s)
     const std::size_t n = s.mN;
     ax.assign(s.mAi.size(), 0.0);
     lx.assign(s.factorNonzeros(), 0.0);
-    li.assign(s.factorNonzeros(), 0);
     d.assign(n, 0.0);
     y.assign(n, 0.0);
     x.assign(n, 0.0);
-    lnz.assign(n, 0);
-    flag.assign(n, 0);
-    pattern.assign(n, 0);
 }
 
 void SparseLdl::load(std::span<const double> diag, std::span<const double> offDiag, Work& w) const
@@ -146,45 +177,33 @@ void SparseLdl::load(std::span<const double> diag, std::span<const double> offDi
 
 void SparseLdl::factor(Work& w) const
 {
-    // Up-looking LDLᵀ: row k of L from a sparse triangular solve along the elimination tree.
+    // Up-looking LDLᵀ: row k of L from a sparse triangular solve, along the schedule analyse() recorded.
     constexpr double kLost = 1e-10;   // a pivot below this part of its diagonal marks a redundant unknown
     constexpr double kDecoupled = 1e30;
     const std::uint32_t n = mN;
+    double* y = w.y.data();
+    double* lx = w.lx.data();
+    const double* d = w.d.data();
     for (std::uint32_t k = 0; k < n; ++k) {
-        w.y[k] = 0.0;
-        std::uint32_t top = n;
-        w.flag[k] = k;
-        w.lnz[k] = 0;
+        y[k] = 0.0;
         double diagonal = 0.0;
         for (std::uint32_t p = mAp[k]; p < mAp[k + 1]; ++p) {
-            std::uint32_t i = mAi[p];
-            w.y[i] += w.ax[p];
-            if (i == k) {
+            const std::uint32_t i = mAi[p];
+            y[i] += w.ax[p];
+            if (i == k)
                 diagonal = w.ax[p];
-                continue;
-            }
-            std::uint32_t len = 0;
-            for (; w.flag[i] != k; i = std::uint32_t(mParent[i])) {
-                w.pattern[len++] = i;
-                w.flag[i] = k;
-            }
-            while (len > 0)
-                w.pattern[--top] = w.pattern[--len];
         }
-        double dk = w.y[k];
-        w.y[k] = 0.0;
-        for (; top < n; ++top) {
-            const std::uint32_t i = w.pattern[top];
-            const double yi = w.y[i];
-            w.y[i] = 0.0;
-            const std::uint32_t p2 = mLp[i] + w.lnz[i];
-            for (std::uint32_t p = mLp[i]; p < p2; ++p)
-                w.y[w.li[p]] -= w.lx[p] * yi;
-            const double lki = yi / w.d[i];
+        double dk = y[k];
+        y[k] = 0.0;
+        for (std::uint32_t t = mRowBegin[k]; t < mRowBegin[k + 1]; ++t) {
+            const std::uint32_t i = mRowColumn[t], slot = mRowSlot[t];
+            const double yi = y[i];
+            y[i] = 0.0;
+            for (std::uint32_t p = mLp[i]; p < slot; ++p)
+                y[mLi[p]] -= lx[p] * yi;
+            const double lki = yi / d[i];
             dk -= lki * yi;
-            w.li[p2] = k;
-            w.lx[p2] = lki;
-            ++w.lnz[i];
+            lx[slot] = lki;
         }
         // A pivot that has (nearly) vanished belongs to a constraint the others already imply: decouple it.
         w.d[k] = (dk > kLost * std::fabs(diagonal) && dk > 0.0) ? dk : kDecoupled;
@@ -194,23 +213,48 @@ void SparseLdl::factor(Work& w) const
 void SparseLdl::solve(std::span<double> b, Work& w) const
 {
     const std::uint32_t n = mN;
+    double* x = w.x.data();
+    const double* lx = w.lx.data();
     for (std::uint32_t k = 0; k < n; ++k)
-        w.x[k] = b[mPerm[k]];
+        x[k] = b[mPerm[k]];
     for (std::uint32_t j = 0; j < n; ++j) {
-        const double xj = w.x[j];
-        for (std::uint32_t p = mLp[j]; p < mLp[j] + w.lnz[j]; ++p)
-            w.x[w.li[p]] -= w.lx[p] * xj;
+        const double xj = x[j];
+        for (std::uint32_t p = mLp[j]; p < mLp[j + 1]; ++p)
+            x[mLi[p]] -= lx[p] * xj;
     }
     for (std::uint32_t j = 0; j < n; ++j)
-        w.x[j] /= w.d[j];
+        x[j] /= w.d[j];
     for (std::uint32_t j = n; j-- > 0;) {
-        double xj = w.x[j];
-        for (std::uint32_t p = mLp[j]; p < mLp[j] + w.lnz[j]; ++p)
-            xj -= w.lx[p] * w.x[w.li[p]];
-        w.x[j] = xj;
+        double xj = x[j];
+        for (std::uint32_t p = mLp[j]; p < mLp[j + 1]; ++p)
+            xj -= lx[p] * x[mLi[p]];
+        x[j] = xj;
     }
     for (std::uint32_t k = 0; k < n; ++k)
-        b[mPerm[k]] = w.x[k];
+        b[mPerm[k]] = x[k];
+}
+
+void SparseLdl::forward(double* u, const Work& w) const
+{
+    const double* lx = w.lx.data();
+    for (std::uint32_t j = 0; j < mN; ++j) {
+        const double uj = u[j];
+        if (uj == 0.0)
+            continue;
+        for (std::uint32_t p = mLp[j]; p < mLp[j + 1]; ++p)
+            u[mLi[p]] -= lx[p] * uj;
+    }
+}
+
+void SparseLdl::backward(double* u, const Work& w) const
+{
+    const double* lx = w.lx.data();
+    for (std::uint32_t j = mN; j-- > 0;) {
+        double uj = u[j];
+        for (std::uint32_t p = mLp[j]; p < mLp[j + 1]; ++p)
+            uj -= lx[p] * u[mLi[p]];
+        u[j] = uj;
+    }
 }
 
 } // namespace marionette::runtime

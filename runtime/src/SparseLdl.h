@@ -40,7 +40,6 @@ public:
     struct Work {
         std::vector<double> ax;         ///< matrix values in the permuted upper-triangle layout
         std::vector<double> lx, d, y, x; ///< L's values, D, dense work column, permuted solution
-        std::vector<std::uint32_t> li, lnz, flag, pattern;
         void reserve(const SparseLdl& s);
     };
 
@@ -51,6 +50,18 @@ public:
     /// Solves A x = b in place (caller numbering): b holds the right-hand side, then the solution.
     void solve(std::span<double> b, Work& w) const;
 
+    /// The halves of solve(), for callers that combine several right-hand sides (a Schur complement) in the
+    /// factor's own numbering: unknown i of the caller is unknown permuted(i) there. With A = P L D Lᵀ Pᵀ,
+    /// forward() turns u (n values, factor numbering) into L⁻¹u in place, skipping the columns it leaves
+    /// zero, so a right-hand side with few nonzeros costs only their reach; backward() turns u into L⁻ᵀu.
+    /// So bᵀA⁻¹c = (L⁻¹Pᵀb)ᵀ D⁻¹ (L⁻¹Pᵀc), and A⁻¹b = P L⁻ᵀ D⁻¹ L⁻¹ Pᵀ b.
+    std::uint32_t permuted(std::uint32_t i) const { return mInverse[i]; }
+    std::uint32_t original(std::uint32_t k) const { return mPerm[k]; }
+    void forward(double* u, const Work& w) const;
+    void backward(double* u, const Work& w) const;
+    /// D's k-th entry (factor numbering) after factor(): a decoupled unknown's is huge (its 1/D is ~0).
+    static double pivot(const Work& w, std::uint32_t k) { return w.d[k]; }
+
 private:
     std::uint32_t mN = 0;
     std::vector<std::uint32_t> mPerm, mInverse;  ///< permuted index → caller index, and back
@@ -58,6 +69,10 @@ private:
     std::vector<std::uint32_t> mEntryToA;        ///< analyse() entry k → position in mAi
     std::vector<std::int32_t> mParent;           ///< elimination tree
     std::vector<std::uint32_t> mLp;              ///< column pointers of L
+    std::vector<std::uint32_t> mLi;              ///< row of each nonzero of L
+    /// The factorisation's schedule: row k of L takes from columns mRowColumn[mRowBegin[k] .. mRowBegin[k + 1])
+    /// in that order, and L(k, column) goes to slot mRowSlot[..] of mLi/lx.
+    std::vector<std::uint32_t> mRowBegin, mRowColumn, mRowSlot;
     std::vector<std::uint32_t> mDiagToA;         ///< permuted unknown k → position of (k, k) in mAi
 };
 

@@ -12,6 +12,15 @@
 
 namespace marionette::runtime {
 
+const char* instructionSet()
+{
+#if defined(__SSE2__)
+    return "sse2"; // the stick blocks (Solver.cpp); every x86-64 has it
+#else
+    return "scalar";
+#endif
+}
+
 /// A candidate contact between colliders of two ragdolls of the same island.
 struct PairContact {
     std::uint32_t a, b;        ///< indices into Impl::live
@@ -486,9 +495,12 @@ void World::Impl::solveIsland(std::uint32_t island)
                 pc.depth += depth;
                 contactFriction(ra, sa, rb, sb, nrm, depth, pc.depth);
             }
+            // From the last regular iteration on, whether to go on depends only on the stretch checked above
+            // (a converged body is not stretched): the convergence test would not change it.
+            const bool check = it + 1 < iterations;
             bool converged = true;
             for (std::uint32_t k = mb; k < me; ++k)
-                converged = Solver::iterate(*live[islandMembers[k]], statics, it) && converged;
+                converged = Solver::iterate(*live[islandMembers[k]], statics, it, check) && converged;
             if (converged && cb == ce)
                 break;
         }

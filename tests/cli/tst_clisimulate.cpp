@@ -3,6 +3,7 @@
 #include "marionette/project/Project.h"
 #include "marionette/rig/Mrig.h"
 #include "marionette/runtime/Procedural.h"
+#include "marionette/runtime/World.h"
 
 #include "ProcessRunner.h"
 
@@ -187,8 +188,15 @@ void TestCliSimulate::bench_reportsMedians()
     const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
     QStringList keys = o.keys();
     keys.sort();
-    QCOMPARE(keys, (QStringList{QStringLiteral("frames"), QStringLiteral("ragdolls"), QStringLiteral("threads"),
-                                QStringLiteral("us_per_ragdoll_step"), QStringLiteral("us_per_step_median")}));
+    QCOMPARE(keys, (QStringList{QStringLiteral("frames"), QStringLiteral("instruction_set"), QStringLiteral("ragdolls"),
+                                QStringLiteral("schedule"), QStringLiteral("threads"), QStringLiteral("us_per_ragdoll_step"),
+                                QStringLiteral("us_per_step_median")}));
+    // The schedule is the rig's (the procedural humanoid's defaults), the instruction set the runtime's.
+    const QJsonObject schedule = o.value(QStringLiteral("schedule")).toObject();
+    QCOMPARE(schedule.value(QStringLiteral("solver")).toString(), QStringLiteral("direct"));
+    QCOMPARE(schedule.value(QStringLiteral("substeps")).toInteger(), 8);
+    QCOMPARE(schedule.value(QStringLiteral("iterations")).toInteger(), 3);
+    QCOMPARE(o.value(QStringLiteral("instruction_set")).toString(), QLatin1String(marionette::runtime::instructionSet()));
     QCOMPARE(o.value(QStringLiteral("ragdolls")).toInteger(), 20);
     QCOMPARE(o.value(QStringLiteral("frames")).toInteger(), 30);
     QCOMPARE(o.value(QStringLiteral("threads")).toInteger(), 1);
@@ -200,6 +208,10 @@ void TestCliSimulate::bench_reportsMedians()
              QStringLiteral("2"), QStringLiteral("--no-sleep"), QStringLiteral("--iterations"), QStringLiteral("4"),
              QStringLiteral("--ragdolls"), QStringLiteral("8"), QStringLiteral("--frames"), QStringLiteral("10")});
     QVERIFY2(r.exitCode == 0 && r.out.contains(QLatin1String("8 ragdolls (spread), 2 thread(s), 10 steps, sleep off")), qPrintable(r.describe()));
+    // --iterations shows in the schedule it ran.
+    QVERIFY2(r.out.contains(QLatin1String("schedule            direct, 8 substep(s) x 4 iteration(s)")) &&
+                 r.out.contains(QStringLiteral("instruction set     %1").arg(QLatin1String(marionette::runtime::instructionSet()))),
+             qPrintable(r.describe()));
     r = cli({QStringLiteral("bench"), mRig, QStringLiteral("--threads"), QStringLiteral("65")});
     QVERIFY2(r.exitCode == 2 && r.err.startsWith(QLatin1String("error: --threads must be an integer in [1, 64]")), qPrintable(r.describe()));
 }

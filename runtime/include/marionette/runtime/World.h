@@ -29,6 +29,9 @@ struct WorldSettings {
     std::uint32_t contactsPerRagdoll = 96;
 };
 
+/// The vector instruction set the solver's kernels use on this machine: "sse2" (x86-64) or "scalar".
+const char* instructionSet();
+
 /// Identifies a ragdoll in its world; stays valid until remove() (then never reused for another).
 using RagdollHandle = std::uint64_t;
 constexpr RagdollHandle kInvalidRagdoll = 0;
