@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include <unistd.h>
@@ -30,19 +31,45 @@ using runtime::Ragdoll;
 using runtime::RagdollHandle;
 using runtime::World;
 
+/// Overrides of a rig's solver schedule from the command line (0 / empty: the rig's own).
+struct Schedule {
+    long iterations = 0, substeps = 0;
+    std::optional<rig::SolverMode> solver;
+};
+
+/// Reads --solver NAME into `schedule`; false (and a usage error in `code`) for an unknown name.
+bool solverOption(const QCommandLineParser& parser, const QCommandLineOption& option, Schedule& schedule, Io& io,
+                  const QString& command, int& code)
+{
+    if (!parser.isSet(option))
+        return true;
+    const QString name = parser.value(option);
+    for (const rig::SolverMode mode : {rig::SolverMode::GaussSeidel, rig::SolverMode::Jacobi, rig::SolverMode::Xpbd,
+                                       rig::SolverMode::Direct})
+        if (name == QLatin1String(rig::toString(mode))) {
+            schedule.solver = mode;
+            return true;
+        }
+    code = usageError(io, command,
+                      QStringLiteral("--solver must be gauss-seidel, jacobi, xpbd or direct, not '%1'").arg(name));
+    return false;
+}
+
 /// The rig of `path` (a .mrig, or a .mproj's rig), compiled; on failure prints the error and sets code.
-/// The rig's iterations per substep and substeps overridden where > 0.
-std::shared_ptr<const runtime::Rig> loadRig(const QString& path, Io& io, int& code, long iterations = 0, long substeps = 0)
+/// The rig's solver, iterations per substep and substeps overridden where `schedule` says.
+std::shared_ptr<const runtime::Rig> loadRig(const QString& path, Io& io, int& code, const Schedule& schedule = {})
 {
     RigFile file;
     if (const QString error = loadRigFile(path, file); !error.isEmpty()) {
         code = fail(io, error);
         return nullptr;
     }
-    if (iterations > 0)
-        file.rig.settings.iterations = std::uint32_t(iterations);
-    if (substeps > 0)
-        file.rig.settings.substeps = std::uint32_t(substeps);
+    if (schedule.iterations > 0)
+        file.rig.settings.iterations = std::uint32_t(schedule.iterations);
+    if (schedule.substeps > 0)
+        file.rig.settings.substeps = std::uint32_t(schedule.substeps);
+    if (schedule.solver)
+        file.rig.settings.solver = *schedule.solver;
     std::string error;
     auto rig = runtime::Rig::build(file.rig, &error);
     if (!rig)
@@ -70,6 +97,7 @@ const char* kSimulateHelp =
     "  --hit P:FX,FY,FZ@F    impulse (N·s) on particle P (a name or an index) at frame F; repeatable\n"
     "  --substeps N          override the rig's solver substeps per step, [1, 64]\n"
     "  --iterations N        override the rig's iterations per substep, [1, 64]\n"
+    "  --solver NAME         override the rig's solver: gauss-seidel, jacobi, xpbd or direct\n"
     "  --json                print {\"frames\", \"finite\", \"settled_frame\", \"settle_seconds\",\n"
     "                        \"max_stick_error\", \"max_stick_error_impact\", \"max_stick_error_rest\",\n"
     "                        \"worst_stick\", \"max_penetration\", \"min_height\", \"max_limit_violation_deg\",\n"
@@ -100,7 +128,9 @@ const char* kBenchHelp =
     "  --ragdolls N     ragdolls to spawn (default 160)\n"
     "  --frames N       steps to time (default 500)\n"
     "  --threads N      threads stepping the world (default 1)\n"
-    "  --iterations N   override the rig's relaxation iterations\n"
+    "  --iterations N   override the rig's iterations per substep, [1, 64]\n"
+    "  --substeps N     override the rig's substeps per step, [1, 64]\n"
+    "  --solver NAME    override the rig's solver: gauss-seidel, jacobi, xpbd or direct\n"
     "  --scene NAME     piles: piles of 10 on a 3 m grid, each body lying down, stacked 0.5 m apart from\n"
     "                   1 m up, random yaw (the runtime's benchmark scene); spread: one standing body per\n"
     "                   grid cell (default piles)\n"
@@ -128,17 +158,18 @@ int simulateCommand(const QStringList& arguments, Io& io)
     const QCommandLineOption hit(QStringLiteral("hit"), {}, QStringLiteral("P:FX,FY,FZ@F"));
     const QCommandLineOption substeps(QStringLiteral("substeps"), {}, QStringLiteral("N"));
     const QCommandLineOption iterations(QStringLiteral("iterations"), {}, QStringLiteral("N"));
+    const QCommandLineOption solver(QStringLiteral("solver"), {}, QStringLiteral("NAME"));
     const QCommandLineOption json(QStringLiteral("json"), {});
     const QCommandLineOption scenarioOption(QStringLiteral("scenario"), {}, QStringLiteral("NAME"));
     const QCommandLineOption allScenarios(QStringLiteral("all-scenarios"), {});
-    parser.addOptions({frames, drop, yaw, scene, hit, substeps, iterations, json, scenarioOption, allScenarios});
+    parser.addOptions({frames, drop, yaw, scene, hit, substeps, iterations, solver, json, scenarioOption, allScenarios});
     if (const int code = parseCommand(arguments, parser, io, kSimulateHelp, "RIG"); code >= 0)
         return code;
     const QString command = arguments[0];
     if (parser.isSet(scenarioOption) || parser.isSet(allScenarios)) {
         if (parser.isSet(scenarioOption) && parser.isSet(allScenarios))
             return usageError(io, command, QStringLiteral("--scenario and --all-scenarios exclude each other"));
-        for (const QCommandLineOption* o : {&frames, &drop, &yaw, &scene, &hit, &substeps, &iterations})
+        for (const QCommandLineOption* o : {&frames, &drop, &yaw, &scene, &hit, &substeps, &iterations, &solver})
             if (parser.isSet(*o))
                 return usageError(io, command, QStringLiteral("--%1 cannot be combined with a scenario: the scenario "
                                                               "says what to run").arg(o->names().constFirst()));
@@ -146,13 +177,15 @@ int simulateCommand(const QStringList& arguments, Io& io)
                                  parser.isSet(allScenarios), parser.isSet(json), io, command);
     }
     int code = kOk;
-    long frameCount = 300, substepCount = 0, iterationCount = 0;
+    long frameCount = 300;
+    Schedule schedule;
     double dropHeight = 1.0, yawDegrees = 0.0;
     if (!intOption(parser, frames, 1, 1000000, frameCount, io, command, code) ||
         !floatOption(parser, drop, 0.0, 1000.0, dropHeight, io, command, code) ||
         !floatOption(parser, yaw, -360.0, 360.0, yawDegrees, io, command, code) ||
-        !intOption(parser, substeps, 1, 64, substepCount, io, command, code) ||
-        !intOption(parser, iterations, 1, 64, iterationCount, io, command, code))
+        !intOption(parser, substeps, 1, 64, schedule.substeps, io, command, code) ||
+        !intOption(parser, iterations, 1, 64, schedule.iterations, io, command, code) ||
+        !solverOption(parser, solver, schedule, io, command, code))
         return code;
     const QString sceneName = parser.isSet(scene) ? parser.value(scene) : QStringLiteral("floor");
     project::Scene sceneKind = project::Scene::Floor;
@@ -160,7 +193,7 @@ int simulateCommand(const QStringList& arguments, Io& io)
         return usageError(io, command, QStringLiteral("--scene must be floor, stairs, ledge or box, not '%1'").arg(sceneName));
 
     const QString path = parser.positionalArguments().first();
-    const auto rig = loadRig(path, io, code, iterationCount, substepCount);
+    const auto rig = loadRig(path, io, code, schedule);
     if (!rig)
         return code;
     const auto& particles = rig->description().particles;
@@ -282,25 +315,30 @@ int benchCommand(const QStringList& arguments, Io& io)
     const QCommandLineOption frames(QStringLiteral("frames"), {}, QStringLiteral("N"));
     const QCommandLineOption threads(QStringLiteral("threads"), {}, QStringLiteral("N"));
     const QCommandLineOption iterations(QStringLiteral("iterations"), {}, QStringLiteral("N"));
+    const QCommandLineOption substeps(QStringLiteral("substeps"), {}, QStringLiteral("N"));
+    const QCommandLineOption solver(QStringLiteral("solver"), {}, QStringLiteral("NAME"));
     const QCommandLineOption scene(QStringLiteral("scene"), {}, QStringLiteral("NAME"));
     const QCommandLineOption noSleep(QStringLiteral("no-sleep"), {});
     const QCommandLineOption json(QStringLiteral("json"), {});
-    parser.addOptions({ragdolls, frames, threads, iterations, scene, noSleep, json});
+    parser.addOptions({ragdolls, frames, threads, iterations, substeps, solver, scene, noSleep, json});
     if (const int code = parseCommand(arguments, parser, io, kBenchHelp, "RIG"); code >= 0)
         return code;
     const QString command = arguments[0];
     int code = kOk;
-    long count = 160, frameCount = 500, threadCount = 1, iterationCount = 0;
+    long count = 160, frameCount = 500, threadCount = 1;
+    Schedule schedule;
     if (!intOption(parser, ragdolls, 1, 100000, count, io, command, code) ||
         !intOption(parser, frames, 1, 1000000, frameCount, io, command, code) ||
         !intOption(parser, threads, 1, 64, threadCount, io, command, code) ||
-        !intOption(parser, iterations, 1, 64, iterationCount, io, command, code))
+        !intOption(parser, iterations, 1, 64, schedule.iterations, io, command, code) ||
+        !intOption(parser, substeps, 1, 64, schedule.substeps, io, command, code) ||
+        !solverOption(parser, solver, schedule, io, command, code))
         return code;
     const QString sceneName = parser.isSet(scene) ? parser.value(scene) : QStringLiteral("piles");
     if (sceneName != QLatin1String("piles") && sceneName != QLatin1String("spread"))
         return usageError(io, command, QStringLiteral("--scene must be piles or spread, not '%1'").arg(sceneName));
     const QString path = parser.positionalArguments().first();
-    const auto rig = loadRig(path, io, code, iterationCount);
+    const auto rig = loadRig(path, io, code, schedule);
     if (!rig)
         return code;
 
@@ -327,16 +365,16 @@ int benchCommand(const QStringList& arguments, Io& io)
         return fail(io, QStringLiteral("%1: %2").arg(path, bench.error));
     const double median = bench.usPerStepMedian;
     const rig::Settings& st = rig->settings();
-    const QString solver = QLatin1String(rig::toString(st.solver));
+    const QString solverName = QLatin1String(rig::toString(st.solver));
     const QString instructions = QLatin1String(runtime::instructionSet());
     if (parser.isSet(json)) {
-        const QJsonObject schedule{{QStringLiteral("solver"), solver},
-                                   {QStringLiteral("substeps"), qint64(st.substeps)},
-                                   {QStringLiteral("iterations"), qint64(st.iterations)}};
+        const QJsonObject ran{{QStringLiteral("solver"), solverName},
+                              {QStringLiteral("substeps"), qint64(st.substeps)},
+                              {QStringLiteral("iterations"), qint64(st.iterations)}};
         const QJsonObject o{{QStringLiteral("ragdolls"), qint64(count)},
                             {QStringLiteral("threads"), qint64(threadCount)},
                             {QStringLiteral("frames"), qint64(frameCount)},
-                            {QStringLiteral("schedule"), schedule},
+                            {QStringLiteral("schedule"), ran},
                             {QStringLiteral("instruction_set"), instructions},
                             {QStringLiteral("us_per_step_median"), median},
                             {QStringLiteral("us_per_ragdoll_step"), median / double(count)}};
@@ -344,7 +382,7 @@ int benchCommand(const QStringList& arguments, Io& io)
     } else {
         io.out << path << ": " << count << " ragdolls (" << sceneName << "), " << threadCount << " thread(s), "
                << frameCount << " steps" << (options.sleep ? "" : ", sleep off") << "\n"
-               << "  schedule            " << solver << ", " << st.substeps << " substep(s) x " << st.iterations
+               << "  schedule            " << solverName << ", " << st.substeps << " substep(s) x " << st.iterations
                << " iteration(s)\n"
                << "  instruction set     " << instructions << "\n"
                << "  median step         " << QString::number(median, 'f', 1) << " us\n"

@@ -42,6 +42,7 @@ private slots:
     void simulate_reportsTheDrop();
     void simulate_hitsByNameOrIndex();
     void simulate_yawTurnsTheDrop();
+    void simulate_solverOverride();
     void simulate_badArguments_data();
     void simulate_badArguments();
     void bench_reportsMedians();
@@ -139,6 +140,27 @@ void TestCliSimulate::simulate_yawTurnsTheDrop()
     }
 }
 
+// --solver runs the rig with another solver: one relaxation sweep per step (the cheapest schedule) lets the
+// 1.5 m drop stretch the sticks far more than the rig's own direct solver does; naming the rig's own solver
+// changes nothing.
+void TestCliSimulate::simulate_solverOverride()
+{
+    const QStringList base{QStringLiteral("simulate"), mRig, QStringLiteral("--json"), QStringLiteral("--frames"), QStringLiteral("120"),
+                           QStringLiteral("--drop"), QStringLiteral("1.5")};
+    const Run own = cli(base);
+    const Run direct = cli(base + QStringList{QStringLiteral("--solver"), QStringLiteral("direct")});
+    const Run relaxed = cli(base + QStringList{QStringLiteral("--solver"), QStringLiteral("gauss-seidel"), QStringLiteral("--substeps"),
+                                               QStringLiteral("1"), QStringLiteral("--iterations"), QStringLiteral("1")});
+    QVERIFY2(own.exitCode == 0 && direct.exitCode == 0 && relaxed.exitCode == 0,
+             qPrintable(own.describe() + direct.describe() + relaxed.describe()));
+    QCOMPARE(direct.out, own.out);
+    const auto stretch = [](const Run& r) {
+        return QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("max_stick_error")).toDouble(-1.0);
+    };
+    QVERIFY2(stretch(own) >= 0.0 && stretch(own) < 0.005, qPrintable(own.out));
+    QVERIFY2(stretch(relaxed) > 4.0 * stretch(own), qPrintable(relaxed.out));
+}
+
 void TestCliSimulate::simulate_badArguments_data()
 {
     QTest::addColumn<QStringList>("arguments");
@@ -164,6 +186,8 @@ void TestCliSimulate::simulate_badArguments_data()
                                    << QStringLiteral("error: --substeps must be an integer in [1, 64], not '0'");
     QTest::newRow("too many iterations") << QStringList{QStringLiteral("--iterations"), QStringLiteral("65")} << 2
                                          << QStringLiteral("error: --iterations must be an integer in [1, 64], not '65'");
+    QTest::newRow("unknown solver") << QStringList{QStringLiteral("--solver"), QStringLiteral("newton")} << 2
+                                    << QStringLiteral("error: --solver must be gauss-seidel, jacobi, xpbd or direct, not 'newton'");
 }
 
 void TestCliSimulate::simulate_badArguments()
@@ -211,6 +235,14 @@ void TestCliSimulate::bench_reportsMedians()
     // --iterations shows in the schedule it ran.
     QVERIFY2(r.out.contains(QLatin1String("schedule            direct, 8 substep(s) x 4 iteration(s)")) &&
                  r.out.contains(QStringLiteral("instruction set     %1").arg(QLatin1String(marionette::runtime::instructionSet()))),
+             qPrintable(r.describe()));
+    // --solver and --substeps too.
+    r = cli({QStringLiteral("bench"), mRig, QStringLiteral("--solver"), QStringLiteral("gauss-seidel"), QStringLiteral("--substeps"),
+             QStringLiteral("2"), QStringLiteral("--ragdolls"), QStringLiteral("4"), QStringLiteral("--frames"), QStringLiteral("5")});
+    QVERIFY2(r.exitCode == 0 && r.out.contains(QLatin1String("schedule            gauss-seidel, 2 substep(s) x 3 iteration(s)")),
+             qPrintable(r.describe()));
+    r = cli({QStringLiteral("bench"), mRig, QStringLiteral("--solver"), QStringLiteral("pbd")});
+    QVERIFY2(r.exitCode == 2 && r.err.startsWith(QLatin1String("error: --solver must be gauss-seidel, jacobi, xpbd or direct, not 'pbd'")),
              qPrintable(r.describe()));
     r = cli({QStringLiteral("bench"), mRig, QStringLiteral("--threads"), QStringLiteral("65")});
     QVERIFY2(r.exitCode == 2 && r.err.startsWith(QLatin1String("error: --threads must be an integer in [1, 64]")), qPrintable(r.describe()));
