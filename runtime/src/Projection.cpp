@@ -434,15 +434,22 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
         // A stick whose ends the contacts hold still along it (both resting under static friction) can take
         // no correction: it carries no force. Its multiplier would be its error over the regularisation, a
         // huge number the friction test below would read as a load on the contacts.
+        // W g at both ends of each row (rowWeight's terms), which the couplings share.
         for (std::uint32_t i = 0; i < m; ++i) {
             sc.coreFree[i] = 0;
             if (!sc.coreActive[i]) {
                 sc.coreDiag[i] = 1.0;
                 continue;
             }
-            bool free = false;
-            const double a = rowWeight(s, sc, ps.core[i].p, &sc.coreG[2 * i], 2, free);
-            sc.coreFree[i] = free;
+            double a = 0.0, unheld = 0.0;
+            for (std::uint32_t q = 0; q < 2; ++q) {
+                const std::uint32_t p = ps.core[i].p[q];
+                const Vec3 g = sc.coreG[2 * i + q];
+                sc.coreWG[2 * i + q] = weighted(s, sc, p, g);
+                a += double(dot(g, sc.coreWG[2 * i + q]));
+                unheld += double(s.w[p] * lengthSquared(g));
+            }
+            sc.coreFree[i] = a > kHeld * unheld;
             sc.coreDiag[i] = sc.coreFree[i] ? a + double(sc.coreCompliance[i]) + 1e-12 + 1e-7 * a : 1.0;
         }
         for (std::size_t e = 0; e < ps.couplings.size(); ++e) {
@@ -451,7 +458,7 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
             if (sc.coreFree[i] && sc.coreFree[j])
                 for (std::uint32_t k = ps.sharedBegin[e]; k < ps.sharedBegin[e + 1]; ++k) {
                     const SharedParticle& sp = ps.shared[k];
-                    v += double(dot(sc.coreG[2 * i + sp.inI], weighted(s, sc, sp.particle, sc.coreG[2 * j + sp.inJ])));
+                    v += double(dot(sc.coreG[2 * i + sp.inI], sc.coreWG[2 * j + sp.inJ]));
                 }
             sc.coreOff[e] = v;
         }

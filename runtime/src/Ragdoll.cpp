@@ -45,6 +45,7 @@ Ragdoll::Ragdoll(std::shared_ptr<const Rig> rig, const Transform& placement, flo
         p.coreActive.assign(m, 0);
         p.coreFree.assign(m, 0);
         p.coreG.assign(2 * m, Vec3{});
+        p.coreWG.assign(2 * m, Vec3{});
         p.coreRhs.assign(m, 0.0);
         p.coreLambda.assign(m, 0.0);
         p.coreDiag.assign(m, 0.0);
