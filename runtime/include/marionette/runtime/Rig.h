@@ -237,6 +237,42 @@ public:
 private:
     Rig() = default;
 
+    // The builders build(const rig::Validated&) calls, one per element kind, in this order (RigBuild.cpp,
+    // RigSticks.cpp; drives: RigDrives.cpp). Each fills its arrays from mDescription and what the builders
+    // before it compiled.
+    /// Bind positions, masses, radii and filters, the total mass. Returns the bind pose's centre of mass.
+    Vec3 compileParticles();
+    void compileTriangles();
+    /// Description sticks, law-of-cosines angles and the triangle edges the description lacks, as [min, max]
+    /// clamps ordered root-to-leaf and into independent 4-wide blocks (RigSticks.cpp); triangles compiled first.
+    void compileSticks();
+    /// Bend joints with damping, and the dot-product angle constraints.
+    void compileAngles();
+    /// Each triangle's frame in the bind pose (Rig::triangleFrame).
+    std::vector<Mat3> bindFrames() const;
+    void compileAngular(const std::vector<Mat3>& bindFrames);
+    /// Tearable rigs: the sticks on the edges of each angular constraint's triangles; sticks compiled first.
+    void compileAngularEdges();
+    /// Stick capsules, then the self-collision capsule pairs.
+    void compileCapsules();
+    void compileBoxes(const std::vector<Mat3>& bindFrames);
+    /// The shapes other ragdolls collide with; capsules and boxes compiled first.
+    void compileColliders();
+    void compilePins();
+    /// Bones, their bindings to triangles and sticks, and which bone each unbound root follows.
+    void compileBones(const std::vector<Mat3>& bindFrames);
+    /// Fills the drive tables from the description (RigDrives.cpp); bones and triangles compiled first.
+    void compileDrives();
+    /// The direct projection's structure when the rig asks for it and can use it; everything else compiled first.
+    void compileProjection();
+    /// mBoundingRadius around the bind pose's centre of mass `com`; particles, capsules and boxes compiled first.
+    void compileBoundingRadius(Vec3 com);
+
+    /// StickData::source tags while building (mStickOrigin keeps them): a law-of-cosines angle constraint, a
+    /// triangle's missing edge; below kFromAngle, a description stick.
+    static constexpr std::uint32_t kFromAngle = 1u << 30;
+    static constexpr std::uint32_t kFromTriangle = 2u << 30;
+
     rig::RigDescription mDescription;
     std::vector<Vec3> mBindPositions;
     std::vector<float> mInverseMasses, mMasses, mRadii;
@@ -259,8 +295,6 @@ private:
     std::vector<DrivePartData> mDriveParts;
     std::vector<DriveTargetData> mDriveTargets;
     std::vector<DriveProfileData> mDriveProfiles;
-    /// Fills the drive tables from the description (RigDrives.cpp); bones and triangles compiled first.
-    void compileDrives();
     std::vector<std::uint32_t> mSelfPairs;
     std::vector<ColliderRef> mColliders;
     bool mTearable = false;
