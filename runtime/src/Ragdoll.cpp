@@ -301,35 +301,4 @@ bool Ragdoll::stickTorn(std::uint32_t stick) const
     return mState->torn[mRig->compiledStick(stick)] != 0;
 }
 
-Transform Ragdoll::boneDelta(std::uint32_t bone, float alpha) const
-{
-    const RagdollState& s = *mState;
-    if (bone >= s.boneNow.size())
-        return {};
-    const float a = std::clamp(alpha, 0.f, 1.f);
-    const Transform& p = s.bonePrev[bone];
-    const Transform& n = s.boneNow[bone];
-    return {nlerp(p.rotation, n.rotation, a), lerp(p.translation, n.translation, a)};
-}
-
-bool Ragdoll::boneMatrices(std::span<Mat4> out, float alpha) const
-{
-    const auto bones = mRig->bones();
-    if (out.size() < bones.size())
-        return false;
-    for (std::uint32_t i = 0; i < bones.size(); ++i)
-        out[i] = Mat4::fromTransform(boneDelta(i, alpha)) * bones[i].bindWorld;
-    return true;
-}
-
-bool Ragdoll::skinningMatrices(std::span<Mat4> out, float alpha) const
-{
-    const auto bones = mRig->bones();
-    if (out.size() < bones.size())
-        return false;
-    for (std::uint32_t i = 0; i < bones.size(); ++i)
-        out[i] = Mat4::fromTransform(boneDelta(i, alpha)) * bones[i].bindWorld * bones[i].inverseBind;
-    return true;
-}
-
 } // namespace marionette::runtime

@@ -321,7 +321,7 @@ struct Solver {
     static void beginDrives(Ragdoll& r, float dt);
     static void solveDrives(Ragdoll& r, std::uint32_t substep, std::uint32_t substeps);
     static void endDrives(Ragdoll& r);
-    /// Bone transforms from the drivers' current state (triangle frames must be fresh).
+    /// The bone palette from the drivers' current state (BonePalette.cpp; triangle frames must be fresh).
     static void updateBones(Ragdoll& r);
     /// Recomputes every triangle's frame (matrix and quaternion) from the current positions.
     static void refreshTriangleFrames(Ragdoll& r);
