@@ -242,6 +242,7 @@ private:
     // before it compiled.
     /// Bind positions, masses, radii and filters, the total mass. Returns the bind pose's centre of mass.
     Vec3 compileParticles();
+    /// The triangles' corners, in description order.
     void compileTriangles();
     /// Description sticks, law-of-cosines angles and the triangle edges the description lacks, as [min, max]
     /// clamps ordered root-to-leaf and into independent 4-wide blocks (RigSticks.cpp); triangles compiled first.
@@ -250,11 +251,13 @@ private:
     void compileAngles();
     /// Each triangle's frame in the bind pose (Rig::triangleFrame).
     std::vector<Mat3> bindFrames() const;
+    /// Angular constraints: rest orientation, constraint frame, the limits' precomputed terms, hinges.
     void compileAngular(const std::vector<Mat3>& bindFrames);
     /// Tearable rigs: the sticks on the edges of each angular constraint's triangles; sticks compiled first.
     void compileAngularEdges();
     /// Stick capsules, then the self-collision capsule pairs.
     void compileCapsules();
+    /// Boxes bound to a triangle frame or embedded in a tetrahedron, with their owner's bind frame.
     void compileBoxes(const std::vector<Mat3>& bindFrames);
     /// The shapes other ragdolls collide with; capsules and boxes compiled first.
     void compileColliders();
