@@ -178,7 +178,7 @@ constexpr double kHeld = 1e-9;
 /// g W gᵀ of a row with gradients g[0..count) on particles p[0..count) (W without the directions the contact
 /// locks forbid), and in `free` whether the locks leave it more than kHeld of its weight unheld.
 inline double rowWeight(const RagdollState& s, const ProjectionScratch& sc, const std::uint32_t* p, const Vec3* g,
-                 std::uint32_t count, bool& free)
+                        std::uint32_t count, bool& free)
 {
     double weight = 0.0, unheld = 0.0;
     for (std::uint32_t q = 0; q < count; ++q) {
@@ -466,7 +466,8 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
         ps.ldl.factor(sc.work);
         // In the factor's numbering (A = P L D Lᵀ Pᵀ, SparseLdl::forward): u_r = L⁻¹Pᵀr for the core's
         // right-hand side and, per extra row, u_d = L⁻¹Pᵀb_d and v_d = D⁻¹u_d, so that b_dᵀA⁻¹b_e = v_d·u_e and
-        // b_dᵀA⁻¹r = v_d·u_r. A b_d touches only the core rows at its particles: its forward pass is short.
+        // b_dᵀA⁻¹r = v_d·u_r. A b_d touches only the core rows at its particles; the forward pass skips the
+        // columns it leaves zero.
         double* ur = sc.z.data();
         for (std::uint32_t k = 0; k < m; ++k) {
             const std::uint32_t i = ps.ldl.original(k);
@@ -528,10 +529,11 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
             for (std::uint32_t e = 0; e <= d; ++e) {
                 const ProjectionRow& other = sc.rows[e];
                 double c = 0.0;
-                for (std::uint32_t q = 0; q < row.count && (mask & sc.rowMask[e]) != 0; ++q)
-                    for (std::uint32_t o = 0; o < other.count; ++o)
-                        if (row.p[q] == other.p[o])
-                            c += double(dot(sc.extraG[6 * d + q], weighted(s, sc, row.p[q], sc.extraG[6 * e + o])));
+                if ((mask & sc.rowMask[e]) != 0)
+                    for (std::uint32_t q = 0; q < row.count; ++q)
+                        for (std::uint32_t o = 0; o < other.count; ++o)
+                            if (row.p[q] == other.p[o])
+                                c += double(dot(sc.extraG[6 * d + q], weighted(s, sc, row.p[q], sc.extraG[6 * e + o])));
                 const double* ue = &sc.y[std::size_t(e) * m];
                 for (std::uint32_t k = 0; k < count; ++k)
                     c -= v[nz[k]] * ue[nz[k]];
