@@ -203,8 +203,13 @@ struct RagdollState {
     std::uint32_t island = 0;
 };
 
+/// A joint whose part (triangle B) has a motor toward a pose target has no friction of its own: the motor's
+/// damping is the joint's (static friction would hold it against the motor).
+inline bool driven(const RagdollState& s, const AngularData& c)
+{
+    return s.drive.active && s.drive.now[c.triB].motorFrequency > 0.f;
+}
 
-/// A contact point at particle i (weight 1).
 /// Whether a torn stick opened one of angular constraint i's triangles: then the constraint no longer acts.
 inline bool angularTorn(const Rig& rig, const RagdollState& s, std::size_t i)
 {
