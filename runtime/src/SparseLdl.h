@@ -2,9 +2,11 @@
 // pattern is known in advance (the rig's constraint coupling).
 //
 // analyse() runs once, when a rig is compiled: it orders the unknowns by minimum degree (to keep the fill
-// small), builds the elimination tree and the column counts of L. factor() and solve() run every substep on
-// the same pattern with new values; they never allocate (the caller owns the work arrays, sized by
-// workSize()). The algorithm is the up-looking LDLᵀ of T. Davis's LDL package, on a pattern permuted once.
+// small), builds the elimination tree, the column counts of L and the factorisation's schedule (which
+// columns each row of L gathers from, in order, and where each entry goes). factor() and solve() run every
+// substep on the same pattern with new values; they never allocate (the caller owns the work arrays, sized
+// by Work::reserve()). The algorithm is the up-looking LDLᵀ of T. Davis's LDL package, on a pattern permuted
+// once.
 //
 // Robust to singular systems: a pivot that has lost all but a 1e-10 part of its diagonal marks its unknown
 // dependent on the others (redundant constraints); factor() zeroes that unknown's row and column so solve()
