@@ -72,33 +72,18 @@ void applyCorrection(RagdollState& s, const TriangleData& A, std::uint32_t ia, c
     const Quat qb = fast::fromAxisAngle(ub, phi * shareB * dot(ub, u));
     const Vec3 ca = ta.pivot, cb = tb.pivot;
 
-    std::uint32_t ids[6];
-    Vec3 sum[6];
-    float cnt[6];
-    std::uint32_t n = 0;
-    auto propose = [&](std::uint32_t id, Vec3 p) {
-        for (std::uint32_t k = 0; k < n; ++k)
-            if (ids[k] == id) {
-                sum[k] += p;
-                cnt[k] += 1.f;
-                return;
-            }
-        ids[n] = id;
-        sum[n] = p;
-        cnt[n] = 1.f;
-        ++n;
-    };
+    SharedMoves to; // where each particle goes
     for (std::uint32_t k = 0; k < 3; ++k)
-        propose(A.p[k], shareA > 0.f ? ca + qa.rotate(s.x[A.p[k]] - ca) : s.x[A.p[k]]);
+        to.add(A.p[k], shareA > 0.f ? ca + qa.rotate(s.x[A.p[k]] - ca) : s.x[A.p[k]]);
     for (std::uint32_t k = 0; k < 3; ++k)
-        propose(B.p[k], shareB > 0.f ? cb + qb.rotate(s.x[B.p[k]] - cb) : s.x[B.p[k]]);
+        to.add(B.p[k], shareB > 0.f ? cb + qb.rotate(s.x[B.p[k]] - cb) : s.x[B.p[k]]);
 
     Vec3 moved[6];
     Vec3 momentum;
     float mass = 0.f;
-    for (std::uint32_t k = 0; k < n; ++k) {
-        const float w = s.w[ids[k]];
-        moved[k] = w > 0.f ? sum[k] / cnt[k] - s.x[ids[k]] : Vec3{};
+    for (std::uint32_t k = 0; k < to.n; ++k) {
+        const float w = s.w[to.ids[k]];
+        moved[k] = w > 0.f ? to.mean(k) - s.x[to.ids[k]] : Vec3{};
         if (w > 0.f) {
             momentum += moved[k] / w;
             mass += 1.f / w;
@@ -106,9 +91,9 @@ void applyCorrection(RagdollState& s, const TriangleData& A, std::uint32_t ia, c
     }
     const bool recentre = !ta.pinned && !tb.pinned && mass > 0.f;
     const Vec3 shift = recentre ? momentum / -mass : Vec3{};
-    for (std::uint32_t k = 0; k < n; ++k)
-        if (s.w[ids[k]] > 0.f)
-            s.x[ids[k]] += moved[k] + shift;
+    for (std::uint32_t k = 0; k < to.n; ++k)
+        if (s.w[to.ids[k]] > 0.f)
+            s.x[to.ids[k]] += moved[k] + shift;
     // The triangles' frames turned with them (up to the averaging of shared particles, which the next
     // pass's fresh frames pick up): rotate the cached quaternions instead of rebuilding them.
     if (shareA > 0.f)

@@ -14,6 +14,30 @@ struct Turn {
     bool pinned; ///< has an immovable particle: momentum is not conserved, no re-centring
 };
 
+/// What two triangles propose for their (up to six) particles, a particle both share proposing twice:
+/// add() sums the proposals per particle, mean(k) is the k-th particle's average.
+struct SharedMoves {
+    std::uint32_t ids[6];
+    Vec3 sum[6];
+    float count[6];
+    std::uint32_t n = 0;
+
+    void add(std::uint32_t id, Vec3 v)
+    {
+        for (std::uint32_t k = 0; k < n; ++k)
+            if (ids[k] == id) {
+                sum[k] += v;
+                count[k] += 1.f;
+                return;
+            }
+        ids[n] = id;
+        sum[n] = v;
+        count[n] = 1.f;
+        ++n;
+    }
+    Vec3 mean(std::uint32_t k) const { return sum[k] / count[k]; }
+};
+
 /// Free triangle: centroid and Σ m r⊥². One immovable particle: turns about it. Two or more: cannot turn
 /// (except about the line through two: then `u` becomes that line, when it is not too far from it).
 Turn turnOf(const RagdollState& s, const TriangleData& t, Vec3& u);

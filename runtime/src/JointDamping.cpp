@@ -128,38 +128,24 @@ void Solver::jointFriction(Ragdoll& r)
             continue;
         const float shareA = fixedA ? 0.f : fixedB ? 1.f : ib / (ia + ib);
         const float shareB = fixedB ? 0.f : fixedA ? 1.f : ia / (ia + ib);
-        std::uint32_t ids[6];
-        Vec3 sum[6];
-        float cnt[6];
-        std::uint32_t n = 0;
-        auto propose = [&](std::uint32_t id, Vec3 d) {
-            for (std::uint32_t k = 0; k < n; ++k)
-                if (ids[k] == id) {
-                    sum[k] += d;
-                    cnt[k] += 1.f;
-                    return;
-                }
-            ids[n] = id;
-            sum[n] = d;
-            cnt[n] = 1.f;
-            ++n;
-        };
+        SharedMoves spin; // what each particle's previous position moves by
         for (std::uint32_t p : A.p)
-            propose(p, cross(u, s.x[p] - ca) * (-turn * shareA));
+            spin.add(p, cross(u, s.x[p] - ca) * (-turn * shareA));
         for (std::uint32_t p : B.p)
-            propose(p, cross(u, s.x[p] - cb) * (turn * shareB));
+            spin.add(p, cross(u, s.x[p] - cb) * (turn * shareB));
+        Vec3 moves[6];
         Vec3 momentum;
         float mass = 0.f;
-        for (std::uint32_t k = 0; k < n; ++k)
-            if (movable(ids[k])) {
-                sum[k] = sum[k] / cnt[k];
-                momentum += sum[k] / s.w[ids[k]];
-                mass += 1.f / s.w[ids[k]];
+        for (std::uint32_t k = 0; k < spin.n; ++k)
+            if (movable(spin.ids[k])) {
+                moves[k] = spin.mean(k);
+                momentum += moves[k] / s.w[spin.ids[k]];
+                mass += 1.f / s.w[spin.ids[k]];
             }
         const Vec3 shift = fixedA || fixedB || !(mass > 0.f) ? Vec3{} : momentum / -mass;
-        for (std::uint32_t k = 0; k < n; ++k)
-            if (movable(ids[k]))
-                s.xPrev[ids[k]] += sum[k] + shift;
+        for (std::uint32_t k = 0; k < spin.n; ++k)
+            if (movable(spin.ids[k]))
+                s.xPrev[spin.ids[k]] += moves[k] + shift;
     }
 }
 
