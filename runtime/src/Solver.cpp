@@ -1,6 +1,7 @@
 // The constraint solver: Verlet integration, sticks, angle constraints, pins, step bookkeeping.
 // Triangle angular constraints live in AngularSolver.cpp, collisions in Collision.cpp.
 #include "RagdollState.h"
+#include "marionette/runtime/World.h"
 
 #include <algorithm>
 #include <cmath>
@@ -12,6 +13,15 @@
 #endif
 
 namespace marionette::runtime {
+
+const char* instructionSet()
+{
+#if defined(MARIONETTE_STICKS_SSE)
+    return "sse2"; // the stick blocks below; every x86-64 has it
+#else
+    return "scalar";
+#endif
+}
 
 Ragdoll* Solver::create(std::shared_ptr<const Rig> rig, const Transform& placement, float dt,
                         std::uint32_t contactCapacity)

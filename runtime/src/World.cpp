@@ -12,15 +12,6 @@
 
 namespace marionette::runtime {
 
-const char* instructionSet()
-{
-#if defined(__SSE2__)
-    return "sse2"; // the stick blocks (Solver.cpp); every x86-64 has it
-#else
-    return "scalar";
-#endif
-}
-
 /// A candidate contact between colliders of two ragdolls of the same island.
 struct PairContact {
     std::uint32_t a, b;        ///< indices into Impl::live
