@@ -56,8 +56,7 @@ bool ProjectionStructure::build(const Rig& rig)
 
     // Couplings: every pair of core rows that share a particle, with the shared particles.
     couplings.clear();
-    sharedBegin.assign(1, 0);
-    shared.clear();
+    std::vector<SparseLdl::Entry> entries;
     for (std::uint32_t i = 0; i < core.size(); ++i) {
         std::vector<std::uint32_t> partners;
         for (std::uint32_t q = 0; q < 2; ++q) {
@@ -69,12 +68,16 @@ bool ProjectionStructure::build(const Rig& rig)
         std::sort(partners.begin(), partners.end());
         partners.erase(std::unique(partners.begin(), partners.end()), partners.end());
         for (std::uint32_t j : partners) {
-            couplings.push_back({i, j});
+            Coupling c{i, j, {0, 0}, {0, 0}, 0, 0};
             for (std::uint32_t a = 0; a < 2; ++a)
                 for (std::uint32_t b = 0; b < 2; ++b)
-                    if (core[i].p[a] == core[j].p[b])
-                        shared.push_back({core[i].p[a], std::uint8_t(a), std::uint8_t(b)});
-            sharedBegin.push_back(std::uint32_t(shared.size()));
+                    if (core[i].p[a] == core[j].p[b]) {
+                        c.gI[c.shared] = 2 * i + a;
+                        c.wgJ[c.shared] = 2 * j + b;
+                        ++c.shared;
+                    }
+            couplings.push_back(c);
+            entries.push_back({i, j});
         }
     }
     for (const ProjectionRow& row : extra) {
@@ -84,8 +87,13 @@ bool ProjectionStructure::build(const Rig& rig)
         if (degree > kMaxExtraCoupling)
             return false; // a joint or range among too many rigid links for the dense coupling
     }
-    if (!ldl.analyse(std::uint32_t(core.size()), couplings))
+    if (!ldl.analyse(std::uint32_t(core.size()), entries))
         return false;
+    diagonalSlot.resize(core.size());
+    for (std::uint32_t i = 0; i < core.size(); ++i)
+        diagonalSlot[i] = ldl.diagonalSlot(i);
+    for (std::uint32_t e = 0; e < couplings.size(); ++e)
+        couplings[e].slot = ldl.entrySlot(e);
     return ldl.factorNonzeros() <= kMaxProjectionFill;
 }
 
@@ -434,35 +442,40 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
         // A stick whose ends the contacts hold still along it (both resting under static friction) can take
         // no correction: it carries no force. Its multiplier would be its error over the regularisation, a
         // huge number the friction test below would read as a load on the contacts.
-        // W g at both ends of each row (rowWeight's terms), which the couplings share.
+        // W g at both ends of each row (rowWeight's terms), which the couplings share. The matrix is assembled
+        // straight into the factor's layout.
+        double* const ax = sc.work.ax.data();
+        const std::uint32_t* const diagonalSlot = ps.diagonalSlot.data();
         for (std::uint32_t i = 0; i < m; ++i) {
             sc.coreFree[i] = 0;
             if (!sc.coreActive[i]) {
-                sc.coreDiag[i] = 1.0;
+                ax[diagonalSlot[i]] = 1.0;
                 continue;
             }
             double a = 0.0, unheld = 0.0;
             for (std::uint32_t q = 0; q < 2; ++q) {
                 const std::uint32_t p = ps.core[i].p[q];
                 const Vec3 g = sc.coreG[2 * i + q];
-                sc.coreWG[2 * i + q] = weighted(s, sc, p, g);
-                a += double(dot(g, sc.coreWG[2 * i + q]));
+                const Vec3 wg = weighted(s, sc, p, g);
+                sc.coreWG[2 * i + q] = wg;
+                a += double(dot(g, wg));
                 unheld += double(s.w[p] * lengthSquared(g));
             }
             sc.coreFree[i] = a > kHeld * unheld;
-            sc.coreDiag[i] = sc.coreFree[i] ? a + double(sc.coreCompliance[i]) + 1e-12 + 1e-7 * a : 1.0;
+            ax[diagonalSlot[i]] = sc.coreFree[i] ? a + double(sc.coreCompliance[i]) + 1e-12 + 1e-7 * a : 1.0;
         }
-        for (std::size_t e = 0; e < ps.couplings.size(); ++e) {
-            const std::uint32_t i = ps.couplings[e].i, j = ps.couplings[e].j;
+        const std::uint8_t* const rowFree = sc.coreFree.data();
+        const Vec3* const G = sc.coreG.data();
+        const Vec3* const WG = sc.coreWG.data();
+        for (const Coupling& c : ps.couplings) {
             double v = 0.0;
-            if (sc.coreFree[i] && sc.coreFree[j])
-                for (std::uint32_t k = ps.sharedBegin[e]; k < ps.sharedBegin[e + 1]; ++k) {
-                    const SharedParticle& sp = ps.shared[k];
-                    v += double(dot(sc.coreG[2 * i + sp.inI], sc.coreWG[2 * j + sp.inJ]));
-                }
-            sc.coreOff[e] = v;
+            if (rowFree[c.i] & rowFree[c.j]) {
+                v += double(dot(G[c.gI[0]], WG[c.wgJ[0]]));
+                if (c.shared > 1)
+                    v += double(dot(G[c.gI[1]], WG[c.wgJ[1]]));
+            }
+            ax[c.slot] = v;
         }
-        ps.ldl.load(sc.coreDiag, sc.coreOff, sc.work);
         ps.ldl.factor(sc.work);
         // In the factor's numbering (A = P L D Lᵀ Pᵀ, SparseLdl::forward): u_r = L⁻¹Pᵀr for the core's
         // right-hand side and, per extra row, u_d = L⁻¹Pᵀb_d and v_d = D⁻¹u_d, so that b_dᵀA⁻¹b_e = v_d·u_e and

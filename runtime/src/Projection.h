@@ -34,20 +34,23 @@ struct ProjectionRow {
     std::uint32_t p[6];
 };
 
-/// A particle two coupled core rows share: its position in each row's particle pair.
-struct SharedParticle {
-    std::uint32_t particle;
-    std::uint8_t inI, inJ;
+/// Two core rows i < j that share one particle or both: A_ij = Σ over the shared particles of g_i W g_jᵀ,
+/// with row i's gradient there at ProjectionScratch::coreG[gI[s]] and row j's times W at coreWG[wgJ[s]].
+struct Coupling {
+    std::uint32_t i, j;
+    std::uint32_t gI[2], wgJ[2];
+    std::uint32_t shared; ///< 1 or 2
+    std::uint32_t slot;   ///< where the factor takes A_ij (SparseLdl::Work::ax)
 };
 
 /// The symbolic part of the projection, built once per rig.
 struct ProjectionStructure {
     /// The core: every rigid stick (two particles each), factorised as one sparse system.
     std::vector<ProjectionRow> core;
-    /// Couplings between core rows (SparseLdl entry order) and the particles they share.
-    std::vector<SparseLdl::Entry> couplings;
-    std::vector<std::uint32_t> sharedBegin;
-    std::vector<SharedParticle> shared;
+    /// Couplings between core rows (SparseLdl entry order), and where the factor takes each core row's
+    /// diagonal (SparseLdl::Work::ax): the matrix is assembled in place.
+    std::vector<Coupling> couplings;
+    std::vector<std::uint32_t> diagonalSlot;
     /// Per particle: the core rows that touch it (coreOf[coreBegin[p] .. coreBegin[p + 1]]) and where.
     std::vector<std::uint32_t> coreBegin;
     std::vector<std::uint32_t> coreOf;

@@ -48,8 +48,6 @@ Ragdoll::Ragdoll(std::shared_ptr<const Rig> rig, const Transform& placement, flo
         p.coreWG.assign(2 * m, Vec3{});
         p.coreRhs.assign(m, 0.0);
         p.coreLambda.assign(m, 0.0);
-        p.coreDiag.assign(m, 0.0);
-        p.coreOff.assign(ps->couplings.size(), 0.0);
         p.coreLambdaSum.assign(m, 0.0);
         p.z.assign(m, 0.0);
         p.invPivot.assign(m, 0.0);

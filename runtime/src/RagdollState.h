@@ -103,7 +103,7 @@ struct ProjectionScratch {
     std::vector<std::uint8_t> coreActive;
     std::vector<std::uint8_t> coreFree;        ///< per core row, this pass: active and not held by contact locks
     std::vector<Vec3> coreG, coreWG;           ///< per core row: the gradient at both ends, and W times it
-    std::vector<double> coreRhs, coreLambda, coreDiag, coreOff, coreLambdaSum;
+    std::vector<double> coreRhs, coreLambda, coreLambdaSum;
     std::vector<double> z, invPivot;           ///< the core's right-hand side and 1/D in the factor's numbering
     std::vector<float> coreCompliance;
     SparseLdl::Work work;

@@ -126,6 +126,7 @@ bool SparseLdl::analyse(std::uint32_t n, std::span<const Entry> offDiagonal)
     mLi.assign(mLp[n], 0);
     mRowBegin.assign(n + 1, 0);
     mRowColumn.clear();
+    mRowFirst.clear();
     mRowSlot.clear();
     std::fill(lnz.begin(), lnz.end(), 0u);
     std::fill(flag.begin(), flag.end(), 0u);
@@ -150,6 +151,7 @@ bool SparseLdl::analyse(std::uint32_t n, std::span<const Entry> offDiagonal)
             const std::uint32_t slot = mLp[i] + lnz[i]++;
             mLi[slot] = k;
             mRowColumn.push_back(i);
+            mRowFirst.push_back(mLp[i]);
             mRowSlot.push_back(slot);
         }
         mRowBegin[k + 1] = std::uint32_t(mRowColumn.size());
@@ -178,35 +180,40 @@ void SparseLdl::load(std::span<const double> diag, std::span<const double> offDi
 void SparseLdl::factor(Work& w) const
 {
     // Up-looking LDLᵀ: row k of L from a sparse triangular solve, along the schedule analyse() recorded.
+    // y is zero outside the row being built: row k starts from A's column k (each of whose row indices is in
+    // the row's pattern), and every entry it uses is zeroed again.
     constexpr double kLost = 1e-10;   // a pivot below this part of its diagonal marks a redundant unknown
     constexpr double kDecoupled = 1e30;
     const std::uint32_t n = mN;
-    double* y = w.y.data();
-    double* lx = w.lx.data();
-    const double* d = w.d.data();
-    for (std::uint32_t k = 0; k < n; ++k) {
-        y[k] = 0.0;
-        double diagonal = 0.0;
-        for (std::uint32_t p = mAp[k]; p < mAp[k + 1]; ++p) {
-            const std::uint32_t i = mAi[p];
-            y[i] += w.ax[p];
-            if (i == k)
-                diagonal = w.ax[p];
-        }
-        double dk = y[k];
-        y[k] = 0.0;
-        for (std::uint32_t t = mRowBegin[k]; t < mRowBegin[k + 1]; ++t) {
-            const std::uint32_t i = mRowColumn[t], slot = mRowSlot[t];
+    double* __restrict y = w.y.data();
+    double* __restrict lx = w.lx.data();
+    double* __restrict d = w.d.data();
+    const double* __restrict ax = w.ax.data();
+    const std::uint32_t* __restrict ap = mAp.data();
+    const std::uint32_t* __restrict ai = mAi.data();
+    const std::uint32_t* __restrict li = mLi.data();
+    const std::uint32_t* __restrict rowBegin = mRowBegin.data();
+    const std::uint32_t* __restrict column = mRowColumn.data();
+    const std::uint32_t* __restrict first = mRowFirst.data();
+    const std::uint32_t* __restrict slots = mRowSlot.data();
+    for (std::uint32_t k = 0, t = 0; k < n; ++k) {
+        const std::uint32_t last = ap[k + 1] - 1; // the diagonal, last in its column
+        for (std::uint32_t p = ap[k]; p < last; ++p)
+            y[ai[p]] = ax[p];
+        const double diagonal = ax[last];
+        double dk = diagonal;
+        for (const std::uint32_t end = rowBegin[k + 1]; t < end; ++t) {
+            const std::uint32_t i = column[t], slot = slots[t];
             const double yi = y[i];
             y[i] = 0.0;
-            for (std::uint32_t p = mLp[i]; p < slot; ++p)
-                y[mLi[p]] -= lx[p] * yi;
+            for (std::uint32_t p = first[t]; p < slot; ++p)
+                y[li[p]] -= lx[p] * yi;
             const double lki = yi / d[i];
             dk -= lki * yi;
             lx[slot] = lki;
         }
         // A pivot that has (nearly) vanished belongs to a constraint the others already imply: decouple it.
-        w.d[k] = (dk > kLost * std::fabs(diagonal) && dk > 0.0) ? dk : kDecoupled;
+        d[k] = (dk > kLost * std::fabs(diagonal) && dk > 0.0) ? dk : kDecoupled;
     }
 }
 
@@ -234,25 +241,29 @@ void SparseLdl::solve(std::span<double> b, Work& w) const
         b[mPerm[k]] = x[k];
 }
 
-void SparseLdl::forward(double* u, const Work& w) const
+void SparseLdl::forward(double* __restrict u, const Work& w) const
 {
-    const double* lx = w.lx.data();
+    const double* __restrict lx = w.lx.data();
+    const std::uint32_t* __restrict lp = mLp.data();
+    const std::uint32_t* __restrict li = mLi.data();
     for (std::uint32_t j = 0; j < mN; ++j) {
         const double uj = u[j];
         if (uj == 0.0)
             continue;
-        for (std::uint32_t p = mLp[j]; p < mLp[j + 1]; ++p)
-            u[mLi[p]] -= lx[p] * uj;
+        for (std::uint32_t p = lp[j], end = lp[j + 1]; p < end; ++p)
+            u[li[p]] -= lx[p] * uj;
     }
 }
 
-void SparseLdl::backward(double* u, const Work& w) const
+void SparseLdl::backward(double* __restrict u, const Work& w) const
 {
-    const double* lx = w.lx.data();
+    const double* __restrict lx = w.lx.data();
+    const std::uint32_t* __restrict lp = mLp.data();
+    const std::uint32_t* __restrict li = mLi.data();
     for (std::uint32_t j = mN; j-- > 0;) {
         double uj = u[j];
-        for (std::uint32_t p = mLp[j]; p < mLp[j + 1]; ++p)
-            uj -= lx[p] * u[mLi[p]];
+        for (std::uint32_t p = lp[j], end = lp[j + 1]; p < end; ++p)
+            uj -= lx[p] * u[li[p]];
         u[j] = uj;
     }
 }

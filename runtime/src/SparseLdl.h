@@ -45,6 +45,11 @@ public:
         void reserve(const SparseLdl& s);
     };
 
+    /// Where load() puts diagonal i (caller numbering) and analyse()'s off-diagonal entry k in Work::ax, for
+    /// callers that assemble the matrix there directly.
+    std::uint32_t diagonalSlot(std::uint32_t i) const { return mDiagToA[mInverse[i]]; }
+    std::uint32_t entrySlot(std::uint32_t k) const { return mEntryToA[k]; }
+
     /// Loads values: diag[i] for the diagonal (caller numbering), offDiag[k] for analyse()'s entry k.
     void load(std::span<const double> diag, std::span<const double> offDiag, Work& w) const;
     /// Factorises the loaded values. Never fails; dependent unknowns are solved as 0.
@@ -73,8 +78,9 @@ private:
     std::vector<std::uint32_t> mLp;              ///< column pointers of L
     std::vector<std::uint32_t> mLi;              ///< row of each nonzero of L
     /// The factorisation's schedule: row k of L takes from columns mRowColumn[mRowBegin[k] .. mRowBegin[k + 1])
-    /// in that order, and L(k, column) goes to slot mRowSlot[..] of mLi/lx.
-    std::vector<std::uint32_t> mRowBegin, mRowColumn, mRowSlot;
+    /// in that order; L(k, column) goes to slot mRowSlot[..] of mLi/lx, and the solve for it subtracts the
+    /// column's entries from mRowFirst[..] (the column's first) up to that slot.
+    std::vector<std::uint32_t> mRowBegin, mRowColumn, mRowFirst, mRowSlot;
     std::vector<std::uint32_t> mDiagToA;         ///< permuted unknown k → position of (k, k) in mAi
 };
 
