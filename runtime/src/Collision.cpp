@@ -355,6 +355,8 @@ void Solver::beginStep(Ragdoll& r, const StaticWorld& world, Vec3 gravity, float
     const auto radii = rig.radii();
     const std::size_t n = s.w.size();
     beginDrives(r, dt);
+    s.stats.newtonSteps = 0;
+    s.stats.factorizations = 0;
     std::copy(s.x, s.x + n, s.xFrame.begin());
     s.frameDt = dt;
     // How far each particle may travel this step: its velocity and gravity over dt (the solver can move it

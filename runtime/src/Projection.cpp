@@ -223,6 +223,7 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
     auto torn = [&](std::uint32_t stick) { return !s.torn.empty() && s.torn[stick]; };
 
     refreshTriangleFrames(r);
+    ++s.stats.newtonSteps;
 
     // Contacts within the band: single points lock their particle's inverse mass; the deepest point along
     // the middle of each capsule becomes that capsule's contact row.
@@ -477,6 +478,7 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
             ax[c.slot] = v;
         }
         ps.ldl.factor(sc.work);
+        ++s.stats.factorizations;
         // In the factor's numbering (A = P L D Lᵀ Pᵀ, SparseLdl::forward): u_r = L⁻¹Pᵀr for the core's
         // right-hand side and, per extra row, u_d = L⁻¹Pᵀb_d and v_d = D⁻¹u_d, so that b_dᵀA⁻¹b_e = v_d·u_e and
         // b_dᵀA⁻¹r = v_d·u_r. A b_d touches only the core rows at its particles; the forward pass skips the

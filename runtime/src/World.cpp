@@ -421,9 +421,14 @@ void World::Impl::step()
     }, 1);
 
     stats.staticContacts = 0;
+    stats.newtonSteps = 0;
+    stats.factorizations = 0;
     for (std::uint32_t k : awake) { // static candidates, and those that did not fit (pair contacts counted above)
-        stats.staticContacts += Solver::state(*live[k]).stats.contacts;
-        stats.droppedContacts += Solver::state(*live[k]).stats.droppedContacts;
+        const RagdollStats& own = Solver::state(*live[k]).stats;
+        stats.staticContacts += own.contacts;
+        stats.droppedContacts += own.droppedContacts;
+        stats.newtonSteps += own.newtonSteps;
+        stats.factorizations += own.factorizations;
     }
     stats.awakeRagdolls = std::uint32_t(awake.size());
     stats.islands = islandCount;

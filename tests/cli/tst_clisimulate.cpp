@@ -212,9 +212,10 @@ void TestCliSimulate::bench_reportsMedians()
     const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
     QStringList keys = o.keys();
     keys.sort();
-    QCOMPARE(keys, (QStringList{QStringLiteral("frames"), QStringLiteral("instruction_set"), QStringLiteral("ragdolls"),
-                                QStringLiteral("schedule"), QStringLiteral("threads"), QStringLiteral("us_per_ragdoll_step"),
-                                QStringLiteral("us_per_step_median")}));
+    QCOMPARE(keys, (QStringList{QStringLiteral("factorizations_per_ragdoll_step"), QStringLiteral("frames"),
+                                QStringLiteral("instruction_set"), QStringLiteral("newton_steps_per_ragdoll_step"),
+                                QStringLiteral("ragdolls"), QStringLiteral("schedule"), QStringLiteral("threads"),
+                                QStringLiteral("us_per_ragdoll_step"), QStringLiteral("us_per_step_median")}));
     // The schedule is the rig's (the procedural humanoid's defaults), the instruction set the runtime's.
     const QJsonObject schedule = o.value(QStringLiteral("schedule")).toObject();
     QCOMPARE(schedule.value(QStringLiteral("solver")).toString(), QStringLiteral("direct"));
@@ -227,6 +228,12 @@ void TestCliSimulate::bench_reportsMedians()
     const double median = o.value(QStringLiteral("us_per_step_median")).toDouble();
     QVERIFY2(median > 0.0, qPrintable(r.out));
     QVERIFY(qFuzzyCompare(o.value(QStringLiteral("us_per_ragdoll_step")).toDouble(), median / 20.0));
+    // The direct solver's work: between one projection per substep and one per iteration, and one
+    // factorisation per projection plus at most two more when contacts are let go.
+    const double newton = o.value(QStringLiteral("newton_steps_per_ragdoll_step")).toDouble();
+    const double factorizations = o.value(QStringLiteral("factorizations_per_ragdoll_step")).toDouble();
+    QVERIFY2(newton >= 8.0 && newton <= 24.0 && factorizations >= newton && factorizations <= 3.0 * newton,
+             qPrintable(r.out));
 
     r = cli({QStringLiteral("bench"), mRig, QStringLiteral("--scene"), QStringLiteral("spread"), QStringLiteral("--threads"),
              QStringLiteral("2"), QStringLiteral("--no-sleep"), QStringLiteral("--iterations"), QStringLiteral("4"),
@@ -234,12 +241,22 @@ void TestCliSimulate::bench_reportsMedians()
     QVERIFY2(r.exitCode == 0 && r.out.contains(QLatin1String("8 ragdolls (spread), 2 thread(s), 10 steps, sleep off")), qPrintable(r.describe()));
     // --iterations shows in the schedule it ran.
     QVERIFY2(r.out.contains(QLatin1String("schedule            direct, 8 substep(s) x 4 iteration(s)")) &&
+                 r.out.contains(QRegularExpression(QStringLiteral(
+                     "projection          [0-9.]+ Newton steps, [0-9.]+ factorisations per ragdoll-step"))) &&
                  r.out.contains(QStringLiteral("instruction set     %1").arg(QLatin1String(marionette::runtime::instructionSet()))),
              qPrintable(r.describe()));
     // --solver and --substeps too.
     r = cli({QStringLiteral("bench"), mRig, QStringLiteral("--solver"), QStringLiteral("gauss-seidel"), QStringLiteral("--substeps"),
              QStringLiteral("2"), QStringLiteral("--ragdolls"), QStringLiteral("4"), QStringLiteral("--frames"), QStringLiteral("5")});
     QVERIFY2(r.exitCode == 0 && r.out.contains(QLatin1String("schedule            gauss-seidel, 2 substep(s) x 3 iteration(s)")),
+             qPrintable(r.describe()));
+    // Gauss–Seidel takes no projection: the line is left out, the keys are 0.
+    QVERIFY2(!r.out.contains(QLatin1String("projection")), qPrintable(r.describe()));
+    r = cli({QStringLiteral("bench"), mRig, QStringLiteral("--solver"), QStringLiteral("gauss-seidel"), QStringLiteral("--json"),
+             QStringLiteral("--ragdolls"), QStringLiteral("4"), QStringLiteral("--frames"), QStringLiteral("5")});
+    const QJsonObject relaxed = QJsonDocument::fromJson(r.out.toUtf8()).object();
+    QVERIFY2(r.exitCode == 0 && relaxed.value(QStringLiteral("newton_steps_per_ragdoll_step")).toDouble(-1.0) == 0.0 &&
+                 relaxed.value(QStringLiteral("factorizations_per_ragdoll_step")).toDouble(-1.0) == 0.0,
              qPrintable(r.describe()));
     r = cli({QStringLiteral("bench"), mRig, QStringLiteral("--solver"), QStringLiteral("pbd")});
     QVERIFY2(r.exitCode == 2 && r.err.startsWith(QLatin1String("error: --solver must be gauss-seidel, jacobi, xpbd or direct, not 'pbd'")),

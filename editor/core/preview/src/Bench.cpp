@@ -57,16 +57,21 @@ BenchResult benchRig(const std::shared_ptr<const runtime::Rig>& rig, const Bench
     }
     std::vector<double> stepMicros;
     stepMicros.reserve(std::size_t(frameCount));
+    double newtonSteps = 0.0, factorizations = 0.0;
     for (long f = 0; f < frameCount; ++f) {
         const auto t0 = std::chrono::steady_clock::now();
         world.step();
         stepMicros.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+        newtonSteps += double(world.stats().newtonSteps);
+        factorizations += double(world.stats().factorizations);
         if (options.progress)
             options.progress(f + 1);
     }
     std::nth_element(stepMicros.begin(), stepMicros.begin() + std::ptrdiff_t(stepMicros.size() / 2), stepMicros.end());
     result.usPerStepMedian = stepMicros[stepMicros.size() / 2];
     result.usPerRagdollStep = result.usPerStepMedian / double(count);
+    result.newtonStepsPerRagdollStep = newtonSteps / (double(frameCount) * double(count));
+    result.factorizationsPerRagdollStep = factorizations / (double(frameCount) * double(count));
     return result;
 }
 

@@ -25,6 +25,11 @@ struct RagdollStats {
     float maxAngularViolation = 0.f; ///< largest excess over an angular limit after the step, radians
     std::uint32_t contacts = 0;      ///< static-geometry contact candidates solved this step
     std::uint32_t droppedContacts = 0; ///< static candidates that did not fit the preallocated buffers
+    /// The direct projection's work this step (SolverMode::Direct; 0 otherwise): Newton steps taken (at most
+    /// substeps × iterations, fewer when a substep converges early) and factorisations of the rigid sticks'
+    /// system (one per Newton step, more when contacts that would pull are released and it is solved again).
+    std::uint32_t newtonSteps = 0;
+    std::uint32_t factorizations = 0;
 };
 
 class Ragdoll {

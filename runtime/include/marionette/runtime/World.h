@@ -44,6 +44,8 @@ struct WorldStats {
     std::uint32_t ragdollContacts = 0;    ///< shape-pair contact candidates between ragdolls
     std::uint32_t staticContacts = 0;     ///< contact candidates with static geometry, over the awake ragdolls
     std::uint32_t droppedContacts = 0;    ///< static and ragdoll contact candidates that did not fit the buffers
+    std::uint32_t newtonSteps = 0;        ///< direct projections over the awake ragdolls (RagdollStats)
+    std::uint32_t factorizations = 0;     ///< and the factorisations they took
 };
 
 class World {

@@ -28,6 +28,10 @@ struct BenchResult {
     QString error;              ///< empty on success, else "cannot spawn ragdoll N: why"
     double usPerStepMedian = 0; ///< median wall time of one step, microseconds
     double usPerRagdollStep = 0; ///< that divided by the ragdoll count
+    /// The direct projection's work over the timed steps, per ragdoll-step (runtime::WorldStats; 0 unless the
+    /// rig's solver is direct): Newton steps, and factorisations of the rigid sticks' system.
+    double newtonStepsPerRagdollStep = 0;
+    double factorizationsPerRagdollStep = 0;
     bool ok() const { return error.isEmpty(); }
 };
 
