@@ -8,6 +8,24 @@
 
 namespace marionette::runtime {
 
+namespace {
+
+/// The shares of spin the joints' and the bends' damping take in a substep of length h (RagdollState).
+void refreshDampingShares(RagdollState& s, const Rig& rig, float h)
+{
+    if (s.dampingStep == h)
+        return;
+    const auto cons = rig.angular();
+    for (std::size_t i = 0; i < cons.size(); ++i)
+        s.jointTake[i] = 1.f - std::exp(-cons[i].damping * h);
+    const auto bends = rig.bends();
+    for (std::size_t i = 0; i < bends.size(); ++i)
+        s.bendTake[i] = 1.f - std::exp(-bends[i].damping * h);
+    s.dampingStep = h;
+}
+
+} // namespace
+
 void Solver::jointFriction(Ragdoll& r)
 {
     RagdollState& s = *r.mState;
@@ -15,6 +33,7 @@ void Solver::jointFriction(Ragdoll& r)
     const auto cons = rig.angular();
     const auto tris = rig.triangles();
     const float h = s.dt;
+    refreshDampingShares(s, rig, h);
     // Particles a static contact held in place in the last solve are fixed for the friction: the surface
     // takes their share, as it takes a kinematic particle's. Moving their velocity would only have the
     // contact stop them again next substep, and the two would rattle the body on the ground.
@@ -72,7 +91,7 @@ void Solver::jointFriction(Ragdoll& r)
             s.held[i] = 1;
             s.lastRelative[i] = qA.conjugate() * qB;
         }
-        const float turn = theta * (stop ? 1.f : 1.f - std::exp(-c.damping * h));
+        const float turn = theta * (stop ? 1.f : s.jointTake[i]);
         // Remove `turn` of the relative spin, split by the triangles' moments of inertia about u through their
         // centroids: move each triangle's previous positions along with the spin its velocity loses.
         const TriangleData& A = tris[c.triA];
@@ -156,10 +175,12 @@ void Solver::bendDamping(Ragdoll& r)
     if (bends.empty())
         return;
     const float h = s.dt;
+    refreshDampingShares(s, r.rig(), h);
     const bool locks = r.rig().projection() != nullptr;
     auto moves = [&](std::uint32_t p) { return s.w[p] > 0.f && !(locks && s.projection.lockCount[p] == 3); };
-    for (const BendData& bd : bends) {
-        const float take = 1.f - std::exp(-bd.damping * h);
+    for (std::size_t k = 0; k < bends.size(); ++k) {
+        const BendData& bd = bends[k];
+        const float take = s.bendTake[k];
         if (!(take > 0.f) || !moves(bd.b))
             continue;
         // The reference: the motion b would have turning rigidly with the link c→a.

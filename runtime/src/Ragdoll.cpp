@@ -30,6 +30,8 @@ Ragdoll::Ragdoll(std::shared_ptr<const Rig> rig, const Transform& placement, flo
     s.frameQ.resize(R.triangles().size());
     s.lastRelative.resize(R.angular().size());
     s.held.assign(R.angular().size(), 0);
+    s.jointTake.resize(R.angular().size());
+    s.bendTake.resize(R.bends().size());
     s.contacts.resize(contactCapacity);
     s.selfPairs.resize(R.selfCapsulePairs().size());
     s.selfDepth.resize(R.selfCapsulePairs().size());

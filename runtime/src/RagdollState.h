@@ -178,6 +178,10 @@ struct RagdollState {
     std::vector<Quat> lastRelative;  ///< R_Aᵀ R_B at the end of the last step, per angular constraint
                                      ///< (while static friction holds the joint: where the hold began)
     std::vector<std::uint8_t> held;  ///< per angular constraint: static friction held it this step
+    /// Per angular constraint and per bend joint: the share of relative spin its damping takes in a substep
+    /// of length dampingStep, 1 − e^(−damping·h) (recomputed when the substep length changes).
+    std::vector<float> jointTake, bendTake;
+    float dampingStep = -1.f;
     std::vector<StaticContact> contacts;
     std::uint32_t contactCount = 0;
     std::vector<std::uint32_t> selfPairs; ///< capsule pairs near enough this step
