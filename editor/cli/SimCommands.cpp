@@ -137,14 +137,18 @@ const char* kBenchHelp =
     "  --no-sleep       ragdolls never fall asleep (every step costs the same)\n"
     "  --json           print {\"ragdolls\", \"threads\", \"frames\", \"schedule\": {\"solver\", \"substeps\",\n"
     "                   \"iterations\"}, \"instruction_set\", \"us_per_step_median\", \"us_per_ragdoll_step\",\n"
+    "                   \"direct_solve\": {\"rigid_sticks\", \"factor_nonzeros\", \"depth\", \"limit_rows\"} or null,\n"
     "                   \"newton_steps_per_ragdoll_step\", \"factorizations_per_ragdoll_step\"}\n"
     "  -h, --help       show this help\n\n"
     "us_per_step_median is the median wall time of one step; us_per_ragdoll_step that divided by the\n"
     "ragdoll count. The schedule is the rig's solver settings (after --iterations); the instruction set\n"
-    "the one the runtime's kernels use on this machine. With the direct solver, newton_steps_per_ragdoll_step\n"
-    "and factorizations_per_ragdoll_step count its work over the timed steps: projections taken (at most\n"
-    "substeps x iterations; a substep that converges stops early) and solves of the rigid sticks' system\n"
-    "(more than one per projection when contacts that would pull are let go); 0 with the other solvers.\n"
+    "the one the runtime's kernels use on this machine. With the direct solver, direct_solve is the system\n"
+    "each projection solves: the rigid sticks in it, its factor's nonzeros and depth (the longest chain of\n"
+    "pivots each waiting for the last), and the rows that join it near their limits; and\n"
+    "newton_steps_per_ragdoll_step and factorizations_per_ragdoll_step count its work over the timed steps:\n"
+    "projections taken (at most substeps x iterations; a substep that converges stops early) and solves of\n"
+    "the rigid sticks' system (more than one per projection when contacts that would pull are let go).\n"
+    "With the other solvers direct_solve is null and the counts 0.\n"
     "Run on an idle machine. Exit codes: 0 success, 1 bad rig file, 2 usage error.\n";
 
 } // namespace
@@ -372,7 +376,13 @@ int benchCommand(const QStringList& arguments, Io& io)
     const rig::Settings& st = rig->settings();
     const QString solverName = QLatin1String(rig::toString(st.solver));
     const QString instructions = QLatin1String(runtime::instructionSet());
+    const std::optional<runtime::Rig::DirectSolveShape> shape = rig->directSolveShape();
     if (parser.isSet(json)) {
+        const QJsonValue shapeJson = shape ? QJsonValue(QJsonObject{{QStringLiteral("rigid_sticks"), qint64(shape->rigidSticks)},
+                                                                    {QStringLiteral("factor_nonzeros"), qint64(shape->factorNonzeros)},
+                                                                    {QStringLiteral("depth"), qint64(shape->depth)},
+                                                                    {QStringLiteral("limit_rows"), qint64(shape->limitRows)}})
+                                           : QJsonValue(QJsonValue::Null);
         const QJsonObject ran{{QStringLiteral("solver"), solverName},
                               {QStringLiteral("substeps"), qint64(st.substeps)},
                               {QStringLiteral("iterations"), qint64(st.iterations)}};
@@ -383,6 +393,7 @@ int benchCommand(const QStringList& arguments, Io& io)
                             {QStringLiteral("instruction_set"), instructions},
                             {QStringLiteral("us_per_step_median"), median},
                             {QStringLiteral("us_per_ragdoll_step"), median / double(count)},
+                            {QStringLiteral("direct_solve"), shapeJson},
                             {QStringLiteral("newton_steps_per_ragdoll_step"), bench.newtonStepsPerRagdollStep},
                             {QStringLiteral("factorizations_per_ragdoll_step"), bench.factorizationsPerRagdollStep}};
         io.out << QJsonDocument(o).toJson(QJsonDocument::Compact) << '\n';
@@ -391,7 +402,12 @@ int benchCommand(const QStringList& arguments, Io& io)
                << frameCount << " steps" << (options.sleep ? "" : ", sleep off") << "\n"
                << "  schedule            " << solverName << ", " << st.substeps << " substep(s) x " << st.iterations
                << " iteration(s)\n"
-               << "  instruction set     " << instructions << "\n"
+               << "  instruction set     " << instructions << "\n";
+        if (shape)
+            io.out << "  direct solve        " << shape->rigidSticks << " rigid sticks in one system (factor of "
+                   << shape->factorNonzeros << " nonzeros, " << shape->depth << " pivots deep); " << shape->limitRows
+                   << " rows join it near their limits\n";
+        io.out
                << "  median step         " << QString::number(median, 'f', 1) << " us\n"
                << "  per ragdoll         " << QString::number(median / double(count), 'f', 2) << " us\n";
         if (bench.newtonStepsPerRagdollStep > 0.0)

@@ -97,6 +97,15 @@ bool ProjectionStructure::build(const Rig& rig)
     return ldl.factorNonzeros() <= kMaxProjectionFill;
 }
 
+std::optional<Rig::DirectSolveShape> Rig::directSolveShape() const
+{
+    const ProjectionStructure* ps = projection();
+    if (!ps)
+        return std::nullopt;
+    return DirectSolveShape{std::uint32_t(ps->core.size()), std::uint32_t(ps->ldl.factorNonzeros()), ps->ldl.depth(),
+                            std::uint32_t(ps->extra.size())};
+}
+
 namespace {
 
 /// Band within which a unilateral constraint near its limit takes part (and is dropped again when the

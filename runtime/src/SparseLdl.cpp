@@ -52,6 +52,7 @@ std::vector<std::uint32_t> minimumDegree(std::vector<std::vector<std::uint32_t>>
 bool SparseLdl::analyse(std::uint32_t n, std::span<const Entry> offDiagonal)
 {
     mN = n;
+    mDepth = 0;
     if (n == 0)
         return false;
     std::vector<std::vector<std::uint32_t>> adj(n);
@@ -119,6 +120,14 @@ bool SparseLdl::analyse(std::uint32_t n, std::span<const Entry> offDiagonal)
     mLp.assign(n + 1, 0);
     for (std::uint32_t k = 0; k < n; ++k)
         mLp[k + 1] = mLp[k] + lnz[k];
+    // The tree's height (a parent always comes after its children).
+    std::vector<std::uint32_t> height(n, 1);
+    mDepth = 0;
+    for (std::uint32_t k = 0; k < n; ++k) {
+        mDepth = std::max(mDepth, height[k]);
+        if (mParent[k] >= 0)
+            height[std::size_t(mParent[k])] = std::max(height[std::size_t(mParent[k])], height[k] + 1);
+    }
 
     // The factorisation's schedule, fixed by the pattern: for each row k of L, the columns i it takes from
     // (the elimination-tree reach of A's column k, in the topological order the up-looking solve needs) and

@@ -33,6 +33,8 @@ public:
     std::uint32_t size() const { return mN; }
     /// Nonzeros of the strictly lower triangle of L.
     std::size_t factorNonzeros() const { return mN ? mLp[mN] : 0; }
+    /// Height of the elimination tree: the longest chain of unknowns whose pivots each need the last.
+    std::uint32_t depth() const { return mDepth; }
 
     /// Where the caller stores matrix values before factor(): diagonal() has n values (caller numbering);
     /// value(k) is off-diagonal entry k as passed to analyse().
@@ -71,6 +73,7 @@ public:
 
 private:
     std::uint32_t mN = 0;
+    std::uint32_t mDepth = 0;
     std::vector<std::uint32_t> mPerm, mInverse;  ///< permuted index → caller index, and back
     std::vector<std::uint32_t> mAp, mAi;         ///< permuted upper triangle, column-compressed (rows < col)
     std::vector<std::uint32_t> mEntryToA;        ///< analyse() entry k → position in mAi

@@ -172,7 +172,7 @@ void humanoidStep(benchmark::State& state, bool withStatics, bool driven = false
     kick();
 
     double timed = 0.0;
-    std::uint64_t steps = 0, contacts = 0;
+    std::uint64_t steps = 0, contacts = 0, newtonSteps = 0, factorizations = 0;
     std::string problem;
     Clock::time_point chunk = Clock::now();
     for (auto _ : state) {
@@ -180,6 +180,8 @@ void humanoidStep(benchmark::State& state, bool withStatics, bool driven = false
             ragdoll->setPoseTarget(bindPalette);
         world.step();
         contacts += ragdoll->stats().contacts;
+        newtonSteps += ragdoll->stats().newtonSteps;
+        factorizations += ragdoll->stats().factorizations;
         if (++steps % 120 == 0) {
             timed += secondsSince(chunk);
             state.PauseTiming();
@@ -208,6 +210,13 @@ void humanoidStep(benchmark::State& state, bool withStatics, bool driven = false
     if (withStatics) // (no statics: always 0, which only makes the aggregates print "-nan%")
         state.counters["contacts_per_step"] =
             benchmark::Counter(double(contacts), benchmark::Counter::kAvgIterations);
+    if (const auto shape = rig->directSolveShape()) { // the projection's system and work (RagdollStats)
+        state.counters["newton_steps_per_step"] =
+            benchmark::Counter(double(newtonSteps), benchmark::Counter::kAvgIterations);
+        state.counters["factorizations_per_step"] =
+            benchmark::Counter(double(factorizations), benchmark::Counter::kAvgIterations);
+        state.counters["solve_depth"] = shape->depth;
+    }
     state.SetLabel(std::string(withStatics ? "floor+box" : "no statics") + (driven ? ", driven (30 Hz motors, pelvis and shins pinned)" : "") +
                    ", 1 humanoid, " +
                    std::to_string(rig->particleCount()) + " particles, " + std::to_string(rig->sticks().size()) +
@@ -271,6 +280,7 @@ void BM_Piles(benchmark::State& state)
     stepSeconds.reserve(std::size_t(kPileSteps) * 4);
     WorldStats last{};
     std::uint32_t maxDropped = 0;
+    double newtonSteps = 0.0, factorizations = 0.0; // over every timed step
     std::array<RagdollHandle, kPileRagdolls> handles{};
     for (auto _ : state) {
         // Untimed (manual time): a fresh world and 160 spawns.
@@ -287,6 +297,8 @@ void BM_Piles(benchmark::State& state)
             total += dt;
             stepSeconds.push_back(dt);
             maxDropped = std::max(maxDropped, world.stats().droppedContacts);
+            newtonSteps += world.stats().newtonSteps;
+            factorizations += world.stats().factorizations;
         }
         state.SetIterationTime(total);
         last = world.stats();
@@ -315,6 +327,8 @@ void BM_Piles(benchmark::State& state)
     state.counters["ragdollPairs"] = last.ragdollPairs;
     state.counters["ragdollContacts"] = last.ragdollContacts;
     state.counters["droppedContacts_max"] = maxDropped;
+    state.counters["newton_steps_per_ragdoll_step"] = newtonSteps / double(n) / double(kPileRagdolls);
+    state.counters["factorizations_per_ragdoll_step"] = factorizations / double(n) / double(kPileRagdolls);
     state.SetLabel(std::to_string(kPileRagdolls) + " humanoids in 16 piles, " + std::to_string(kPileSteps) +
                    " steps at 60 Hz, " + scheduleName(rig->settings()) + ", sleep off, " + std::to_string(threads) + " thread(s)");
 }
@@ -442,6 +456,42 @@ void BM_SkinningMatrices(benchmark::State& state)
     state.SetLabel(std::to_string(palette.size()) + " bones");
 }
 BENCHMARK(BM_SkinningMatrices);
+
+/// The latencies the direct projection's factorisation waits on (docs/benchmarks.md, "The floor"): each level
+/// of the rigid sticks' elimination tree divides by the pivot below it and subtracts a product from its own
+/// pivot, each waiting for the last. A chain of 1,000 such operations, as this build compiles them (double
+/// precision, no -march: a multiply then a subtract, no fused multiply-add); the counter is ns per operation.
+void BM_LatencyDivide(benchmark::State& state)
+{
+    volatile double seed = 1.0000001; // opaque to the compiler: nothing folds
+    double x = seed;
+    const double y = seed;
+    const Clock::time_point start = Clock::now();
+    for (auto _ : state) {
+        for (int i = 0; i < 1000; ++i)
+            x = y / x;
+        benchmark::DoNotOptimize(x);
+    }
+    state.counters["ns_per_op"] =
+        benchmark::Counter(secondsSince(start) * 1e9 / 1000.0, benchmark::Counter::kAvgIterations);
+}
+BENCHMARK(BM_LatencyDivide);
+
+void BM_LatencyMultiplySubtract(benchmark::State& state)
+{
+    volatile double seed = 0.5;
+    double x = seed;
+    const double a = seed, b = seed;
+    const Clock::time_point start = Clock::now();
+    for (auto _ : state) {
+        for (int i = 0; i < 1000; ++i)
+            x = a - x * b;
+        benchmark::DoNotOptimize(x);
+    }
+    state.counters["ns_per_op"] =
+        benchmark::Counter(secondsSince(start) * 1e9 / 1000.0, benchmark::Counter::kAvgIterations);
+}
+BENCHMARK(BM_LatencyMultiplySubtract);
 
 // ---- settling after a drop ---------------------------------------------------------------------------
 

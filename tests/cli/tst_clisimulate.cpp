@@ -212,7 +212,7 @@ void TestCliSimulate::bench_reportsMedians()
     const QJsonObject o = QJsonDocument::fromJson(r.out.toUtf8()).object();
     QStringList keys = o.keys();
     keys.sort();
-    QCOMPARE(keys, (QStringList{QStringLiteral("factorizations_per_ragdoll_step"), QStringLiteral("frames"),
+    QCOMPARE(keys, (QStringList{QStringLiteral("direct_solve"), QStringLiteral("factorizations_per_ragdoll_step"), QStringLiteral("frames"),
                                 QStringLiteral("instruction_set"), QStringLiteral("newton_steps_per_ragdoll_step"),
                                 QStringLiteral("ragdolls"), QStringLiteral("schedule"), QStringLiteral("threads"),
                                 QStringLiteral("us_per_ragdoll_step"), QStringLiteral("us_per_step_median")}));
@@ -233,6 +233,16 @@ void TestCliSimulate::bench_reportsMedians()
     const double newton = o.value(QStringLiteral("newton_steps_per_ragdoll_step")).toDouble();
     const double factorizations = o.value(QStringLiteral("factorizations_per_ragdoll_step")).toDouble();
     QVERIFY2(newton >= 8.0 && newton <= 24.0 && factorizations >= newton && factorizations <= 3.0 * newton,
+             qPrintable(r.out));
+    // The system it solves: the rig's rigid sticks (and any triangle edge the rig lacks), a connected body's
+    // factor (at least one nonzero below every pivot but the last), at most as deep as it has rows.
+    const QJsonObject solve = o.value(QStringLiteral("direct_solve")).toObject();
+    const qint64 rigid = solve.value(QStringLiteral("rigid_sticks")).toInteger(), depth = solve.value(QStringLiteral("depth")).toInteger();
+    const auto described = std::count_if(mHumanoid.sticks.begin(), mHumanoid.sticks.end(),
+                                         [](const rig::Stick& k) { return k.kind == rig::StickKind::Rigid; });
+    QVERIFY2(described > 0 && rigid >= described, qPrintable(r.out));
+    QVERIFY2(solve.value(QStringLiteral("factor_nonzeros")).toInteger() >= rigid - 1 && depth >= 1 && depth <= rigid &&
+                 solve.value(QStringLiteral("limit_rows")).toInteger() > 0,
              qPrintable(r.out));
 
     r = cli({QStringLiteral("bench"), mRig, QStringLiteral("--scene"), QStringLiteral("spread"), QStringLiteral("--threads"),
@@ -255,7 +265,8 @@ void TestCliSimulate::bench_reportsMedians()
     r = cli({QStringLiteral("bench"), mRig, QStringLiteral("--solver"), QStringLiteral("gauss-seidel"), QStringLiteral("--json"),
              QStringLiteral("--ragdolls"), QStringLiteral("4"), QStringLiteral("--frames"), QStringLiteral("5")});
     const QJsonObject relaxed = QJsonDocument::fromJson(r.out.toUtf8()).object();
-    QVERIFY2(r.exitCode == 0 && relaxed.value(QStringLiteral("newton_steps_per_ragdoll_step")).toDouble(-1.0) == 0.0 &&
+    QVERIFY2(r.exitCode == 0 && relaxed.value(QStringLiteral("direct_solve")).isNull() &&
+                 relaxed.value(QStringLiteral("newton_steps_per_ragdoll_step")).toDouble(-1.0) == 0.0 &&
                  relaxed.value(QStringLiteral("factorizations_per_ragdoll_step")).toDouble(-1.0) == 0.0,
              qPrintable(r.describe()));
     r = cli({QStringLiteral("bench"), mRig, QStringLiteral("--solver"), QStringLiteral("pbd")});

@@ -91,6 +91,7 @@ private slots:
     void bendDamping_swingDecaysExponentially();
     void bendDamping_leavesRigidMotionAndMomentum();
     void direct_statsCountProjectionWork();
+    void direct_solveShapeOfAChain();
 };
 
 // Two 1 kg particles at distance L₀ = (1 + ε)·r, r = 1, at rest, no gravity, one iteration. The exact
@@ -681,6 +682,37 @@ void TestSticks::direct_statsCountProjectionWork()
         QCOMPARE(world.stats().factorizations, a.stats().factorizations + sb.factorizations);
     }
     QVERIFY2(most > 8u, "the struck triangle never needed a second Newton step in a substep");
+}
+
+// The shape of the direct solve of a chain of three rigid sticks (rows r0, r1, r2, each coupled to the next
+// through the particle they share) with a range stick from end to end. Eliminating the fewest-coupled row
+// first takes r0, then r1, then r2: the factor has one nonzero below each of r0 and r1 (2 in all), and each
+// pivot needs the one before it, 3 deep. The range stick joins only near its limits: 1 such row. Relaxed by
+// Gauss–Seidel, the rig has no direct solve.
+void TestSticks::direct_solveShapeOfAChain()
+{
+    rig::RigDescription d;
+    for (int i = 0; i < 4; ++i)
+        d.particles.push_back(particle({0.3f * float(i), 0.f, 0.f}, 1.f));
+    for (int i = 0; i + 1 < 4; ++i)
+        d.sticks.push_back(stick(i, i + 1));
+    rig::Stick range = stick(0, 3);
+    range.kind = rig::StickKind::Range;
+    range.minLength = 0.5f;
+    range.maxLength = 0.95f;
+    d.sticks.push_back(range);
+    d.settings = quietSettings(3);
+    d.settings.solver = rig::SolverMode::Direct;
+    BUILD_RIG(direct, d);
+    const std::optional<Rig::DirectSolveShape> shape = direct->directSolveShape();
+    QVERIFY(shape.has_value());
+    QCOMPARE(shape->rigidSticks, 3u);
+    QCOMPARE(shape->factorNonzeros, 2u);
+    QCOMPARE(shape->depth, 3u);
+    QCOMPARE(shape->limitRows, 1u);
+    d.settings.solver = rig::SolverMode::GaussSeidel;
+    BUILD_RIG(relaxed, d);
+    QVERIFY(!relaxed->directSolveShape().has_value());
 }
 
 QTEST_APPLESS_MAIN(TestSticks)

@@ -13,6 +13,7 @@
 #include <cstdint>
 #include <cstddef>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -225,6 +226,20 @@ public:
     /// The direct projection's structure (SolverMode::Direct), or null when the rig relaxes by Gauss–Seidel
     /// (another mode, or too many constraints for a direct solve). Internal.
     const ProjectionStructure* projection() const { return mProjection.get(); }
+
+    /// What the direct solve of a Newton step works on (docs/physics.md): the rigid sticks it solves as one
+    /// sparse system, the nonzeros of that system's factor, the factor's depth (the longest chain of pivots
+    /// each waiting for the one before it: what one solve's latency follows, however wide the machine), and
+    /// the rows that join the system when near their limits (length ranges, angular limits, capsule contacts).
+    struct DirectSolveShape {
+        std::uint32_t rigidSticks = 0;
+        std::uint32_t factorNonzeros = 0;
+        std::uint32_t depth = 0;
+        std::uint32_t limitRows = 0;
+    };
+    /// The shape of the direct solve, or nothing when the rig relaxes by Gauss–Seidel (another solver, or
+    /// too large for a direct solve).
+    std::optional<DirectSolveShape> directSolveShape() const;
 
     ~Rig();
 
