@@ -151,14 +151,31 @@ bool frameTurnGradient(const RagdollState& s, const TriangleData& t, Vec3 u, Vec
     return true;
 }
 
-/// W_p·v: particle p's inverse mass, without the normal components its contacts forbid.
-inline Vec3 weighted(const RagdollState& s, const ProjectionScratch& ps, std::uint32_t p, Vec3 v)
-{
-    for (std::uint32_t k = 0; k < ps.lockCount[p]; ++k) {
-        const Vec3 n = ps.lockNormal[3 * p + k];
-        v -= n * dot(n, v);
+/// W_p·v: particle p's inverse mass, without the normal components its contacts forbid (this solve's locks,
+/// ProjectionScratch::lockCount and lockNormal). Holds the arrays' addresses, so that a loop storing flags
+/// (bytes, which may alias anything) does not reload them.
+struct Weighted {
+    const float* w;
+    const std::uint8_t* lockCount;
+    const Vec3* lockNormal;
+
+    Weighted(const RagdollState& s, const ProjectionScratch& sc)
+        : w(s.w.data()), lockCount(sc.lockCount.data()), lockNormal(sc.lockNormal.data())
+    {
     }
-    return v * s.w[p];
+    Vec3 operator()(std::uint32_t p, Vec3 v) const
+    {
+        for (std::uint32_t k = 0; k < lockCount[p]; ++k) {
+            const Vec3 n = lockNormal[3 * p + k];
+            v -= n * dot(n, v);
+        }
+        return v * w[p];
+    }
+};
+
+inline Vec3 weighted(const RagdollState& s, const ProjectionScratch& sc, std::uint32_t p, Vec3 v)
+{
+    return Weighted(s, sc)(p, v);
 }
 
 /// Solves the dense symmetric system a·x = b of size n (row-major, overwritten) by LDLᵀ; a pivot that has
@@ -456,27 +473,33 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
         // straight into the factor's layout.
         double* const ax = sc.work.ax.data();
         const std::uint32_t* const diagonalSlot = ps.diagonalSlot.data();
+        const ProjectionRow* const core = ps.core.data();
+        const std::uint8_t* const active = sc.coreActive.data();
+        const float* const compliance = sc.coreCompliance.data();
+        const float* const w = s.w.data();
+        const Weighted weigh(s, sc);
+        std::uint8_t* const rowFree = sc.coreFree.data();
+        const Vec3* const G = sc.coreG.data();
+        Vec3* const WG = sc.coreWG.data();
         for (std::uint32_t i = 0; i < m; ++i) {
-            sc.coreFree[i] = 0;
-            if (!sc.coreActive[i]) {
+            if (!active[i]) {
+                rowFree[i] = 0;
                 ax[diagonalSlot[i]] = 1.0;
                 continue;
             }
             double a = 0.0, unheld = 0.0;
             for (std::uint32_t q = 0; q < 2; ++q) {
-                const std::uint32_t p = ps.core[i].p[q];
-                const Vec3 g = sc.coreG[2 * i + q];
-                const Vec3 wg = weighted(s, sc, p, g);
-                sc.coreWG[2 * i + q] = wg;
+                const std::uint32_t p = core[i].p[q];
+                const Vec3 g = G[2 * i + q];
+                const Vec3 wg = weigh(p, g);
+                WG[2 * i + q] = wg;
                 a += double(dot(g, wg));
-                unheld += double(s.w[p] * lengthSquared(g));
+                unheld += double(w[p] * lengthSquared(g));
             }
-            sc.coreFree[i] = a > kHeld * unheld;
-            ax[diagonalSlot[i]] = sc.coreFree[i] ? a + double(sc.coreCompliance[i]) + 1e-12 + 1e-7 * a : 1.0;
+            const bool free = a > kHeld * unheld;
+            rowFree[i] = free;
+            ax[diagonalSlot[i]] = free ? a + double(compliance[i]) + 1e-12 + 1e-7 * a : 1.0;
         }
-        const std::uint8_t* const rowFree = sc.coreFree.data();
-        const Vec3* const G = sc.coreG.data();
-        const Vec3* const WG = sc.coreWG.data();
         for (const Coupling& c : ps.couplings) {
             double v = 0.0;
             if (rowFree[c.i] & rowFree[c.j]) {
@@ -502,30 +525,39 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
 
         // Each extra row d: b_d = J_core W g_dᵀ (sparse: the core rows at d's particles), and the Schur
         // complement K = C − Bᵀ A⁻¹ B with C_de = g_d W g_eᵀ.
+        const ProjectionRow* const rows = sc.rows.data();
+        const Vec3* const extraG = sc.extraG.data();
+        const std::uint32_t* const coreBegin = ps.coreBegin.data();
+        const std::uint32_t* const coreOf = ps.coreOf.data();
+        const std::uint8_t* const corePlace = ps.corePlace.data();
+        const double* const invPivot = sc.invPivot.data();
+        std::uint32_t* const bSlot = sc.bSlot.data();
+        std::uint64_t* const rowMask = sc.rowMask.data();
+        double* const K = sc.K.data();
         for (std::uint32_t d = 0; d < ne; ++d) {
-            const ProjectionRow& row = sc.rows[d];
+            const ProjectionRow& row = rows[d];
             // Its particles as bits (modulo 64): two rows whose masks do not meet share no particle.
             std::uint64_t mask = 0;
             for (std::uint32_t q = 0; q < row.count; ++q)
                 mask |= std::uint64_t(1) << (row.p[q] & 63u);
-            sc.rowMask[d] = mask;
+            rowMask[d] = mask;
             std::uint32_t nb = 0;
             std::uint32_t* bi = &sc.bIndex[std::size_t(d) * kMaxExtraCoupling];
             double* bv = &sc.bValue[std::size_t(d) * kMaxExtraCoupling];
             for (std::uint32_t q = 0; q < row.count; ++q) {
                 const std::uint32_t p = row.p[q];
-                const Vec3 wg = weighted(s, sc, p, sc.extraG[6 * d + q]);
-                for (std::uint32_t k = ps.coreBegin[p]; k < ps.coreBegin[p + 1]; ++k) {
-                    const std::uint32_t i = ps.coreOf[k];
-                    if (!sc.coreFree[i])
+                const Vec3 wg = weigh(p, extraG[6 * d + q]);
+                for (std::uint32_t k = coreBegin[p]; k < coreBegin[p + 1]; ++k) {
+                    const std::uint32_t i = coreOf[k];
+                    if (!rowFree[i])
                         continue;
-                    const double v = double(dot(sc.coreG[2 * i + ps.corePlace[k]], wg));
-                    if (sc.bSlot[i] == kNoSlot) {
-                        sc.bSlot[i] = nb;
+                    const double v = double(dot(G[2 * i + corePlace[k]], wg));
+                    if (bSlot[i] == kNoSlot) {
+                        bSlot[i] = nb;
                         bi[nb] = i;
                         bv[nb++] = 0.0;
                     }
-                    bv[sc.bSlot[i]] += v;
+                    bv[bSlot[i]] += v;
                 }
             }
             sc.bCount[d] = nb;
@@ -534,7 +566,7 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
             std::fill(u, u + m, 0.0);
             for (std::uint32_t k = 0; k < nb; ++k) {
                 u[ps.ldl.permuted(bi[k])] = bv[k];
-                sc.bSlot[bi[k]] = kNoSlot;
+                bSlot[bi[k]] = kNoSlot;
             }
             ps.ldl.forward(u, sc.work);
             // u_d's nonzeros (the reach of b_d): the products below run over them only.
@@ -542,7 +574,7 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
             std::uint32_t count = 0;
             double bz = 0.0;
             for (std::uint32_t k = 0; k < m; ++k) {
-                v[k] = u[k] * sc.invPivot[k];
+                v[k] = u[k] * invPivot[k];
                 if (u[k] != 0.0) {
                     nz[count++] = k;
                     bz += v[k] * ur[k];
@@ -551,22 +583,22 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
             sc.reachCount[d] = count;
             sc.denseRhs[d] = sc.extraRhs[d] - bz;
             for (std::uint32_t e = 0; e <= d; ++e) {
-                const ProjectionRow& other = sc.rows[e];
+                const ProjectionRow& other = rows[e];
                 double c = 0.0;
-                if ((mask & sc.rowMask[e]) != 0)
+                if ((mask & rowMask[e]) != 0)
                     for (std::uint32_t q = 0; q < row.count; ++q)
                         for (std::uint32_t o = 0; o < other.count; ++o)
                             if (row.p[q] == other.p[o])
-                                c += double(dot(sc.extraG[6 * d + q], weighted(s, sc, row.p[q], sc.extraG[6 * e + o])));
+                                c += double(dot(extraG[6 * d + q], weigh(row.p[q], extraG[6 * e + o])));
                 const double* ue = &sc.y[std::size_t(e) * m];
                 for (std::uint32_t k = 0; k < count; ++k)
                     c -= v[nz[k]] * ue[nz[k]];
-                sc.K[std::size_t(d) * ne + e] = sc.K[std::size_t(e) * ne + d] = c;
+                K[std::size_t(d) * ne + e] = K[std::size_t(e) * ne + d] = c;
             }
-            sc.K[std::size_t(d) * ne + d] += double(sc.extraCompliance[d]) + 1e-12 + 1e-7 * std::fabs(sc.K[std::size_t(d) * ne + d]);
+            K[std::size_t(d) * ne + d] += double(sc.extraCompliance[d]) + 1e-12 + 1e-7 * std::fabs(K[std::size_t(d) * ne + d]);
             // Likewise a row whose particles are all held still along it takes no part.
             bool free = false;
-            rowWeight(s, sc, row.p, &sc.extraG[6 * d], row.count, free);
+            rowWeight(s, sc, row.p, &extraG[6 * d], row.count, free);
             sc.extraOn[d] = free;
         }
         // Dense active set: solve; drop the rows that would pull; take back a dropped row that the solution
