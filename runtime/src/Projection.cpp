@@ -564,22 +564,24 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
             double* u = &sc.y[std::size_t(d) * m];
             double* v = &sc.yScaled[std::size_t(d) * m];
             std::fill(u, u + m, 0.0);
+            std::uint32_t first = m; // u_d is zero before its first nonzero, and the forward pass keeps it so
             for (std::uint32_t k = 0; k < nb; ++k) {
-                u[ps.ldl.permuted(bi[k])] = bv[k];
+                const std::uint32_t at = ps.ldl.permuted(bi[k]);
+                u[at] = bv[k];
+                first = std::min(first, at);
                 bSlot[bi[k]] = kNoSlot;
             }
-            ps.ldl.forward(u, sc.work);
-            // u_d's nonzeros (the reach of b_d): the products below run over them only.
+            ps.ldl.forward(u, sc.work, first);
+            // u_d's nonzeros (the reach of b_d), and v_d there: the products below run over them only.
             std::uint32_t* nz = &sc.reach[std::size_t(d) * m];
             std::uint32_t count = 0;
             double bz = 0.0;
-            for (std::uint32_t k = 0; k < m; ++k) {
-                v[k] = u[k] * invPivot[k];
+            for (std::uint32_t k = first; k < m; ++k)
                 if (u[k] != 0.0) {
+                    v[k] = u[k] * invPivot[k];
                     nz[count++] = k;
                     bz += v[k] * ur[k];
                 }
-            }
             sc.reachCount[d] = count;
             sc.denseRhs[d] = sc.extraRhs[d] - bz;
             for (std::uint32_t e = 0; e <= d; ++e) {

@@ -109,7 +109,7 @@ struct ProjectionScratch {
     SparseLdl::Work work;
     // Extra rows acting this step (at most kMaxProjectionExtra): which candidate, gradients (six per row),
     // right-hand sides, multipliers; y holds L⁻¹Pᵀ·b for each (core-sized columns, SparseLdl::forward) and
-    // yScaled that times D⁻¹; K the Schur complement.
+    // yScaled that times D⁻¹ (set only where y is nonzero, the row's reach); K the Schur complement.
     std::uint32_t extraCount = 0;
     std::vector<std::uint32_t> extraRow;       ///< candidate in ProjectionStructure::extra, or kNoCandidate
     std::vector<ProjectionRow> rows;           ///< the rows themselves (candidates and this step's capsule pairs)

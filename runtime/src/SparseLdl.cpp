@@ -250,12 +250,12 @@ void SparseLdl::solve(std::span<double> b, Work& w) const
         b[mPerm[k]] = x[k];
 }
 
-void SparseLdl::forward(double* __restrict u, const Work& w) const
+void SparseLdl::forward(double* __restrict u, const Work& w, std::uint32_t from) const
 {
     const double* __restrict lx = w.lx.data();
     const std::uint32_t* __restrict lp = mLp.data();
     const std::uint32_t* __restrict li = mLi.data();
-    for (std::uint32_t j = 0; j < mN; ++j) {
+    for (std::uint32_t j = from; j < mN; ++j) {
         const double uj = u[j];
         if (uj == 0.0)
             continue;

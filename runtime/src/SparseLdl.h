@@ -66,7 +66,8 @@ public:
     /// So bᵀA⁻¹c = (L⁻¹Pᵀb)ᵀ D⁻¹ (L⁻¹Pᵀc), and A⁻¹b = P L⁻ᵀ D⁻¹ L⁻¹ Pᵀ b.
     std::uint32_t permuted(std::uint32_t i) const { return mInverse[i]; }
     std::uint32_t original(std::uint32_t k) const { return mPerm[k]; }
-    void forward(double* u, const Work& w) const;
+    /// `from`: the first column u may be nonzero in (the ones before it are skipped unread).
+    void forward(double* u, const Work& w, std::uint32_t from = 0) const;
     void backward(double* u, const Work& w) const;
     /// D's k-th entry (factor numbering) after factor(): a decoupled unknown's is huge (its 1/D is ~0).
     static double pivot(const Work& w, std::uint32_t k) { return w.d[k]; }
