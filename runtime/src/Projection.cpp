@@ -254,6 +254,7 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
     // Contacts within the band: single points lock their particle's inverse mass; the deepest point along
     // the middle of each capsule becomes that capsule's contact row.
     std::fill(sc.lockCount.begin(), sc.lockCount.end(), std::uint8_t(0));
+    std::fill(sc.lockChanged.begin(), sc.lockChanged.end(), std::uint8_t(0));
     std::fill(sc.capsuleDepth.begin(), sc.capsuleDepth.end(), -1.f);
     const std::uint32_t nc = gatherContacts(r, world, kContactBand, sc.contacts.data(), std::uint32_t(sc.contacts.size()));
     for (std::uint32_t k = 0; k < nc; ++k) {
@@ -471,6 +472,17 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
         // huge number the friction test below would read as a load on the contacts.
         // W g at both ends of each row (rowWeight's terms), which the couplings share. The matrix is assembled
         // straight into the factor's layout.
+        // After contacts were let go (pass > 0), only the rows at their particles changed: the others keep
+        // their entries, and the factor redoes only what depends on the changed ones.
+        const bool partial = pass > 0;
+        std::uint8_t* const redo = sc.refactor.data();
+        if (partial)
+            for (std::size_t p = 0; p < n; ++p)
+                if (sc.lockChanged[p]) {
+                    sc.lockChanged[p] = 0;
+                    for (std::uint32_t k = ps.coreBegin[p]; k < ps.coreBegin[p + 1]; ++k)
+                        redo[ps.ldl.permuted(ps.coreOf[k])] = 1;
+                }
         double* const ax = sc.work.ax.data();
         const std::uint32_t* const diagonalSlot = ps.diagonalSlot.data();
         const ProjectionRow* const core = ps.core.data();
@@ -482,6 +494,8 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
         const Vec3* const G = sc.coreG.data();
         Vec3* const WG = sc.coreWG.data();
         for (std::uint32_t i = 0; i < m; ++i) {
+            if (partial && !redo[ps.ldl.permuted(i)])
+                continue;
             if (!active[i]) {
                 rowFree[i] = 0;
                 ax[diagonalSlot[i]] = 1.0;
@@ -501,6 +515,8 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
             ax[diagonalSlot[i]] = free ? a + double(compliance[i]) + 1e-12 + 1e-7 * a : 1.0;
         }
         for (const Coupling& c : ps.couplings) {
+            if (partial && !redo[ps.ldl.permuted(c.i)] && !redo[ps.ldl.permuted(c.j)])
+                continue;
             double v = 0.0;
             if (rowFree[c.i] & rowFree[c.j]) {
                 v += double(dot(G[c.gI[0]], WG[c.wgJ[0]]));
@@ -509,7 +525,12 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
             }
             ax[c.slot] = v;
         }
-        ps.ldl.factor(sc.work);
+        if (partial) {
+            ps.ldl.refactor(sc.work, redo);
+            std::fill(sc.refactor.begin(), sc.refactor.end(), std::uint8_t(0));
+        } else {
+            ps.ldl.factor(sc.work);
+        }
         ++s.stats.factorizations;
         // In the factor's numbering (A = P L D Lᵀ Pᵀ, SparseLdl::forward): u_r = L⁻¹Pᵀr for the core's
         // right-hand side and, per extra row, u_d = L⁻¹Pᵀb_d and v_d = D⁻¹u_d, so that b_dᵀA⁻¹b_e = v_d·u_e and
@@ -691,6 +712,7 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
             for (std::uint32_t k = 0; k < sc.lockCount[p]; ++k)
                 if (dot(sc.force[p], sc.lockSurface[3 * p + k]) > 1e-9f) {
                     sc.lockCount[p] = 0;
+                    sc.lockChanged[p] = 1;
                     released = true;
                     break;
                 }
@@ -699,6 +721,7 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
                 const float into = -dot(sc.force[p], nrm);
                 if (length(sc.force[p] + nrm * into) > mu * into) {
                     sc.lockCount[p] = 1;
+                    sc.lockChanged[p] = 1;
                     released = true;
                 }
             }

@@ -81,6 +81,8 @@ Ragdoll::Ragdoll(std::shared_ptr<const Rig> rig, const Transform& placement, flo
         p.force.assign(n, Vec3{});
         p.saved.assign(n, Vec3{});
         p.lockCount.assign(n, 0);
+        p.lockChanged.assign(n, 0);
+        p.refactor.assign(m, 0);
         p.lockNormal.assign(3 * n, Vec3{});
         p.lockSurface.assign(3 * n, Vec3{});
         p.capsuleDepth.assign(R.capsules().size(), 0.f);

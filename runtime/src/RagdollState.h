@@ -129,6 +129,8 @@ struct ProjectionScratch {
     std::vector<Vec3> force;                   ///< per particle: Σ g λ
     std::vector<Vec3> saved;                   ///< per particle: positions before the solve, for the fallback
     std::vector<std::uint8_t> lockCount;       ///< per particle: contact normals it may not move along
+    std::vector<std::uint8_t> lockChanged;     ///< per particle: its locks were let go since the last solve
+    std::vector<std::uint8_t> refactor;        ///< per core row (factor numbering): its row of L is redone
     std::vector<Vec3> lockNormal, lockSurface; ///< 3 per particle: orthonormalised, and the surface normal
     std::vector<float> capsuleDepth, capsuleT; ///< per capsule: deepest contact along it this step
     std::vector<Vec3> capsuleNormal;

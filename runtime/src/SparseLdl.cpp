@@ -186,44 +186,65 @@ void SparseLdl::load(std::span<const double> diag, std::span<const double> offDi
         w.ax[mEntryToA[e]] = offDiag[e];
 }
 
+namespace {
+
+/// Up-looking LDLᵀ (SparseLdl::factor), rows marked in `redo` only, or all when it is null.
+struct UpLooking {
+    const std::uint32_t *ap, *ai, *li, *rowBegin, *column, *first, *slots;
+    std::uint32_t n;
+
+    void run(SparseLdl::Work& w, const std::uint8_t* redo) const
+    {
+        constexpr double kLost = 1e-10;   // a pivot below this part of its diagonal marks a redundant unknown
+        constexpr double kDecoupled = 1e30;
+        double* __restrict y = w.y.data();
+        double* __restrict lx = w.lx.data();
+        double* __restrict d = w.d.data();
+        const double* __restrict ax = w.ax.data();
+        // y is zero outside the row being built: row k starts from A's column k (each of whose row indices is
+        // in the row's pattern), and every entry it uses is zeroed again.
+        for (std::uint32_t k = 0; k < n; ++k) {
+            if (redo && !redo[k])
+                continue;
+            const std::uint32_t last = ap[k + 1] - 1; // the diagonal, last in its column
+            for (std::uint32_t p = ap[k]; p < last; ++p)
+                y[ai[p]] = ax[p];
+            const double diagonal = ax[last];
+            double dk = diagonal;
+            for (std::uint32_t t = rowBegin[k], end = rowBegin[k + 1]; t < end; ++t) {
+                const std::uint32_t i = column[t], slot = slots[t];
+                const double yi = y[i];
+                y[i] = 0.0;
+                for (std::uint32_t p = first[t]; p < slot; ++p)
+                    y[li[p]] -= lx[p] * yi;
+                const double lki = yi / d[i];
+                dk -= lki * yi;
+                lx[slot] = lki;
+            }
+            // A pivot that has (nearly) vanished belongs to a constraint the others already imply: decouple it.
+            d[k] = (dk > kLost * std::fabs(diagonal) && dk > 0.0) ? dk : kDecoupled;
+        }
+    }
+};
+
+} // namespace
+
 void SparseLdl::factor(Work& w) const
 {
-    // Up-looking LDLᵀ: row k of L from a sparse triangular solve, along the schedule analyse() recorded.
-    // y is zero outside the row being built: row k starts from A's column k (each of whose row indices is in
-    // the row's pattern), and every entry it uses is zeroed again.
-    constexpr double kLost = 1e-10;   // a pivot below this part of its diagonal marks a redundant unknown
-    constexpr double kDecoupled = 1e30;
-    const std::uint32_t n = mN;
-    double* __restrict y = w.y.data();
-    double* __restrict lx = w.lx.data();
-    double* __restrict d = w.d.data();
-    const double* __restrict ax = w.ax.data();
-    const std::uint32_t* __restrict ap = mAp.data();
-    const std::uint32_t* __restrict ai = mAi.data();
-    const std::uint32_t* __restrict li = mLi.data();
-    const std::uint32_t* __restrict rowBegin = mRowBegin.data();
-    const std::uint32_t* __restrict column = mRowColumn.data();
-    const std::uint32_t* __restrict first = mRowFirst.data();
-    const std::uint32_t* __restrict slots = mRowSlot.data();
-    for (std::uint32_t k = 0, t = 0; k < n; ++k) {
-        const std::uint32_t last = ap[k + 1] - 1; // the diagonal, last in its column
-        for (std::uint32_t p = ap[k]; p < last; ++p)
-            y[ai[p]] = ax[p];
-        const double diagonal = ax[last];
-        double dk = diagonal;
-        for (const std::uint32_t end = rowBegin[k + 1]; t < end; ++t) {
-            const std::uint32_t i = column[t], slot = slots[t];
-            const double yi = y[i];
-            y[i] = 0.0;
-            for (std::uint32_t p = first[t]; p < slot; ++p)
-                y[li[p]] -= lx[p] * yi;
-            const double lki = yi / d[i];
-            dk -= lki * yi;
-            lx[slot] = lki;
-        }
-        // A pivot that has (nearly) vanished belongs to a constraint the others already imply: decouple it.
-        d[k] = (dk > kLost * std::fabs(diagonal) && dk > 0.0) ? dk : kDecoupled;
-    }
+    // Row k of L from a sparse triangular solve, along the schedule analyse() recorded.
+    const UpLooking u{mAp.data(), mAi.data(), mLi.data(), mRowBegin.data(), mRowColumn.data(), mRowFirst.data(),
+                      mRowSlot.data(), mN};
+    u.run(w, nullptr);
+}
+
+void SparseLdl::refactor(Work& w, std::uint8_t* redo) const
+{
+    for (std::uint32_t k = 0; k < mN; ++k) // a parent comes after its children
+        if (redo[k] && mParent[k] >= 0)
+            redo[mParent[k]] = 1;
+    const UpLooking u{mAp.data(), mAi.data(), mLi.data(), mRowBegin.data(), mRowColumn.data(), mRowFirst.data(),
+                      mRowSlot.data(), mN};
+    u.run(w, redo);
 }
 
 void SparseLdl::solve(std::span<double> b, Work& w) const

@@ -56,6 +56,12 @@ public:
     void load(std::span<const double> diag, std::span<const double> offDiag, Work& w) const;
     /// Factorises the loaded values. Never fails; dependent unknowns are solved as 0.
     void factor(Work& w) const;
+    /// Factorises again after only some columns of the matrix changed since the last factor() on `w`:
+    /// `redo` (n flags, factor numbering) marks them on entry. A row of L changes only with its own column
+    /// or a changed row below it in the elimination tree, so the marks are first carried up to every
+    /// ancestor; the rows marked then are recomputed, the others kept. The result is the full factor's, to
+    /// the bit.
+    void refactor(Work& w, std::uint8_t* redo) const;
     /// Solves A x = b in place (caller numbering): b holds the right-hand side, then the solution.
     void solve(std::span<double> b, Work& w) const;
 
