@@ -176,6 +176,44 @@ private slots:
         }
     }
 
+    void refactorOfChangedRowsEqualsFullFactor()
+    {
+        // What the projection does after letting contacts go: the rows at a few unknowns change (their
+        // diagonal and every off-diagonal entry they take part in); refactor() with those rows marked must
+        // give the full factorisation of the new matrix to the bit, and solve the same.
+        const std::uint32_t n = 60;
+        std::mt19937 rng(23);
+        const auto entries = randomPattern(n, 70, rng);
+        SparseLdl ldl;
+        QVERIFY(ldl.analyse(n, entries));
+        std::vector<double> diag, off;
+        randomMatrix(n, entries, rng, diag, off);
+        SparseLdl::Work partial, full;
+        partial.reserve(ldl);
+        full.reserve(ldl);
+        ldl.load(diag, off, partial);
+        ldl.factor(partial);
+        std::uniform_real_distribution<double> scale(0.5, 1.5);
+        for (int round = 0; round < 10; ++round) {
+            std::vector<std::uint8_t> changed(n, 0), redo(n, 0);
+            for (int k = 0; k < 1 + round % 3; ++k)
+                changed[std::uniform_int_distribution<std::uint32_t>(0, n - 1)(rng)] = 1;
+            for (std::uint32_t i = 0; i < n; ++i)
+                if (changed[i]) {
+                    diag[i] *= scale(rng) + 1.0; // stays dominant: only grows
+                    redo[ldl.permuted(i)] = 1;
+                }
+            for (std::size_t e = 0; e < entries.size(); ++e)
+                if (changed[entries[e].i] || changed[entries[e].j])
+                    off[e] *= 0.5 * scale(rng);
+            ldl.load(diag, off, partial);
+            ldl.refactor(partial, redo.data());
+            ldl.load(diag, off, full);
+            ldl.factor(full);
+            QVERIFY2(partial.lx == full.lx && partial.d == full.d, qPrintable(QStringLiteral("round %1").arg(round)));
+        }
+    }
+
     void redundantRowsAreDecoupled()
     {
         // Three sticks of a rigid triangle plus a fourth row identical to the first (a redundant constraint):
