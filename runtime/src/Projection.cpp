@@ -173,11 +173,6 @@ struct Weighted {
     }
 };
 
-inline Vec3 weighted(const RagdollState& s, const ProjectionScratch& sc, std::uint32_t p, Vec3 v)
-{
-    return Weighted(s, sc)(p, v);
-}
-
 /// Solves the dense symmetric system a·x = b of size n (row-major, overwritten) by LDLᵀ; a pivot that has
 /// lost all but 1e-10 of its diagonal decouples its unknown (x = 0 there).
 void denseSolve(double* a, double* b, std::uint32_t n)
@@ -211,13 +206,12 @@ constexpr double kHeld = 1e-9;
 
 /// g W gᵀ of a row with gradients g[0..count) on particles p[0..count) (W without the directions the contact
 /// locks forbid), and in `free` whether the locks leave it more than kHeld of its weight unheld.
-inline double rowWeight(const RagdollState& s, const ProjectionScratch& sc, const std::uint32_t* p, const Vec3* g,
-                        std::uint32_t count, bool& free)
+inline double rowWeight(const Weighted& weigh, const std::uint32_t* p, const Vec3* g, std::uint32_t count, bool& free)
 {
     double weight = 0.0, unheld = 0.0;
     for (std::uint32_t q = 0; q < count; ++q) {
-        weight += double(dot(g[q], weighted(s, sc, p[q], g[q])));
-        unheld += double(s.w[p[q]] * lengthSquared(g[q]));
+        weight += double(dot(g[q], weigh(p[q], g[q])));
+        unheld += double(weigh.w[p[q]] * lengthSquared(g[q]));
     }
     free = weight > kHeld * unheld;
     return weight;
@@ -452,7 +446,7 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
         if (!(std::fabs(sc.coreRhs[i]) > 1e-4 * double(c.minLength)))
             continue;
         bool free = false;
-        rowWeight(s, sc, ps.core[i].p, &sc.coreG[2 * i], 2, free);
+        rowWeight(Weighted(s, sc), ps.core[i].p, &sc.coreG[2 * i], 2, free);
         if (free)
             continue;
         for (std::uint32_t q = 0; q < 2; ++q) {
@@ -621,7 +615,7 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
             K[std::size_t(d) * ne + d] += double(sc.extraCompliance[d]) + 1e-12 + 1e-7 * std::fabs(K[std::size_t(d) * ne + d]);
             // Likewise a row whose particles are all held still along it takes no part.
             bool free = false;
-            rowWeight(s, sc, row.p, &extraG[6 * d], row.count, free);
+            rowWeight(weigh, row.p, &extraG[6 * d], row.count, free);
             sc.extraOn[d] = free;
         }
         // Dense active set: solve; drop the rows that would pull; take back a dropped row that the solution
@@ -730,10 +724,11 @@ bool Solver::project(Ragdoll& r, const StaticWorld& world)
             break;
     }
 
+    const Weighted weigh(s, sc);
     for (std::size_t p = 0; p < n; ++p) {
         sc.saved[p] = s.x[p];
         if (s.w[p] > 0.f)
-            s.x[p] += weighted(s, sc, std::uint32_t(p), sc.force[p]);
+            s.x[p] += weigh(std::uint32_t(p), sc.force[p]);
     }
     // The solve linearises the sticks about the current pose. Far from it (a pin dragged a metre away in one
     // step, a stick torn open) the linear step can overshoot and grow the error; then it is taken back and

@@ -180,7 +180,7 @@ private slots:
     {
         // What the projection does after letting contacts go: the rows at a few unknowns change (their
         // diagonal and every off-diagonal entry they take part in); refactor() with those rows marked must
-        // give the full factorisation of the new matrix to the bit, and solve the same.
+        // give the full factorisation of the new matrix to the bit (so every solve with it is the same too).
         const std::uint32_t n = 60;
         std::mt19937 rng(23);
         const auto entries = randomPattern(n, 70, rng);

@@ -59,6 +59,17 @@ float hangingElongation(rig::SolverMode mode, float dt, std::uint32_t iterations
     return float(sum / tail);
 }
 
+/// Four free 1 kg particles 0.3 m apart along +X, joined by three sticks at their lengths.
+rig::RigDescription freeChainOfFour()
+{
+    rig::RigDescription d;
+    for (int i = 0; i < 4; ++i)
+        d.particles.push_back(particle({0.3f * float(i), 0.f, 0.f}, 1.f));
+    for (int i = 0; i + 1 < 4; ++i)
+        d.sticks.push_back(stick(i, i + 1));
+    return d;
+}
+
 float angleAt(Vec3 centre, Vec3 a, Vec3 b)
 {
     const Vec3 ua = normalizeOr(a - centre, {1, 0, 0}), ub = normalizeOr(b - centre, {1, 0, 0});
@@ -580,11 +591,7 @@ void TestSticks::bendDamping_swingDecaysExponentially()
 // below 1e-3.)
 void TestSticks::bendDamping_leavesRigidMotionAndMomentum()
 {
-    rig::RigDescription d;
-    for (int i = 0; i < 4; ++i)
-        d.particles.push_back(particle({0.3f * float(i), 0.f, 0.f}, 1.f));
-    for (int i = 0; i + 1 < 4; ++i)
-        d.sticks.push_back(stick(i, i + 1));
+    rig::RigDescription d = freeChainOfFour();
     for (int i = 1; i + 1 < 4; ++i) {
         rig::AngleConstraint a;
         a.center = i;
@@ -642,11 +649,7 @@ void TestSticks::bendDamping_leavesRigidMotionAndMomentum()
 void TestSticks::direct_statsCountProjectionWork()
 {
     auto chain = [](rig::SolverMode solver) {
-        rig::RigDescription d;
-        for (int i = 0; i < 4; ++i)
-            d.particles.push_back(particle({0.3f * float(i), 0.f, 0.f}, 1.f));
-        for (int i = 0; i + 1 < 4; ++i)
-            d.sticks.push_back(stick(i, i + 1));
+        rig::RigDescription d = freeChainOfFour();
         d.particles.push_back(particle({0.15f, 0.25f, 0.f}, 1.f));
         d.sticks.push_back(stick(0, 4));
         d.sticks.push_back(stick(1, 4));
@@ -691,11 +694,7 @@ void TestSticks::direct_statsCountProjectionWork()
 // Gauss–Seidel, the rig has no direct solve.
 void TestSticks::direct_solveShapeOfAChain()
 {
-    rig::RigDescription d;
-    for (int i = 0; i < 4; ++i)
-        d.particles.push_back(particle({0.3f * float(i), 0.f, 0.f}, 1.f));
-    for (int i = 0; i + 1 < 4; ++i)
-        d.sticks.push_back(stick(i, i + 1));
+    rig::RigDescription d = freeChainOfFour();
     rig::Stick range = stick(0, 3);
     range.kind = rig::StickKind::Range;
     range.minLength = 0.5f;
