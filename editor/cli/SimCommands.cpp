@@ -135,6 +135,9 @@ const char* kBenchHelp =
     "                   1 m up, random yaw (the runtime's benchmark scene); spread: one standing body per\n"
     "                   grid cell (default piles)\n"
     "  --no-sleep       ragdolls never fall asleep (every step costs the same)\n"
+    "  --instruction-set NAME\n"
+    "                   run the runtime's kernels on scalar, sse2 or avx2 instead of the best this\n"
+    "                   machine has, to compare the paths\n"
     "  --json           print {\"ragdolls\", \"threads\", \"frames\", \"schedule\": {\"solver\", \"substeps\",\n"
     "                   \"iterations\"}, \"instruction_set\", \"us_per_step_median\", \"us_per_ragdoll_step\",\n"
     "                   \"direct_solve\": {\"rigid_sticks\", \"factor_nonzeros\", \"depth\", \"limit_rows\"} or null,\n"
@@ -142,9 +145,10 @@ const char* kBenchHelp =
     "  -h, --help       show this help\n\n"
     "us_per_step_median is the median wall time of one step; us_per_ragdoll_step that divided by the\n"
     "ragdoll count. The schedule is the rig's solver settings (after --iterations); the instruction set\n"
-    "the one the runtime's kernels use on this machine. With the direct solver, direct_solve is the system\n"
-    "each projection solves: the rigid sticks in it, its factor's nonzeros and depth (the longest chain of\n"
-    "pivots each waiting for the last), and the rows that join it near their limits; and\n"
+    "the one the runtime's kernels use (the best this machine has, or --instruction-set). With the direct\n"
+    "solver, direct_solve is the system each projection solves: the rigid sticks in it, its factor's\n"
+    "nonzeros and depth (the longest chain of pivots each waiting for the last), and the rows that join\n"
+    "it near their limits; and\n"
     "newton_steps_per_ragdoll_step and factorizations_per_ragdoll_step count its work over the timed steps:\n"
     "projections taken (at most substeps x iterations; a substep that converges stops early) and solves of\n"
     "the rigid sticks' system (more than one per projection when contacts that would pull are let go).\n"
@@ -329,7 +333,8 @@ int benchCommand(const QStringList& arguments, Io& io)
     const QCommandLineOption scene(QStringLiteral("scene"), {}, QStringLiteral("NAME"));
     const QCommandLineOption noSleep(QStringLiteral("no-sleep"), {});
     const QCommandLineOption json(QStringLiteral("json"), {});
-    parser.addOptions({ragdolls, frames, threads, iterations, substeps, solver, scene, noSleep, json});
+    const QCommandLineOption instructionSet(QStringLiteral("instruction-set"), {}, QStringLiteral("NAME"));
+    parser.addOptions({ragdolls, frames, threads, iterations, substeps, solver, scene, noSleep, instructionSet, json});
     if (const int code = parseCommand(arguments, parser, io, kBenchHelp, "RIG"); code >= 0)
         return code;
     const QString command = arguments[0];
@@ -343,6 +348,13 @@ int benchCommand(const QStringList& arguments, Io& io)
         !intOption(parser, substeps, 1, 64, schedule.substeps, io, command, code) ||
         !solverOption(parser, solver, schedule, io, command, code))
         return code;
+    if (parser.isSet(instructionSet)) {
+        const QString name = parser.value(instructionSet);
+        const std::string best = runtime::instructionSet();
+        if (!runtime::useInstructionSet(name.toStdString()))
+            return usageError(io, command, QStringLiteral("--instruction-set must be scalar, sse2 or avx2, one this machine runs "
+                                                          "(up to %1), not '%2'").arg(QLatin1String(best.c_str()), name));
+    }
     const QString sceneName = parser.isSet(scene) ? parser.value(scene) : QStringLiteral("piles");
     if (sceneName != QLatin1String("piles") && sceneName != QLatin1String("spread"))
         return usageError(io, command, QStringLiteral("--scene must be piles or spread, not '%1'").arg(sceneName));

@@ -362,8 +362,13 @@ void Solver::beginStep(Ragdoll& r, const StaticWorld& world, Vec3 gravity, float
     // How far each particle may travel this step: its velocity and gravity over dt (the solver can move it
     // further, which the margin and the ground planes every particle keeps cover).
     const float g = length(gravity) * dt * dt;
+    const float ratio = dt / s.dt;
+    const Vec3* const x = s.x;
+    const Vec3* const xPrev = s.xPrev;
+    const float* const w = s.w.data();
+    float* const reach = s.reach.data();
     for (std::size_t i = 0; i < n; ++i)
-        s.reach[i] = s.w[i] > 0.f ? length(s.x[i] - s.xPrev[i]) * (dt / s.dt) + g : 0.f;
+        reach[i] = w[i] > 0.f ? length(x[i] - xPrev[i]) * ratio + g : 0.f;
 
     // Bounds of every collider and of the whole ragdoll, grown by the reach of their particles.
     const auto swept = [&](ColliderKind kind, std::uint32_t index, Vec3& clo, Vec3& chi) {
@@ -384,10 +389,10 @@ void Solver::beginStep(Ragdoll& r, const StaticWorld& world, Vec3 gravity, float
     };
     Vec3 lo{INFINITY, INFINITY, INFINITY}, hi{-INFINITY, -INFINITY, -INFINITY};
     for (std::size_t i = 0; i < n; ++i) {
-        const float rr = radii[i] + s.reach[i];
+        const float rr = radii[i] + reach[i];
         const Vec3 e{rr, rr, rr};
-        lo = vmin(lo, s.x[i] - e);
-        hi = vmax(hi, s.x[i] + e);
+        lo = vmin(lo, x[i] - e);
+        hi = vmax(hi, x[i] + e);
     }
     const bool statics = !world.empty();
     const auto colliders = rig.colliders();

@@ -145,7 +145,12 @@ void Solver::beginDrives(Ragdoll& r, float dt)
     for (const rig::DriveGains& g : d.now)
         d.anyGains = d.anyGains || anyDrive(g);
 
-    // Per particle: kinematic, and the strongest pin of the parts holding it.
+    // Per particle: kinematic, and the strongest pin of the parts holding it. Nothing to do when no part
+    // acts now and none did last step (the tables are all clear then; a rig without drives, a cloth).
+    const bool acting = d.active && d.anyGains;
+    if (!acting && d.particlesClear)
+        return;
+    d.particlesClear = !acting; // after this step's pass: released particles get their masses back below
     const std::size_t n = s.w.size();
     const auto rigW = rig.inverseMasses();
     for (std::size_t i = 0; i < n; ++i) {

@@ -22,6 +22,8 @@ Ragdoll::Ragdoll(std::shared_ptr<const Rig> rig, const Transform& placement, flo
     s.lambda.assign(R.sticks().size(), 0.f);
     if (R.hasTearableSticks())
         s.torn.assign(R.sticks().size(), 0);
+    if (!R.stickLanes().empty())
+        s.laneX.resize(3 * (((n + 7) & ~std::size_t(7)) + 24) + 8); // StickLanes.cpp: three aligned arrays
     if (R.settings().solver == rig::SolverMode::Jacobi) {
         s.jacobiDelta.assign(n, Vec3{});
         s.jacobiCount.assign(n, 0.f);

@@ -156,6 +156,7 @@ struct DriveState {
     bool anyGains = false;                    ///< some part has a motor, a pin or is kinematic now
     std::vector<std::uint8_t> kinematic;      ///< per particle: placed on its target this step
     std::vector<float> pinOmega, pinZeta, pinMaxForce; ///< per particle, this step (the strongest part's)
+    bool particlesClear = true; ///< no particle kinematic or pinned by a part (the tables above all zero)
     std::vector<Quat> rel0, rel1;             ///< per triangle part: target orientation relative to the parent
     std::vector<Vec3> dir0, dir1;             ///< per stick part: target direction in the parent's frame
     std::vector<Vec3> targetTurn;             ///< per part: the target's relative turn over the step (rotation vector)
@@ -173,6 +174,7 @@ struct RagdollState {
     // Solver scratch
     std::vector<float> lambda;       ///< XPBD multipliers per compiled stick
     std::vector<std::uint8_t> torn;  ///< per compiled stick
+    std::vector<float> laneX;        ///< rigs with stick lanes: x, y and z of every particle during a lane pass
     std::vector<Vec3> jacobiDelta;
     std::vector<float> jacobiCount;
     std::vector<Mat3> frames;        ///< last good frame per triangle (degenerate fallback)
@@ -284,6 +286,12 @@ struct Solver {
     /// without `checkConvergence` (the caller goes on, or stops, whatever the answer) it is not measured and
     /// the answer is false.
     static bool iterate(Ragdoll& r, const StaticWorld& world, std::uint32_t iteration, bool checkConvergence);
+    /// A body on the 8-wide stick lanes whose iterations this substep would do nothing but relax its sticks
+    /// (no angle or angular constraints, pins, touching capsule pairs or static contacts), alone in its
+    /// island: runs its `iterations` iterations at once, the positions kept in the lanes' arrays from the
+    /// first pass to the last (the same result as iterate() `iterations` times, to the bit). False, doing
+    /// nothing, for any other body.
+    static bool relaxSticksOnly(Ragdoll& r, std::uint32_t iterations);
     /// End of a substep: fresh triangle frames and relative orientations for the next substep's friction.
     static void endSubstep(Ragdoll& r);
     /// Angular friction on velocities: each joint's relative spin over the substep decays by its damping, or

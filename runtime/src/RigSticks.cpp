@@ -1,9 +1,11 @@
 // Rig::compileSticks: every distance constraint of a rig (description sticks, law-of-cosines angle
 // constraints, the triangle edges the description lacks) as a [min, max] clamp, ordered root-to-leaf and
-// into the 4-wide blocks the solver takes at once.
+// into the 4-wide blocks the solver takes at once, or, for a Gauss–Seidel cloth, into the sets of eight of
+// the 8-wide lanes (StickLanes).
 #include "marionette/runtime/Rig.h"
 
 #include <algorithm>
+#include <bit>
 #include <cmath>
 #include <limits>
 #include <queue>
@@ -108,6 +110,86 @@ std::vector<StickData> blockOrder(const std::vector<StickData>& sticks, const st
     return ordered;
 }
 
+/// Gauss–Seidel rigs: within each depth level (the root-to-leaf sweep is kept), the sticks grouped into sets
+/// of mutually independent ones, each set cut into runs of eight for the 8-wide kernel. A level's sticks are
+/// first sorted by the offset between their ends' indices, largest first, then by their first end, so that a
+/// cloth's vertical sticks (offset: one row) make one set with both ends consecutive, and its horizontal ones
+/// two (even and odd columns) whose ends are pairs of neighbours. A set's last few sticks (fewer than eight)
+/// stay in the order, solved one by one.
+/// `starts` receives the position in the result of every run of eight.
+std::vector<StickData> laneOrder(const std::vector<StickData>& sticks, const std::vector<std::uint32_t>& depth,
+                                 std::size_t particleCount, std::vector<std::uint32_t>& starts)
+{
+    auto level = [&](const StickData& c) { return std::min(depth[c.a], depth[c.b]); };
+    std::vector<StickData> ordered;
+    ordered.reserve(sticks.size());
+    starts.clear();
+    std::vector<std::uint64_t> colours(particleCount, 0); // per particle: the sets of this level using it
+    std::vector<StickData> segment;
+    std::vector<std::vector<StickData>> sets;
+    std::vector<StickData> leftover; // sticks at a particle that is already in 64 sets
+    for (std::size_t begin = 0, end = 0; begin < sticks.size(); begin = end) {
+        while (end < sticks.size() && level(sticks[end]) == level(sticks[begin]))
+            ++end;
+        segment.assign(sticks.begin() + std::ptrdiff_t(begin), sticks.begin() + std::ptrdiff_t(end));
+        std::stable_sort(segment.begin(), segment.end(), [](const StickData& x, const StickData& y) {
+            const std::int64_t ox = std::int64_t(x.b) - std::int64_t(x.a), oy = std::int64_t(y.b) - std::int64_t(y.a);
+            return ox != oy ? ox > oy : x.a < y.a;
+        });
+        sets.clear();
+        leftover.clear();
+        for (const StickData& c : segment) {
+            const std::uint64_t taken = colours[c.a] | colours[c.b];
+            if (taken == ~std::uint64_t(0)) {
+                leftover.push_back(c);
+                continue;
+            }
+            const unsigned set = unsigned(std::countr_one(taken));
+            if (set >= sets.size())
+                sets.resize(set + 1);
+            sets[set].push_back(c);
+            colours[c.a] |= std::uint64_t(1) << set;
+            colours[c.b] |= std::uint64_t(1) << set;
+        }
+        for (const StickData& c : segment) // clear this level's marks for the next
+            colours[c.a] = colours[c.b] = 0;
+        for (const std::vector<StickData>& set : sets) {
+            std::size_t k = 0;
+            for (; k + 8 <= set.size(); k += 8) {
+                starts.push_back(std::uint32_t(ordered.size()));
+                ordered.insert(ordered.end(), set.begin() + std::ptrdiff_t(k), set.begin() + std::ptrdiff_t(k + 8));
+            }
+            ordered.insert(ordered.end(), set.begin() + std::ptrdiff_t(k), set.end());
+        }
+        ordered.insert(ordered.end(), leftover.begin(), leftover.end());
+    }
+    return ordered;
+}
+
+/// The runs of eight laneOrder() formed, lane by lane.
+std::vector<StickLanes> lanesOf(const std::vector<StickData>& sticks, const std::vector<std::uint32_t>& starts)
+{
+    std::vector<StickLanes> lanes(starts.size());
+    for (std::size_t k = 0; k < starts.size(); ++k) {
+        StickLanes& l = lanes[k];
+        l.first = starts[k];
+        bool consecutive = true, paired = true;
+        for (std::uint32_t i = 0; i < 8; ++i) {
+            const StickData& c = sticks[starts[k] + i];
+            l.a[i] = c.a;
+            l.b[i] = c.b;
+            l.minLength[i] = c.minLength;
+            l.maxLength[i] = c.maxLength;
+            l.stiffness[i] = c.stiffness;
+            consecutive = consecutive && c.a == l.a[0] + i && c.b == l.b[0] + i;
+            paired = paired && c.a == l.a[0] + 2 * i && c.b == c.a + 1;
+        }
+        l.layout = consecutive ? StickLanes::Layout::Consecutive
+                               : paired ? StickLanes::Layout::Paired : StickLanes::Layout::Scattered;
+    }
+    return lanes;
+}
+
 /// The compiled sticks four by four, lane by lane, with which blocks are independent and which pairs of
 /// independent blocks share no particle either (StickBlock).
 std::vector<StickBlock> blocksOf(const std::vector<StickData>& sticks)
@@ -202,7 +284,19 @@ void Rig::compileSticks()
     std::stable_sort(sticks.begin(), sticks.end(), [&](const StickData& a, const StickData& b) {
         return std::min(depth[a.a], depth[a.b]) < std::min(depth[b.a], depth[b.b]);
     });
-    sticks = blockOrder(sticks, depth);
+    // Rigs the direct projection may solve keep the 4-wide blocks (their sticks are its rows, in this order);
+    // Gauss–Seidel rigs take the sets of eight when most of their sticks fall into them (a cloth, not a
+    // ragdoll of a few sticks per level).
+    std::vector<std::uint32_t> laneStarts;
+    if (d.settings.solver == rig::SolverMode::GaussSeidel) {
+        std::vector<StickData> lanes = laneOrder(sticks, depth, n, laneStarts);
+        if (laneStarts.size() * 8 * 2 >= sticks.size())
+            sticks = std::move(lanes);
+        else
+            laneStarts.clear();
+    }
+    if (laneStarts.empty())
+        sticks = blockOrder(sticks, depth);
     mStickRemap.assign(d.sticks.size(), 0);
     mStickOrigin.resize(sticks.size());
     for (std::size_t i = 0; i < sticks.size(); ++i) {
@@ -214,6 +308,7 @@ void Rig::compileSticks()
     }
     mSticks = std::move(sticks);
     mStickBlocks = blocksOf(mSticks);
+    mStickLanes = lanesOf(mSticks, laneStarts);
 }
 
 } // namespace marionette::runtime

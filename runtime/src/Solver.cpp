@@ -1,6 +1,8 @@
 // The constraint solver: Verlet integration, sticks, angle constraints, pins, step bookkeeping.
 // Triangle angular constraints live in AngularSolver.cpp, collisions in Collision.cpp.
+#include "InstructionSet.h"
 #include "RagdollState.h"
+#include "StickLanes.h"
 #include "marionette/runtime/World.h"
 
 #include <algorithm>
@@ -13,15 +15,6 @@
 #endif
 
 namespace marionette::runtime {
-
-const char* instructionSet()
-{
-#if defined(MARIONETTE_STICKS_SSE)
-    return "sse2"; // the stick blocks below; every x86-64 has it
-#else
-    return "scalar";
-#endif
-}
 
 Ragdoll* Solver::create(std::shared_ptr<const Rig> rig, const Transform& placement, float dt,
                         std::uint32_t contactCapacity)
@@ -279,17 +272,22 @@ void stickPassDispatch(const Rig& rig, RagdollState& s, float omega, bool revers
     const auto sticks = rig.sticks();
     const bool sq = rig.settings().sqrtApproximation;
     const bool tear = rig.hasTearableSticks();
-#if MARIONETTE_STICKS_SSE
     if constexpr (Mode == StickMode::GaussSeidel) {
-        if (!tear) {
+        const InstructionSet set = tear ? InstructionSet::Scalar : activeInstructionSet();
+        if (set == InstructionSet::Avx2 && !rig.stickLanes().empty() && lanePassAvailable()) {
+            lanePass(rig, s, omega, reverse);
+            return;
+        }
+#if MARIONETTE_STICKS_SSE
+        if (set >= InstructionSet::Sse2) {
             if (sq)
                 blockedPass<true>(rig, s, omega, reverse);
             else
                 blockedPass<false>(rig, s, omega, reverse);
             return;
         }
-    }
 #endif
+    }
     if (sq && tear)
         stickPass<Mode, true, true>(sticks.data(), sticks.size(), s, omega, reverse, invDt2);
     else if (sq)
@@ -389,7 +387,8 @@ void Solver::solvePins(Ragdoll& r, std::uint32_t iterations)
 void Solver::beginIterations(Ragdoll& r)
 {
     RagdollState& s = *r.mState;
-    std::fill(s.lambda.begin(), s.lambda.end(), 0.f);
+    if (r.rig().settings().solver == rig::SolverMode::Xpbd) // the only mode with multipliers per stick
+        std::fill(s.lambda.begin(), s.lambda.end(), 0.f);
     for (std::uint32_t k = 0; k < s.contactCount; ++k) {
         s.contacts[k].depth = 0.f;
         s.contacts[k].tKnown = false;
@@ -457,6 +456,21 @@ bool Solver::iterate(Ragdoll& r, const StaticWorld& world, std::uint32_t iterati
     return false;
 }
 
+bool Solver::relaxSticksOnly(Ragdoll& r, std::uint32_t iterations)
+{
+    const RagdollState& s = *r.mState;
+    const Rig& rig = r.rig();
+    if (rig.projection() || rig.stickLanes().empty() || rig.hasTearableSticks() ||
+        rig.settings().solver != rig::SolverMode::GaussSeidel || activeInstructionSet() != InstructionSet::Avx2 ||
+        !lanePassAvailable())
+        return false;
+    if (!rig.angles().empty() || !rig.angular().empty() || !s.pins.empty() || s.selfPairCount != 0 ||
+        s.contactCount != 0)
+        return false;
+    lanePasses(rig, *r.mState, rig.settings().overRelaxation, false, iterations);
+    return true;
+}
+
 bool Solver::projectionConverged(Ragdoll& r)
 {
     // Converged when no stick is off its length limits by more than 0.01 % and no angular limit is broken
@@ -480,8 +494,17 @@ void Solver::sanitize(Ragdoll& r)
 {
     RagdollState& s = *r.mState;
     const auto bind = r.rig().bindPositions();
-    for (std::size_t i = 0; i < s.w.size(); ++i) {
-        if (isFinite(s.x[i]) && std::fabs(s.x[i].x) < 1e7f && std::fabs(s.x[i].y) < 1e7f && std::fabs(s.x[i].z) < 1e7f)
+    const std::size_t n = s.w.size();
+    // Within 1e7 m on every axis (a NaN or an infinity is not): a pass without branches finds whether any
+    // particle is not, and only then does the one that puts them back run.
+    auto sane = [](Vec3 p) { return (std::fabs(p.x) < 1e7f) & (std::fabs(p.y) < 1e7f) & (std::fabs(p.z) < 1e7f); };
+    bool all = true;
+    for (std::size_t i = 0; i < n; ++i)
+        all &= sane(s.x[i]);
+    if (all)
+        return;
+    for (std::size_t i = 0; i < n; ++i) {
+        if (sane(s.x[i]))
             continue;
         // Fall back to where the particle was at the start of the step, at rest.
         const bool prevOk = isFinite(s.xPrev[i]);

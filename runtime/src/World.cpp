@@ -1,5 +1,6 @@
 #include "marionette/runtime/World.h"
 
+#include "FloatMode.h"
 #include "RagdollState.h"
 #include "ThreadPool.h"
 #include "RagdollContacts.h"
@@ -369,8 +370,11 @@ void World::Impl::step()
     }
     // 1. Gather static contact candidates over the step's motion, in parallel (ragdolls are independent here).
     pool.parallelFor(awake.size(), [&](std::size_t b, std::size_t e, unsigned) {
-        for (std::size_t k = b; k < e; ++k)
-            Solver::beginStep(*live[awake[k]], statics, settings.gravity, dt);
+        for (std::size_t k = b; k < e; ++k) {
+            Ragdoll& r = *live[awake[k]];
+            const FlushDenormals flush(flushesDenormals(r.rig())); // FloatMode.h
+            Solver::beginStep(r, statics, settings.gravity, dt);
+        }
     }, 4);
 
     // 2. Ragdoll-versus-ragdoll contacts and islands.
@@ -447,6 +451,11 @@ void World::Impl::solveIsland(std::uint32_t island)
         iterations = std::max(iterations, st.iterations);
         substeps = std::max(substeps, st.substeps);
     }
+    // Subnormals flushed when every member relaxes (FloatMode.h).
+    bool flush = true;
+    for (std::uint32_t k = mb; k < me; ++k)
+        flush = flush && flushesDenormals(live[islandMembers[k]]->rig());
+    const FlushDenormals mode(flush);
     const float dt = settings.timeStep;
     const float h = dt / float(substeps);
     for (std::uint32_t sub = 0; sub < substeps; ++sub) {
@@ -464,7 +473,10 @@ void World::Impl::solveIsland(std::uint32_t island)
         // Ragdoll-ragdoll contacts come first in each iteration so each ragdoll's own pass, which ends with
         // the static contacts, has the last word: a pile cannot press its bottom body into the floor. A hard
         // impact can leave a direct-mode body stretched after its iterations; it gets up to as many again.
-        for (std::uint32_t it = 0; it < 2 * iterations; ++it) {
+        // A lone body that only relaxes sticks takes its iterations in one go (Solver::relaxSticksOnly).
+        const bool relaxed =
+            me - mb == 1 && cb == ce && Solver::relaxSticksOnly(*live[islandMembers[mb]], iterations);
+        for (std::uint32_t it = 0; !relaxed && it < 2 * iterations; ++it) {
             if (it >= iterations) {
                 bool stretched = false;
                 for (std::uint32_t k = mb; k < me && !stretched; ++k)

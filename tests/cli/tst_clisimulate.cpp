@@ -274,6 +274,16 @@ void TestCliSimulate::bench_reportsMedians()
              qPrintable(r.describe()));
     r = cli({QStringLiteral("bench"), mRig, QStringLiteral("--threads"), QStringLiteral("65")});
     QVERIFY2(r.exitCode == 2 && r.err.startsWith(QLatin1String("error: --threads must be an integer in [1, 64]")), qPrintable(r.describe()));
+    // --instruction-set runs the kernels on another path and says so; every machine runs scalar, none avx512.
+    r = cli({QStringLiteral("bench"), mRig, QStringLiteral("--instruction-set"), QStringLiteral("scalar"), QStringLiteral("--json"),
+             QStringLiteral("--ragdolls"), QStringLiteral("2"), QStringLiteral("--frames"), QStringLiteral("3")});
+    QVERIFY2(r.exitCode == 0 &&
+                 QJsonDocument::fromJson(r.out.toUtf8()).object().value(QStringLiteral("instruction_set")).toString() == QLatin1String("scalar"),
+             qPrintable(r.describe()));
+    r = cli({QStringLiteral("bench"), mRig, QStringLiteral("--instruction-set"), QStringLiteral("avx512")});
+    QVERIFY2(r.exitCode == 2 && r.err.startsWith(QLatin1String("error: --instruction-set must be scalar, sse2 or avx2, one this machine runs (up to ")) &&
+                 r.err.contains(QLatin1String("not 'avx512'")),
+             qPrintable(r.describe()));
 }
 
 namespace {

@@ -44,6 +44,20 @@ struct alignas(16) StickBlock {
     bool pairedWithNext;
 };
 
+/// Eight compiled sticks on sixteen distinct particles, sticks()[first .. first + 8), laid out lane by lane
+/// for the 8-wide kernel of Gauss–Seidel rigs (Rig::stickLanes()).
+struct alignas(32) StickLanes {
+    std::uint32_t a[8], b[8];
+    float minLength[8], maxLength[8], stiffness[8];
+    std::uint32_t first;
+    /// Where the ends' particles are, for the kernel to load and store them whole when it can.
+    enum class Layout : std::uint8_t {
+        Scattered,   ///< anywhere: gathered and scattered one by one
+        Consecutive, ///< a[l] = a[0] + l and b[l] = b[0] + l (a cloth's vertical sticks)
+        Paired,      ///< a[l] = a[0] + 2l and b[l] = a[l] + 1: sixteen consecutive particles (its horizontal ones)
+    } layout;
+};
+
 struct AngleData {
     std::uint32_t center, a, b;
     float cosMin, cosMax; ///< cos(minAngle) >= cos(maxAngle)
@@ -185,6 +199,11 @@ public:
     std::span<const StickData> sticks() const { return mSticks; }
     /// sticks() in blocks of four (the last partial block is not included).
     std::span<const StickBlock> stickBlocks() const { return mStickBlocks; }
+    /// Gauss–Seidel rigs whose sticks fall into sets of eight independent ones (a cloth; not rigs the direct
+    /// projection solves): those sets, in solve order. sticks() is then ordered level by level from the
+    /// kinematic particles, each level's sticks set by set, and a set's eight sticks are consecutive there;
+    /// the sticks between two sets are solved one by one. Empty for other rigs.
+    std::span<const StickLanes> stickLanes() const { return mStickLanes; }
     std::span<const AngleData> angles() const { return mAngles; }
     /// Bend joints with damping (angle constraints of either form whose damping > 0), in description order.
     std::span<const BendData> bends() const { return mBends; }
@@ -260,7 +279,8 @@ private:
     /// The triangles' corners, in description order.
     void compileTriangles();
     /// Description sticks, law-of-cosines angles and the triangle edges the description lacks, as [min, max]
-    /// clamps ordered root-to-leaf and into independent 4-wide blocks (RigSticks.cpp); triangles compiled first.
+    /// clamps ordered root-to-leaf and into independent 4-wide blocks, and for Gauss–Seidel rigs into the sets
+    /// of eight when most sticks fall into them (RigSticks.cpp); triangles compiled first.
     void compileSticks();
     /// Bend joints with damping, and the dot-product angle constraints.
     void compileAngles();
@@ -297,6 +317,7 @@ private:
     std::vector<std::uint32_t> mGroups, mMasks;
     std::vector<StickData> mSticks;
     std::vector<StickBlock> mStickBlocks;
+    std::vector<StickLanes> mStickLanes;
     std::vector<std::uint32_t> mStickRemap;
     /// Per compiled stick: where it comes from (kind in the top two bits: 0 stick, 1 angle, 2 triangle).
     std::vector<std::uint32_t> mStickOrigin;

@@ -14,6 +14,7 @@
 #include <memory>
 #include <span>
 #include <string>
+#include <string_view>
 
 namespace marionette::runtime {
 
@@ -29,8 +30,15 @@ struct WorldSettings {
     std::uint32_t contactsPerRagdoll = 96;
 };
 
-/// The vector instruction set the solver's kernels use on this machine: "sse2" (x86-64) or "scalar".
+/// The vector instruction set the solver's kernels use: chosen when the library first runs, the best this
+/// machine has: "avx2" (x86-64 with AVX2 and FMA: the 8-wide stick lanes of Gauss–Seidel rigs), "sse2" (any
+/// x86-64: 4-wide stick blocks) or "scalar" (other processors).
 const char* instructionSet();
+/// Limits the kernels to `name` ("scalar", "sse2" or "avx2"), for comparing the paths; every path runs
+/// every rig, and each is deterministic on its own, but their results differ in the last bits (the
+/// order of rounding). Returns false, changing nothing, for a name this machine cannot run. Between steps:
+/// it applies to every world of the process.
+bool useInstructionSet(std::string_view name);
 
 /// Identifies a ragdoll in its world; stays valid until remove() (then never reused for another).
 using RagdollHandle = std::uint64_t;

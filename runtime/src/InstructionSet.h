@@ -1,0 +1,19 @@
+// Internal: the vector instruction set the runtime's kernels use, chosen at run time (World.h:
+// instructionSet(), useInstructionSet()).
+#pragma once
+
+#include <cstdint>
+
+namespace marionette::runtime {
+
+/// Ordered: each includes the ones before it.
+enum class InstructionSet : std::uint8_t {
+    Scalar, ///< plain C++: any machine
+    Sse2,   ///< the 4-wide stick blocks (every x86-64)
+    Avx2,   ///< the 8-wide stick lanes, with fused multiply-add (x86-64 with AVX2 and FMA)
+};
+
+/// The instruction set in use: the best this machine has, or the one useInstructionSet() limited it to.
+InstructionSet activeInstructionSet();
+
+} // namespace marionette::runtime
