@@ -286,9 +286,10 @@ void Rig::compileSticks()
     });
     // Rigs the direct projection may solve keep the 4-wide blocks (their sticks are its rows, in this order);
     // Gauss–Seidel rigs take the sets of eight when most of their sticks fall into them (a cloth, not a
-    // ragdoll of a few sticks per level).
+    // ragdoll of a few sticks per level), unless sticks may tear: those are relaxed one by one whatever the
+    // order, and where a cloth tears depends on it (the cloth sample keeps its rips).
     std::vector<std::uint32_t> laneStarts;
-    if (d.settings.solver == rig::SolverMode::GaussSeidel) {
+    if (d.settings.solver == rig::SolverMode::GaussSeidel && !mTearable) {
         std::vector<StickData> lanes = laneOrder(sticks, depth, n, laneStarts);
         if (laneStarts.size() * 8 * 2 >= sticks.size())
             sticks = std::move(lanes);

@@ -336,6 +336,8 @@ void TestSticks::tearing_belowRatioNeverTears()
 // Rigs without tearable sticks run Gauss–Seidel over blocks of four independent sticks at once (SIMD); a
 // tear ratio no stick reaches sends the same rig, in the same compiled order, through the one-at-a-time path.
 // Both must give the same motion up to float rounding: a cloth swinging from its top row, hit on a corner.
+// (A cloth wide enough for sets of eight independent sticks takes the 8-wide lanes instead, in another
+// order: tst_sticklanes. At 7 columns no level holds eight, and both rigs keep the order of the blocks.)
 void TestSticks::blockedSolver_matchesScalar_data()
 {
     QTest::addColumn<bool>("sqrtApproximation");
@@ -346,16 +348,17 @@ void TestSticks::blockedSolver_matchesScalar_data()
 void TestSticks::blockedSolver_matchesScalar()
 {
     QFETCH(bool, sqrtApproximation);
-    const int cols = 16, rows = 12;
+    const int cols = 7, rows = 6;
     rig::RigDescription blocked = makeCloth(cols, rows, 0.05f, true, 0.f);
     rig::RigDescription scalar = makeCloth(cols, rows, 0.05f, true, 1000.f);
     blocked.settings.sqrtApproximation = scalar.settings.sqrtApproximation = sqrtApproximation;
     SPAWN_SIM(a, blocked, worldSettings({0.f, -9.81f, 0.f}));
     SPAWN_SIM(b, scalar, worldSettings({0.f, -9.81f, 0.f}));
+    QVERIFY(a.body->rig().stickLanes().empty() && b.body->rig().stickLanes().empty());
     std::size_t independentBlocks = 0;
     for (const StickBlock& blk : a.body->rig().stickBlocks())
         independentBlocks += blk.independent ? 1 : 0;
-    QVERIFY2(independentBlocks * 4 >= a.body->rig().sticks().size() / 2,
+    QVERIFY2(independentBlocks * 4 * 3 >= a.body->rig().sticks().size(), // a third of the sticks go through blocks
              qPrintable(QStringLiteral("only %1 independent blocks of %2 sticks").arg(independentBlocks).arg(a.body->rig().sticks().size())));
     const std::uint32_t corner = std::uint32_t(rows * cols - 1);
     a.body->applyImpulse(corner, {0.8f, 0.f, 0.6f});
