@@ -1,7 +1,8 @@
 // The 8-wide Gauss–Seidel stick pass (StickLanes.h): the positions are split into x, y and z arrays for the
-// pass, each set of eight independent sticks (Rig::stickLanes()) is loaded whole when both ends' particles
-// are consecutive and gathered otherwise, solved in one AVX2 register per coordinate, and stored back; the
-// sticks between the sets are solved one by one on the same arrays, in the compiled order.
+// pass; each run of eight independent sticks (Rig::stickLanes()) is loaded whole when its ends are runs of
+// consecutive particles or pairs of neighbours, gathered otherwise, solved in one AVX2 register per
+// coordinate and stored back; the sticks between the runs are solved one by one on the same arrays, in the
+// compiled order, as Solver.cpp's one-at-a-time pass solves them (to the bit).
 #include "StickLanes.h"
 
 #include "RagdollState.h"
