@@ -280,7 +280,7 @@ void stickPassDispatch(const Rig& rig, RagdollState& s, float omega, bool revers
         }
 #if MARIONETTE_STICKS_SSE
         // The 4-wide blocks gather and scatter particles stored one after another, which costs a cloth in
-        // sets of eight more than it saves (255 µs a step of the 64 × 64 at 4 iterations against 205 µs one
+        // sets of eight more than it saves (253 µs a step of the 64 × 64 at 4 iterations against 205 µs one
         // stick at a time): rigs with lanes take the sticks one by one when AVX2 is not there.
         if (set >= InstructionSet::Sse2 && rig.stickLanes().empty()) {
             if (sq)
