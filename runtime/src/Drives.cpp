@@ -161,7 +161,7 @@ void Solver::beginDrives(Ragdoll& r, float dt)
     // kinematic[i]: 2 = kinematic last step (until this step claims it again), 1 = kinematic now.
     for (std::uint8_t& k : d.kinematic)
         k = k ? 2 : 0;
-    if (d.active && d.anyGains)
+    if (acting)
         for (std::size_t k = 0; k < parts.size(); ++k) {
             const rig::DriveGains& g = d.now[k];
             for (std::uint32_t c = 0; c < parts[k].count; ++c) {
@@ -191,7 +191,7 @@ void Solver::beginDrives(Ragdoll& r, float dt)
             s.w[i] = pinned ? 0.f : rigW[i];
         }
     }
-    if (!d.active || !d.anyGains)
+    if (!acting)
         return;
 
     // Motors' targets relative to their parents at both ends of the step.

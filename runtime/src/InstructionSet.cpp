@@ -13,7 +13,7 @@ namespace {
 InstructionSet best()
 {
     static const InstructionSet found = [] {
-#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#if MARIONETTE_AVX2_KERNELS
         __builtin_cpu_init();
         if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"))
             return InstructionSet::Avx2;

@@ -1,4 +1,5 @@
 #include "RagdollState.h"
+#include "StickLanes.h"
 
 #include <algorithm>
 #include <cmath>
@@ -23,7 +24,7 @@ Ragdoll::Ragdoll(std::shared_ptr<const Rig> rig, const Transform& placement, flo
     if (R.hasTearableSticks())
         s.torn.assign(R.sticks().size(), 0);
     if (!R.stickLanes().empty())
-        s.laneX.resize(3 * (((n + 7) & ~std::size_t(7)) + 24) + 8); // StickLanes.cpp: three aligned arrays
+        s.laneX.resize(laneScratchSize(n));
     if (R.settings().solver == rig::SolverMode::Jacobi) {
         s.jacobiDelta.assign(n, Vec3{});
         s.jacobiCount.assign(n, 0.f);

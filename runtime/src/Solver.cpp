@@ -274,8 +274,8 @@ void stickPassDispatch(const Rig& rig, RagdollState& s, float omega, bool revers
     const bool tear = rig.hasTearableSticks();
     if constexpr (Mode == StickMode::GaussSeidel) {
         const InstructionSet set = tear ? InstructionSet::Scalar : activeInstructionSet();
-        if (set == InstructionSet::Avx2 && !rig.stickLanes().empty() && lanePassAvailable()) {
-            lanePass(rig, s, omega, reverse);
+        if (set == InstructionSet::Avx2 && !rig.stickLanes().empty()) {
+            lanePasses(rig, s, omega, reverse, 1);
             return;
         }
 #if MARIONETTE_STICKS_SSE
@@ -464,8 +464,7 @@ bool Solver::relaxSticksOnly(Ragdoll& r, std::uint32_t iterations)
     const RagdollState& s = *r.mState;
     const Rig& rig = r.rig();
     if (rig.projection() || rig.stickLanes().empty() || rig.hasTearableSticks() ||
-        rig.settings().solver != rig::SolverMode::GaussSeidel || activeInstructionSet() != InstructionSet::Avx2 ||
-        !lanePassAvailable())
+        rig.settings().solver != rig::SolverMode::GaussSeidel || activeInstructionSet() != InstructionSet::Avx2)
         return false;
     if (!rig.angles().empty() || !rig.angular().empty() || !s.pins.empty() || s.selfPairCount != 0 ||
         s.contactCount != 0)

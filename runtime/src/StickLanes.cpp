@@ -5,20 +5,35 @@
 // compiled order, as Solver.cpp's one-at-a-time pass solves them (to the bit).
 #include "StickLanes.h"
 
+#include "InstructionSet.h"
 #include "RagdollState.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
 
-#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__)
+#if MARIONETTE_AVX2_KERNELS
 #include <immintrin.h>
-#define MARIONETTE_LANES_AVX2 1
 #endif
 
 namespace marionette::runtime {
 
-#if MARIONETTE_LANES_AVX2
+namespace {
+
+/// Floats from one coordinate's array to the next: the particles rounded up to a multiple of eight.
+std::size_t laneStride(std::size_t particles)
+{
+    return (particles + 7) & ~std::size_t(7);
+}
+
+} // namespace
+
+std::size_t laneScratchSize(std::size_t particles)
+{
+    return 3 * laneStride(particles) + 8;
+}
+
+#if MARIONETTE_AVX2_KERNELS
 
 namespace {
 
@@ -166,8 +181,8 @@ MR_AVX2 void passes(const Rig& rig, RagdollState& s, float omega, bool firstReve
 {
     const std::size_t n = s.w.size();
     // x, y and z each from a 32-byte boundary, so a run of eight particles from a multiple of eight is one
-    // aligned load (RagdollState::laneX holds 3 × stride + 8 floats).
-    const std::size_t stride = ((n + 7) & ~std::size_t(7)) + 24;
+    // aligned load (laneScratchSize()).
+    const std::size_t stride = laneStride(n);
     float* const X = alignedLanes(s.laneX.data());
     float* const Y = X + stride;
     float* const Z = Y + stride;
@@ -214,16 +229,6 @@ MR_AVX2 void passes(const Rig& rig, RagdollState& s, float omega, bool firstReve
 
 } // namespace
 
-bool lanePassAvailable()
-{
-    return true;
-}
-
-void lanePass(const Rig& rig, RagdollState& s, float omega, bool reverse)
-{
-    lanePasses(rig, s, omega, reverse, 1);
-}
-
 void lanePasses(const Rig& rig, RagdollState& s, float omega, bool firstReversed, std::uint32_t count)
 {
     if (rig.settings().sqrtApproximation)
@@ -233,13 +238,6 @@ void lanePasses(const Rig& rig, RagdollState& s, float omega, bool firstReversed
 }
 
 #else
-
-bool lanePassAvailable()
-{
-    return false;
-}
-
-void lanePass(const Rig&, RagdollState&, float, bool) {}
 
 void lanePasses(const Rig&, RagdollState&, float, bool, std::uint32_t) {}
 
