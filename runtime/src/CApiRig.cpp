@@ -55,6 +55,24 @@ extern "C" MrResult mrGetCApiVersion(uint32_t* out)
     return MR_OK;
 }
 
+extern "C" MrResult mrGetInstructionSet(const char** nameOut)
+{
+    if (!nameOut)
+        return nullArgument(__func__, "nameOut");
+    *nameOut = rt::instructionSet();
+    return MR_OK;
+}
+
+extern "C" MrResult mrUseInstructionSet(const char* name)
+{
+    if (!name)
+        return nullArgument(__func__, "name");
+    if (!rt::useInstructionSet(name))
+        return fail(MR_INVALID_ARGUMENT, "%s: instruction set '%.64s' is not one this processor runs (%s is in use)",
+                    __func__, name, rt::instructionSet());
+    return MR_OK;
+}
+
 // ---- description defaults (taken from the C++ defaults so the two cannot drift apart) -----------------
 
 namespace {

@@ -280,6 +280,18 @@ extern "C" MrResult mrWorldInterpolation(const MrWorld* world, float* alphaOut)
     return MR_OK;
 }
 
+extern "C" MrResult mrWorldGetSolverCounts(const MrWorld* world, uint32_t* newtonSteps, uint32_t* factorizations)
+{
+    if (MrResult r = checkWorld(__func__, world); r != MR_OK)
+        return r;
+    const rt::WorldStats& s = world->world.stats();
+    if (newtonSteps)
+        *newtonSteps = s.newtonSteps;
+    if (factorizations)
+        *factorizations = s.factorizations;
+    return MR_OK;
+}
+
 extern "C" MrResult mrWorldGetStats(const MrWorld* world, MrWorldStats* out)
 {
     const char* const F = __func__;

@@ -965,6 +965,112 @@ static void testWorldStats(void)
     OK(mrWorldDestroy(world));
 }
 
+/* The direct solver's counts: none in a new world, at least one projection per substep while a humanoid
+ * falls, a second solve when a contact is let go on landing, none for a Gauss-Seidel rig or once asleep. */
+static void testSolverCounts(void)
+{
+    MrRig* rig = NULL;
+    MrRigSettings settings;
+    OK(mrRigCreateHumanoid(1.8f, 75.f, &rig));
+    OK(mrRigGetSettings(rig, &settings));
+    CHECK(settings.solver == MR_SOLVER_DIRECT, "the humanoid's solver is %d, not direct", (int)settings.solver);
+    MrWorld* world = NULL;
+    OK(mrWorldCreate(NULL, &world));
+    OK(mrWorldAddPlane(world, vec3(0.f, 1.f, 0.f), 0.f, NULL));
+    uint32_t newton = 77, factor = 77;
+    OK(mrWorldGetSolverCounts(world, &newton, &factor));
+    CHECK(newton == 0 && factor == 0, "a new world: %u Newton steps, %u factorisations", (unsigned)newton, (unsigned)factor);
+
+    const MrTransform high = translation(0.f, 1.5f, 0.f);
+    MrRagdoll a = 0;
+    OK(mrWorldSpawn(world, rig, &high, vec3(0.f, 0.f, 0.f), &a));
+    OK(mrWorldStep(world));
+    OK(mrWorldGetSolverCounts(world, &newton, &factor));
+    CHECK(newton >= settings.substeps && newton <= 2 * settings.substeps * settings.iterations && factor == newton,
+          "falling freely: %u Newton steps and %u factorisations in %u substeps of %u iterations", (unsigned)newton,
+          (unsigned)factor, (unsigned)settings.substeps, (unsigned)settings.iterations);
+    uint32_t released = 0; /* steps in which a contact was let go */
+    for (int i = 0; i < 120; ++i) {
+        OK(mrWorldStep(world));
+        OK(mrWorldGetSolverCounts(world, &newton, NULL));
+        OK(mrWorldGetSolverCounts(world, NULL, &factor));
+        CHECK(newton >= settings.substeps && factor >= newton, "step %d: %u Newton steps, %u factorisations", i,
+              (unsigned)newton, (unsigned)factor);
+        released += factor > newton ? 1u : 0u;
+    }
+    CHECK(released > 0, "landing let no contact go");
+    for (int i = 0; i < 1800; ++i) {
+        int asleep = 0;
+        OK(mrRagdollIsAsleep(world, a, &asleep));
+        if (asleep)
+            break;
+        OK(mrWorldStep(world));
+    }
+    OK(mrWorldStep(world));
+    OK(mrWorldGetSolverCounts(world, &newton, &factor));
+    CHECK(newton == 0 && factor == 0, "asleep: %u Newton steps, %u factorisations", (unsigned)newton, (unsigned)factor);
+    OK(mrRigRelease(rig));
+
+    /* A rod relaxed by Gauss-Seidel takes none. */
+    MrRigDesc desc = mrRigDescDefault();
+    MrParticleDesc parts[2] = {mrParticleDescDefault(), mrParticleDescDefault()};
+    parts[0].name = "a";
+    parts[1].name = "b";
+    parts[1].position = vec3(0.5f, 3.f, 0.f);
+    parts[0].position = vec3(0.f, 3.f, 0.f);
+    MrStickDesc stick = mrStickDescDefault();
+    stick.name = "rod";
+    stick.a = 0;
+    stick.b = 1;
+    desc.name = "rod";
+    desc.particles = parts;
+    desc.particleCount = 2;
+    desc.sticks = &stick;
+    desc.stickCount = 1;
+    desc.settings.solver = MR_SOLVER_GAUSS_SEIDEL;
+    MrRig* rod = NULL;
+    OK(mrRigCreate(&desc, &rod));
+    MrWorld* other = NULL;
+    OK(mrWorldCreate(NULL, &other));
+    MrRagdoll r = 0;
+    OK(mrWorldSpawn(other, rod, NULL, vec3(0.f, 0.f, 0.f), &r));
+    OK(mrWorldStep(other));
+    OK(mrWorldGetSolverCounts(other, &newton, &factor));
+    CHECK(newton == 0 && factor == 0, "a Gauss-Seidel rod: %u Newton steps, %u factorisations", (unsigned)newton,
+          (unsigned)factor);
+    OK(mrRigRelease(rod));
+
+    EXPECT_FAIL(mrWorldGetSolverCounts(NULL, &newton, &factor), MR_INVALID_ARGUMENT,
+                "mrWorldGetSolverCounts: world is NULL");
+    OK(mrWorldDestroy(other));
+    OK(mrWorldDestroy(world));
+}
+
+/* The instruction set in use is one of the three; another can be chosen and the first one restored; a
+ * name the processor cannot run is refused and changes nothing. */
+static void testInstructionSet(void)
+{
+    const char* first = NULL;
+    OK(mrGetInstructionSet(&first));
+    CHECK(first != NULL && (!strcmp(first, "avx2") || !strcmp(first, "sse2") || !strcmp(first, "scalar")),
+          "instruction set \"%s\"", first ? first : "(null)");
+    char original[16];
+    snprintf(original, sizeof original, "%s", first);
+    const char* now = NULL;
+    OK(mrUseInstructionSet("scalar"));
+    OK(mrGetInstructionSet(&now));
+    CHECK(!strcmp(now, "scalar"), "after choosing scalar: \"%s\"", now);
+    EXPECT_FAIL(mrUseInstructionSet("avx512"), MR_INVALID_ARGUMENT, "'avx512'");
+    EXPECT_FAIL(mrUseInstructionSet(""), MR_INVALID_ARGUMENT, "''");
+    EXPECT_FAIL(mrUseInstructionSet(NULL), MR_INVALID_ARGUMENT, "mrUseInstructionSet: name is NULL");
+    EXPECT_FAIL(mrGetInstructionSet(NULL), MR_INVALID_ARGUMENT, "mrGetInstructionSet: nameOut is NULL");
+    OK(mrGetInstructionSet(&now));
+    CHECK(!strcmp(now, "scalar"), "a refused name changed the instruction set to \"%s\"", now);
+    OK(mrUseInstructionSet(original));
+    OK(mrGetInstructionSet(&now));
+    CHECK(!strcmp(now, original), "restored \"%s\", got \"%s\"", original, now);
+}
+
 /* Reads the whole file at path into a malloc'd buffer; *size receives its length. */
 static unsigned char* readFile(const char* path, size_t* size)
 {
@@ -1047,6 +1153,8 @@ int main(int argc, char** argv)
     testVersion();
     testNamesAndSettings();
     testWorldStats();
+    testSolverCounts();
+    testInstructionSet();
     testHumanoidsFall();
     testImpulse();
     testErrors();

@@ -99,6 +99,23 @@ MR_API MrResult mrGetVersionString(const char** out);
  * Fails: MR_INVALID_ARGUMENT (out NULL). */
 MR_API MrResult mrGetCApiVersion(uint32_t* out);
 
+/* ---- instruction set ------------------------------------------------------------------------------ *
+ *
+ * The solver's vector kernels come in three builds, and the library picks the widest this processor runs
+ * when it first starts: "avx2" (x86-64 with AVX2 and FMA), "sse2" (any x86-64) or "scalar" (other
+ * processors). Every path runs every rig; each is deterministic on its own, and their results differ in
+ * the last bits (the order of rounding). */
+
+/* *nameOut receives the instruction set the kernels use now: "avx2", "sse2" or "scalar" (a static string).
+ * Fails: MR_INVALID_ARGUMENT (nameOut NULL). */
+MR_API MrResult mrGetInstructionSet(const char** nameOut);
+
+/* Limits the kernels to `name` ("scalar", "sse2" or "avx2"), to compare the paths or to reproduce a run of
+ * a machine that lacks the wider one. It applies to every world of the process: call it between steps.
+ * Fails: MR_INVALID_ARGUMENT (name NULL, not one of the three, or an instruction set this processor cannot
+ * run; nothing changes and mrLastError() quotes the name). */
+MR_API MrResult mrUseInstructionSet(const char* name);
+
 /* ---- value types --------------------------------------------------------------------------------- */
 
 typedef struct MrVec3 { float x, y, z; } MrVec3;
@@ -556,6 +573,13 @@ typedef struct MrWorldStats {
  * looks at each ragdoll once).
  * Fails: MR_INVALID_ARGUMENT (a pointer NULL). */
 MR_API MrResult mrWorldGetStats(const MrWorld* world, MrWorldStats* out);
+
+/* The direct solver's work in the last step (rigs whose solver is direct; 0 before the first step and for
+ * the other solvers), summed over the ragdolls awake in it: *newtonSteps the projections taken (at least
+ * one per substep for each such ragdoll) and *factorizations the factorisations they needed (one per
+ * projection, and one more each time a contact is let go and the body solved again). Either pointer may be
+ * NULL. Fails: MR_INVALID_ARGUMENT (world NULL). */
+MR_API MrResult mrWorldGetSolverCounts(const MrWorld* world, uint32_t* newtonSteps, uint32_t* factorizations);
 
 /* Explosion at `centre` affecting every ragdoll: each movable particle within `radius` (> 0) gains
  * velocity strength / max(d^2, minDistance^2) (m/s; strength in m^3/s, finite, negative pulls inward)
