@@ -495,6 +495,10 @@ void Solver::solveStaticContacts(Ragdoll& r, const StaticWorld& world)
     const float mu = rig.settings().friction;
     // A contact sliding slower than the static friction speed sticks: this substep's share of it.
     const float still = mu > 0.f ? rig.settings().staticFrictionSpeed * s.dt : 0.f;
+    // What was inside a surface before this substep comes out at kMaxDepenetrationSpeed at most (a push moves
+    // a particle without moving where it was, so the push becomes velocity: 30 cm inside the floor, at 8
+    // substeps, would leave it at 144 m/s).
+    const float slack = kMaxDepenetrationSpeed * s.dt;
     const auto radii = rig.radii();
     const auto caps = rig.capsules();
     for (std::uint32_t k = 0; k < s.contactCount; ++k) {
@@ -506,6 +510,11 @@ void Solver::solveStaticContacts(Ragdoll& r, const StaticWorld& world)
             if (!pointVersusObstacle(world, c, s.x[i], radii[i] + kTouch, &s.xPrev[i], n, depth))
                 continue;
             depth -= kTouch;
+            if (!c.heldKnown) {
+                c.held = heldPenetration(depth, dot(s.x[i] - s.xPrev[i], n), slack);
+                c.heldKnown = true;
+            }
+            depth -= c.held;
             if (depth > 0.f) {
                 s.x[i] += n * depth;
                 c.depth += depth;
@@ -532,6 +541,12 @@ void Solver::solveStaticContacts(Ragdoll& r, const StaticWorld& world)
                 }
             }
             depth -= kTouch;
+            if (!c.heldKnown) {
+                const Vec3 motion = lerp(s.x[cap.a] - s.xPrev[cap.a], s.x[cap.b] - s.xPrev[cap.b], t);
+                c.held = heldPenetration(depth, dot(motion, n), slack);
+                c.heldKnown = true;
+            }
+            depth -= c.held;
             const ContactSide side = capsuleSide(s, cap, t);
             if (depth > 0.f) {
                 pushOut(side, n, depth);
@@ -593,7 +608,7 @@ std::uint32_t Solver::gatherContacts(Ragdoll& r, const StaticWorld& world, float
             const std::uint32_t i = c.colliderIndex;
             if (s.w[i] <= 0.f || !pointVersusObstacle(world, c, s.x[i], radii[i] + band, &s.xPrev[i], n, depth))
                 continue;
-            out[count++] = {{particleSide(s, i), n, depth - band}, -1, c.depth};
+            out[count++] = {{particleSide(s, i), n, depth - band - c.held}, -1, c.depth};
         } else if (c.collider == ColliderKind::Capsule) {
             const CapsuleData& cap = caps[c.colliderIndex];
             if (c.obstacle == ObstacleKind::Plane) {
@@ -602,7 +617,7 @@ std::uint32_t Solver::gatherContacts(Ragdoll& r, const StaticWorld& world, float
                 const StaticWorld::Plane& pl = world.planes[c.obstacleIndex];
                 for (int end = 0; end < 2 && count < capacity; ++end) {
                     const Vec3 p = end == 0 ? s.x[cap.a] : s.x[cap.b];
-                    const float dd = cap.radius + band - (dot(pl.n, p) - pl.d);
+                    const float dd = cap.radius + band - (dot(pl.n, p) - pl.d) - c.held;
                     if (dd > 0.f)
                         out[count++] = {{capsuleSide(s, cap, float(end)), pl.n, dd - band}, std::int32_t(c.colliderIndex), c.depth};
                 }
@@ -611,7 +626,7 @@ std::uint32_t Solver::gatherContacts(Ragdoll& r, const StaticWorld& world, float
             float t;
             if (!segmentVersusObstacle(world, c, s.x[cap.a], s.x[cap.b], cap.radius + band, t, n, depth))
                 continue;
-            out[count++] = {{capsuleSide(s, cap, t), n, depth - band}, std::int32_t(c.colliderIndex), c.depth};
+            out[count++] = {{capsuleSide(s, cap, t), n, depth - band - c.held}, std::int32_t(c.colliderIndex), c.depth};
         }
     }
     return count;

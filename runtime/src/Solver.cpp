@@ -395,6 +395,8 @@ void Solver::beginIterations(Ragdoll& r)
     for (std::uint32_t k = 0; k < s.contactCount; ++k) {
         s.contacts[k].depth = 0.f;
         s.contacts[k].tKnown = false;
+        s.contacts[k].held = 0.f;
+        s.contacts[k].heldKnown = false;
     }
     std::fill(s.selfDepth.begin(), s.selfDepth.begin() + s.selfPairCount, 0.f);
     if (r.rig().projection()) {
