@@ -103,6 +103,16 @@ bool floatOption(const QCommandLineParser& p, const QCommandLineOption& o, doubl
     return true;
 }
 
+QString directSolveText(const runtime::Rig::DirectSolveShape& shape)
+{
+    return QStringLiteral("%1 rigid sticks in one system (factor of %2 nonzeros, %3 pivots deep); %4 rows join it "
+                          "near their limits")
+        .arg(shape.rigidSticks)
+        .arg(shape.factorNonzeros)
+        .arg(shape.depth)
+        .arg(shape.limitRows);
+}
+
 int fail(Io& io, const QString& message)
 {
     io.err << "error: " << message << '\n';

@@ -8,6 +8,8 @@
 
 #include <optional>
 
+#include "marionette/runtime/Rig.h"
+
 namespace marionette::editor { class PluginHost; }
 namespace marionette::import { struct ImportedScene; }
 namespace marionette::project { struct Project; }
@@ -75,6 +77,10 @@ bool floatOption(const QCommandLineParser& p, const QCommandLineOption& o, doubl
 /// `simulate RIG|PROJECT --animation CLIP`: the rig driven toward a clip (editor::runDriven), hits, a kill,
 /// and the tracking error (DrivenCommand.cpp).
 int simulateDriven(const QStringList& arguments, Io& io);
+
+/// What the direct solve of a rig works on, as `bench` and `info` print it: "32 rigid sticks in one system
+/// (factor of 88 nonzeros, 16 pivots deep); 32 rows join it near their limits".
+QString directSolveText(const runtime::Rig::DirectSolveShape& shape);
 
 /// Prints "error: <message>" to stderr and returns kUserError.
 int fail(Io& io, const QString& message);

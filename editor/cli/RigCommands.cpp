@@ -258,6 +258,15 @@ int infoCommand(const QStringList& arguments, Io& io)
     const rig::Settings& st = d.settings;
     const Counts c = count(d);
     static const char* kStickKinds[4] = {"rigid", "range", "minOnly", "maxOnly"};
+    // What the direct solve works on (docs/physics.md): the rig compiled as the runtime compiles it. Nothing
+    // for the other solvers, or when the rig does not compile (validate says why).
+    std::optional<runtime::Rig::DirectSolveShape> shape;
+    bool compiled = false;
+    if (st.solver == rig::SolverMode::Direct)
+        if (const std::shared_ptr<const runtime::Rig> built = runtime::Rig::build(d)) {
+            compiled = true;
+            shape = built->directSolveShape();
+        }
 
     if (parser.isSet(json)) {
         QJsonObject format{{QStringLiteral("kind"), QLatin1String(kindName(file.kind))}};
@@ -332,6 +341,12 @@ int infoCommand(const QStringList& arguments, Io& io)
                                                   {QStringLiteral("list"), bones}}},
             {QStringLiteral("driveProfiles"), profiles},
             {QStringLiteral("settings"), settings},
+            {QStringLiteral("directSolve"),
+             shape ? QJsonValue(QJsonObject{{QStringLiteral("rigidSticks"), qint64(shape->rigidSticks)},
+                                            {QStringLiteral("factorNonzeros"), qint64(shape->factorNonzeros)},
+                                            {QStringLiteral("depth"), qint64(shape->depth)},
+                                            {QStringLiteral("limitRows"), qint64(shape->limitRows)}})
+                   : QJsonValue(QJsonValue::Null)},
         };
         QJsonObject withLods = o;
         if (file.kind == RigFile::Kind::Project) {
@@ -417,6 +432,10 @@ int infoCommand(const QStringList& arguments, Io& io)
                      num(double(st.sleepTime))));
     row("", QStringLiteral("square-root approximation %1, self-collision %2")
                 .arg(QLatin1String(st.sqrtApproximation ? "on" : "off"), QLatin1String(st.selfCollision ? "on" : "off")));
+    if (shape)
+        row("direct", directSolveText(*shape));
+    else if (compiled)
+        row("direct", QStringLiteral("relaxed by Gauss–Seidel instead (no rigid sticks, or too many for one system)"));
     if (!file.lods.empty()) {
         row("levels", QStringLiteral("%1 of detail (exported as NAME.lodK.mrig)").arg(file.lods.size()));
         for (std::size_t k = 0; k < file.lods.size(); ++k) {

@@ -416,9 +416,7 @@ int benchCommand(const QStringList& arguments, Io& io)
                << " iteration(s)\n"
                << "  instruction set     " << instructions << "\n";
         if (shape)
-            io.out << "  direct solve        " << shape->rigidSticks << " rigid sticks in one system (factor of "
-                   << shape->factorNonzeros << " nonzeros, " << shape->depth << " pivots deep); " << shape->limitRows
-                   << " rows join it near their limits\n";
+            io.out << "  direct solve        " << directSolveText(*shape) << "\n";
         io.out
                << "  median step         " << QString::number(median, 'f', 1) << " us\n"
                << "  per ragdoll         " << QString::number(median / double(count), 'f', 2) << " us\n";

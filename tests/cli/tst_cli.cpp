@@ -7,6 +7,7 @@
 #include "marionette/rig/Mrig.h"
 #include "marionette/rig/MrigFormat.h"
 #include "marionette/runtime/Procedural.h"
+#include "marionette/runtime/Rig.h"
 
 #include "ProcessRunner.h"
 #include "TestFiles.h"
@@ -355,6 +356,24 @@ void TestCli::info_text()
     QVERIFY2(r.out.contains(QStringLiteral("\n  angular     %1 (").arg(mHumanoid.angular.size())) &&
                  r.out.contains(QStringLiteral("; %1 with friction)\n").arg(mHumanoid.angular.size())),
              qPrintable(r.out));
+    // What the direct solve works on: the rig as the runtime compiles it.
+    const std::shared_ptr<const runtime::Rig> compiled = runtime::Rig::build(mHumanoid);
+    QVERIFY(compiled && compiled->directSolveShape());
+    const runtime::Rig::DirectSolveShape shape = *compiled->directSolveShape();
+    QVERIFY2(r.out.contains(QStringLiteral("\n  direct      %1 rigid sticks in one system (factor of %2 nonzeros, %3 pivots "
+                                           "deep); %4 rows join it near their limits\n")
+                                .arg(shape.rigidSticks)
+                                .arg(shape.factorNonzeros)
+                                .arg(shape.depth)
+                                .arg(shape.limitRows)),
+             qPrintable(r.out));
+    const Run j = cli({QStringLiteral("info"), QStringLiteral("--json"), mRig});
+    const QJsonObject direct = QJsonDocument::fromJson(j.out.toUtf8()).object().value(QStringLiteral("directSolve")).toObject();
+    QCOMPARE(direct.value(QStringLiteral("rigidSticks")).toInteger(), qint64(shape.rigidSticks));
+    QCOMPARE(direct.value(QStringLiteral("factorNonzeros")).toInteger(), qint64(shape.factorNonzeros));
+    QCOMPARE(direct.value(QStringLiteral("depth")).toInteger(), qint64(shape.depth));
+    QCOMPARE(direct.value(QStringLiteral("limitRows")).toInteger(), qint64(shape.limitRows));
+    QVERIFY(shape.rigidSticks > 0 && shape.depth > 0 && shape.depth <= shape.rigidSticks);
 }
 
 // A rig with its own solver settings prints them, and counts as "with friction" exactly the joints whose
@@ -395,6 +414,9 @@ void TestCli::info_solverSettings()
     QCOMPARE(float(settings.value(QStringLiteral("damping")).toDouble()), 2.5f);
     QCOMPARE(float(settings.value(QStringLiteral("staticFrictionSpeed")).toDouble()), 0.25f);
     QCOMPARE(o.value(QStringLiteral("angular")).toObject().value(QStringLiteral("withFriction")).toInteger(), qint64(2));
+    // The XPBD solver has no direct solve to describe.
+    QVERIFY2(o.value(QStringLiteral("directSolve")).isNull(), qPrintable(r.out));
+    QVERIFY2(!cli({QStringLiteral("info"), file}).out.contains(QLatin1String("\n  direct ")), "an XPBD rig has a direct solve line");
 }
 
 void TestCli::info_json_matchesRig()
