@@ -38,9 +38,10 @@ struct StaticContact {
     bool heldKnown = false;
 };
 
-/// The fastest (m/s) a static contact pushes a particle or capsule out of a surface it was already inside
-/// before the substep (spawned or let go there, dragged in by a pin), beyond the speed it was leaving at:
-/// deeper penetration comes out over several substeps instead of becoming velocity at once. Contacts of
+/// The fastest (m/s) a static contact's push makes a particle or capsule leave a surface it was already
+/// inside before the substep (spawned or let go there, dragged in by a pin); one already leaving faster is
+/// not pushed further. Deeper penetration comes out over several substeps instead of becoming velocity at
+/// once. Contacts of
 /// bodies landing, resting and sliding over edges stay below it (the sample characters' drops are the same
 /// to the bit with or without it; at 3 m/s one of them is not: sliding over a ledge's edge a capsule's
 /// closest point jumps a few millimetres inside).
@@ -48,8 +49,9 @@ constexpr float kMaxDepenetrationSpeed = 5.f;
 
 /// The part of a contact's penetration `depth` it leaves for later substeps: with `motion` the distance the
 /// point has moved out along the normal this substep (negative moving in) and `slack` kMaxDepenetrationSpeed
-/// times the substep, a push may take it out by at most max(slack − motion, 0) this substep. A push that
-/// undoes the substep's approach is never held back.
+/// times the substep, a push may take it out by at most max(slack − motion, 0) this substep, so that it
+/// ends the substep moving out by no more than max(slack, motion). A push that undoes the substep's approach
+/// (up to slack beyond it) is never held back.
 inline float heldPenetration(float depth, float motion, float slack)
 {
     const float allowed = slack > motion ? slack - motion : 0.f;
