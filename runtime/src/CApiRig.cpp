@@ -68,7 +68,7 @@ extern "C" MrResult mrUseInstructionSet(const char* name)
     if (!name)
         return nullArgument(__func__, "name");
     if (!rt::useInstructionSet(name))
-        return fail(MR_INVALID_ARGUMENT, "%s: instruction set '%.64s' is not one this processor runs (%s is in use)",
+        return fail(MR_INVALID_ARGUMENT, "%s: instruction set '%.64s' is unknown or not one this processor runs (%s is in use)",
                     __func__, name, rt::instructionSet());
     return MR_OK;
 }
