@@ -1,6 +1,7 @@
-// Helpers shared by the runtime test suites (tst_verlet, tst_sticks, tst_angular, tst_collision, tst_world,
-// tst_robustness, tst_motion): number formatting for failure messages, small rig builders, a rig spawned alone
-// in a world of its own (Sim), a few measures of a ragdoll, humanoid placements, the released chain of
+// Helpers shared by the runtime test suites (tst_verlet, tst_sticks, tst_angular, tst_collision,
+// tst_ragdollcontacts, tst_world, tst_robustness, tst_motion): number formatting for failure messages, small rig
+// builders, a rig spawned alone in a world of its own (Sim), a few measures of a ragdoll (speed, lowest surface,
+// highest particle, distance to a segment), humanoid placements, the released chain of
 // tst_verlet and tst_sticks, the helpers of the world suites (namespace worldSuites), and the EXPECT_VEC /
 // EXPECT_NEAR / SPAWN_SIM / BUILD_RIG / SPAWN_RAGDOLL macros. Header-only; each suite is a single translation
 // unit.
@@ -161,6 +162,34 @@ inline float maxSpeed(const runtime::Ragdoll& r)
     for (std::uint32_t i = 0; i < r.particleCount(); ++i)
         m = std::max(m, length(r.velocity(i)));
     return m;
+}
+
+/// Lowest value of (particle y − radius) over the ragdoll.
+inline float lowestSurface(const runtime::Ragdoll& r)
+{
+    float m = INFINITY;
+    const auto radii = r.rig().radii();
+    for (std::uint32_t i = 0; i < r.particleCount(); ++i)
+        m = std::min(m, r.positions()[i].y - radii[i]);
+    return m;
+}
+
+/// Highest particle of the ragdoll (y).
+inline float highestParticle(const runtime::Ragdoll& r)
+{
+    float m = -INFINITY;
+    for (const Vec3& p : r.positions())
+        m = std::max(m, p.y);
+    return m;
+}
+
+/// Closest distance from p to segment a–b.
+inline float distanceToSegment(Vec3 p, Vec3 a, Vec3 b)
+{
+    const Vec3 d = b - a;
+    const float l2 = dot(d, d);
+    const float t = l2 > 0.f ? std::clamp(dot(p - a, d) / l2, 0.f, 1.f) : 0.f;
+    return length(p - lerp(a, b, t));
 }
 
 // ------------------------------------------------------------------------------------------ placements

@@ -1,8 +1,8 @@
 // Collision tests of the Marionette runtime through its public API: friction by penetration depth
 // (Jakobsen), the static friction threshold, the c1/c2 barycentric rule for sticks hitting an obstacle,
-// tunnelling through thin geometry, ragdolls settling on the ground and on static shapes, self-collision
-// (min-distance ranges and the capsule group/mask filter), ragdoll-versus-ragdoll contacts, props resting on
-// ragdolls and the broadphase. Every assertion on a number prints the measured value.
+// tunnelling through thin geometry, ragdolls settling on the ground and on static shapes, bodies that start
+// inside a surface, and self-collision (min-distance ranges and the capsule group/mask filter). Contacts
+// between ragdolls are in tst_ragdollcontacts. Every assertion on a number prints the measured value.
 #include "marionette/runtime/Procedural.h"
 #include "marionette/runtime/Ragdoll.h"
 #include "marionette/runtime/Rig.h"
@@ -38,15 +38,6 @@ rig::RigDescription ballRig(float radius, float mass = 1.f)
     return d;
 }
 
-/// Closest distance from p to segment a–b.
-float distanceToSegment(Vec3 p, Vec3 a, Vec3 b)
-{
-    const Vec3 d = b - a;
-    const float l2 = dot(d, d);
-    const float t = l2 > 0.f ? std::clamp(dot(p - a, d) / l2, 0.f, 1.f) : 0.f;
-    return length(p - lerp(a, b, t));
-}
-
 /// Closest distance between segments p1–q1 and p2–q2 (Ericson §5.1.9).
 float segmentDistance(Vec3 p1, Vec3 q1, Vec3 p2, Vec3 q2)
 {
@@ -80,23 +71,6 @@ float segmentDistance(Vec3 p1, Vec3 q1, Vec3 p2, Vec3 q2)
 /// Current positions finite (the previous ones are not checked).
 bool allFinite(const Ragdoll& r) { return allPointsFinite(r.positions()); }
 
-/// Lowest value of (particle y − radius) over the ragdoll.
-float lowestSurface(const Ragdoll& r)
-{
-    float m = INFINITY;
-    const auto radii = r.rig().radii();
-    for (std::uint32_t i = 0; i < r.particleCount(); ++i)
-        m = std::min(m, r.positions()[i].y - radii[i]);
-    return m;
-}
-
-float highestParticle(const Ragdoll& r)
-{
-    float m = -INFINITY;
-    for (const Vec3& p : r.positions())
-        m = std::max(m, p.y);
-    return m;
-}
 
 } // namespace
 
@@ -121,11 +95,6 @@ private slots:
     void selfCollision_minRangesHoldFoldedArm();
     void selfCollision_capsuleFilter_data();
     void selfCollision_capsuleFilter();
-    void ragdollPile_restsOnEachOther();
-    void crateOnRagdoll_restsOnBody();
-    void broadphase_farApartHasNoPairs_data();
-    void broadphase_farApartHasNoPairs();
-    void broadphase_overlappingPairCounted();
 };
 
 // ------------------------------------------------------------------------------------------------ friction
@@ -670,151 +639,6 @@ void TestCollision::selfCollision_capsuleFilter()
     } else {
         QVERIFY2(relative < -0.3f, qPrintable(QStringLiteral("B ended %1 m relative to A: it should have passed through (filtered pair)").arg(num(relative))));
     }
-}
-
-// --------------------------------------------------------------------------------- ragdoll vs ragdoll
-
-namespace {
-
-struct PileResult {
-    float top = -INFINITY;      ///< highest particle after 5 s
-    float lowest = INFINITY;    ///< lowest particle surface after 5 s
-    bool finite = true;
-    bool singleIslandWithContacts = false;
-    std::uint32_t maxContacts = 0;
-};
-
-PileResult dropPile(const std::shared_ptr<const Rig>& humanoid, bool ragdollCollisions)
-{
-    WorldSettings ws;
-    ws.ragdollCollisions = ragdollCollisions;
-    World world(ws);
-    world.addPlane({0.f, 1.f, 0.f}, 0.f);
-    std::vector<RagdollHandle> handles;
-    for (int i = 0; i < 10; ++i)
-        handles.push_back(world.spawn(humanoid, lyingPlacement(0.2f + 0.4f * float(i), 0.45f * float(i))));
-    PileResult out;
-    for (int s = 0; s < 300; ++s) {
-        world.step();
-        const WorldStats& st = world.stats();
-        out.maxContacts = std::max(out.maxContacts, st.ragdollContacts);
-        if (st.islands == 1 && st.awakeRagdolls == 10 && st.ragdollContacts > 0)
-            out.singleIslandWithContacts = true;
-    }
-    for (RagdollHandle h : handles) {
-        const Ragdoll* r = world.ragdoll(h);
-        if (!r || !allFinite(*r)) {
-            out.finite = false;
-            continue;
-        }
-        out.top = std::max(out.top, highestParticle(*r));
-        out.lowest = std::min(out.lowest, lowestSurface(*r));
-    }
-    return out;
-}
-
-} // namespace
-
-void TestCollision::ragdollPile_restsOnEachOther()
-{
-    BUILD_RIG(humanoid, makeHumanoid());
-    const PileResult pile = dropPile(humanoid, true);
-    QVERIFY2(pile.finite, "non-finite positions in the pile");
-    QVERIFY2(pile.lowest >= -0.01f, qPrintable(QStringLiteral("a particle is %1 m below the floor").arg(num(-pile.lowest))));
-    QVERIFY2(pile.top > 0.4f, qPrintable(QStringLiteral("top of the pile at %1 m: they do not rest on each other").arg(num(pile.top))));
-    QVERIFY2(pile.singleIslandWithContacts,
-             qPrintable(QStringLiteral("never saw one island of 10 awake ragdolls with contacts (max contacts %1)").arg(pile.maxContacts)));
-
-    const PileResult ghosts = dropPile(humanoid, false);
-    QVERIFY2(ghosts.finite, "non-finite positions without ragdoll collisions");
-    QCOMPARE(ghosts.maxContacts, 0u);
-    QVERIFY2(ghosts.top < pile.top - 0.1f,
-             qPrintable(QStringLiteral("top without ragdoll collisions %1 m vs with %2 m: they should interpenetrate").arg(num(ghosts.top), num(pile.top))));
-}
-
-void TestCollision::crateOnRagdoll_restsOnBody()
-{
-    BUILD_RIG(humanoid, makeHumanoid());
-    const Vec3 half{0.2f, 0.2f, 0.2f};
-    BUILD_RIG(crate, makeCrate(half, 10.f));
-    World world;
-    QVERIFY(world.addPlane({0.f, 1.f, 0.f}, 0.f) >= 0);
-    SPAWN_RAGDOLL(body, world, humanoid, lyingPlacement(0.15f, 0.f));
-    Ragdoll& man = *world.ragdoll(body);
-    for (int i = 0; i < 120; ++i)
-        world.step();
-    // The chest: where the crate will land. Its top surface: highest capsule surface near the drop point.
-    const Vec3 chest = (man.positions()[kSpine] + man.positions()[kNeck]) * 0.5f;
-    auto bodyTopUnder = [&](Vec3 at) {
-        float top = 0.f;
-        for (const CapsuleData& c : man.rig().capsules()) {
-            const Vec3 a = man.positions()[c.a], b = man.positions()[c.b];
-            // capsules whose axis passes under the crate's footprint
-            const Vec3 m = lerp(a, b, 0.5f);
-            if (distanceToSegment({at.x, m.y, at.z}, a, b) < half.x)
-                top = std::max(top, std::max(a.y, b.y) + c.radius);
-        }
-        return top;
-    };
-    const float top = bodyTopUnder(chest);
-    QVERIFY2(top > 0.15f, qPrintable(QStringLiteral("lying body's top surface at %1 m?").arg(num(top))));
-    SPAWN_RAGDOLL(box, world, crate, (Transform{Quat{}, {chest.x, top + 0.8f, chest.z}}));
-    Ragdoll& c = *world.ragdoll(box);
-    for (int i = 0; i < 180; ++i)
-        world.step();
-    QVERIFY(allFinite(c) && allFinite(man));
-    const Vec3 centre = c.centreOfMass();
-    const float topNow = bodyTopUnder(centre);
-    QVERIFY2(centre.y > topNow + 0.5f * half.y,
-             qPrintable(QStringLiteral("crate centre at %1, body top under it at %2 m: expected about %3 m (fell into the body?)")
-                            .arg(str(centre), num(topNow), num(topNow + half.y))));
-    QVERIFY2(centre.y > half.y + 0.05f,
-             qPrintable(QStringLiteral("crate centre at %1 m: it lies on the floor, not on the body").arg(num(centre.y))));
-}
-
-// ----------------------------------------------------------------------------------------------- broadphase
-
-void TestCollision::broadphase_farApartHasNoPairs_data()
-{
-    QTest::addColumn<int>("side");
-    QTest::newRow("4 ragdolls") << 2;
-    QTest::newRow("64 ragdolls") << 8;
-}
-
-void TestCollision::broadphase_farApartHasNoPairs()
-{
-    QFETCH(int, side);
-    BUILD_RIG(humanoid, makeHumanoid());
-    World world;
-    QVERIFY(world.addPlane({0.f, 1.f, 0.f}, 0.f) >= 0);
-    for (int j = 0; j < side; ++j)
-        for (int i = 0; i < side; ++i) {
-            SPAWN_RAGDOLL(h, world, humanoid, (Transform{Quat{}, {10.f * float(i), 0.5f, 10.f * float(j)}}));
-        }
-    const std::uint32_t count = std::uint32_t(side * side);
-    for (int s = 0; s < 5; ++s) {
-        world.step();
-        const WorldStats& st = world.stats();
-        QVERIFY2(st.ragdollPairs == 0, qPrintable(QStringLiteral("%1 broadphase pairs among %2 far-apart ragdolls").arg(st.ragdollPairs).arg(count)));
-        QVERIFY2(st.islands == count, qPrintable(QStringLiteral("%1 islands for %2 independent ragdolls").arg(st.islands).arg(count)));
-        QCOMPARE(st.ragdollContacts, 0u);
-        QCOMPARE(st.awakeRagdolls, count);
-    }
-}
-
-void TestCollision::broadphase_overlappingPairCounted()
-{
-    BUILD_RIG(humanoid, makeHumanoid());
-    World world;
-    QVERIFY(world.addPlane({0.f, 1.f, 0.f}, 0.f) >= 0);
-    SPAWN_RAGDOLL(a, world, humanoid, (Transform{Quat{}, {0.f, 0.5f, 0.f}}));
-    SPAWN_RAGDOLL(b, world, humanoid, (Transform{Quat{}, {0.3f, 0.5f, 0.f}}));
-    SPAWN_RAGDOLL(far, world, humanoid, (Transform{Quat{}, {30.f, 0.5f, 0.f}}));
-    world.step();
-    const WorldStats& st = world.stats();
-    QVERIFY2(st.ragdollPairs == 1, qPrintable(QStringLiteral("%1 broadphase pairs for two overlapping ragdolls and a far one").arg(st.ragdollPairs)));
-    QVERIFY2(st.ragdollContacts > 0, "overlapping ragdolls produced no contacts");
-    QVERIFY2(st.islands == 2, qPrintable(QStringLiteral("%1 islands: expected the touching pair plus the far one").arg(st.islands)));
 }
 
 QTEST_APPLESS_MAIN(TestCollision)

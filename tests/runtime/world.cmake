@@ -1,7 +1,9 @@
-# World-level runtime suites: collisions (tst_collision), the world clock, sleep, determinism and allocation
+# World-level runtime suites: collisions with static geometry and self-collision (tst_collision), contacts
+# between ragdolls and the broadphase (tst_ragdollcontacts), the world clock, sleep, determinism and allocation
 # (tst_world), degenerate input and validation (tst_robustness), bones, motion control and a rigid prop
 # (tst_motion), loading .mrig files into the runtime (tst_rigload), and a runtime-only consumer build.
 marionette_qtest(tst_collision SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_collision.cpp LIBS Marionette::runtime)
+marionette_qtest(tst_ragdollcontacts SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_ragdollcontacts.cpp LIBS Marionette::runtime)
 marionette_qtest(tst_world SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_world.cpp LIBS Marionette::runtime)
 marionette_qtest(tst_robustness SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_robustness.cpp LIBS Marionette::runtime)
 marionette_qtest(tst_motion SOURCES ${CMAKE_CURRENT_LIST_DIR}/tst_motion.cpp LIBS Marionette::runtime)
