@@ -78,6 +78,15 @@ public:
     /// D's k-th entry (factor numbering) after factor(): a decoupled unknown's is huge (its 1/D is ~0).
     static double pivot(const Work& w, std::uint32_t k) { return w.d[k]; }
 
+    /// What analyse() fixed, for kernels that run the same factorisation on another data layout (bench_lanes
+    /// runs it for several bodies at once, one per SIMD lane): the ordering (perm: factor → caller numbering),
+    /// the permuted upper triangle (ap, ai; the diagonal last in each column), L's pattern (lp, li) and the
+    /// schedule of factor() (row k takes from columns rowColumn[rowBegin[k] .. rowBegin[k + 1]), see below).
+    struct Schedule {
+        std::span<const std::uint32_t> perm, ap, ai, lp, li, rowBegin, rowColumn, rowFirst, rowSlot;
+    };
+    Schedule schedule() const { return {mPerm, mAp, mAi, mLp, mLi, mRowBegin, mRowColumn, mRowFirst, mRowSlot}; }
+
 private:
     std::uint32_t mN = 0;
     std::uint32_t mDepth = 0;
