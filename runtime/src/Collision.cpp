@@ -9,6 +9,10 @@
 #include <algorithm>
 #include <cmath>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 namespace marionette::runtime {
 
 namespace {
@@ -367,16 +371,67 @@ void Solver::beginStep(Ragdoll& r, const StaticWorld& world, Vec3 gravity, float
     const Vec3* const xPrev = s.xPrev;
     const float* const w = s.w.data();
     float* const reach = s.reach.data();
-    for (std::size_t i = 0; i < n; ++i)
+    // The bounds of the whole ragdoll start from its particles' spheres grown by their reach.
+    Vec3 lo{INFINITY, INFINITY, INFINITY}, hi{-INFINITY, -INFINITY, -INFINITY};
+    std::size_t first = 0; // particles before this one are done
+#if defined(__SSE2__)
+    // Four particles at a time, each number as the loop below computes it, in the same order: the same bits.
+    // Their coordinates are three registers of x y z x | y z x y | z x y z, transposed for the lengths.
+    {
+        const float* const X = &x[0].x;
+        const float* const P = &xPrev[0].x;
+        const __m128 zero = _mm_setzero_ps(), r4 = _mm_set1_ps(ratio), g4 = _mm_set1_ps(g);
+        __m128 lo0 = _mm_set1_ps(INFINITY), lo1 = lo0, lo2 = lo0;
+        __m128 hi0 = _mm_set1_ps(-INFINITY), hi1 = hi0, hi2 = hi0;
+        for (; first + 4 <= n; first += 4) {
+            const float* const xi = X + 3 * first;
+            const float* const pi = P + 3 * first;
+            const __m128 x0 = _mm_loadu_ps(xi), x1 = _mm_loadu_ps(xi + 4), x2 = _mm_loadu_ps(xi + 8);
+            const __m128 d0 = _mm_sub_ps(x0, _mm_loadu_ps(pi)), d1 = _mm_sub_ps(x1, _mm_loadu_ps(pi + 4)),
+                         d2 = _mm_sub_ps(x2, _mm_loadu_ps(pi + 8));
+            const __m128 s0 = _mm_mul_ps(d0, d0), s1 = _mm_mul_ps(d1, d1), s2 = _mm_mul_ps(d2, d2);
+            // s0 = x0 y0 z0 x1, s1 = y1 z1 x2 y2, s2 = z2 x3 y3 z3; _MM_SHUFFLE(d, c, b, a) takes A[a] A[b] B[c] B[d].
+            const __m128 sx = _mm_shuffle_ps(s0, _mm_shuffle_ps(s1, s2, _MM_SHUFFLE(1, 1, 2, 2)), _MM_SHUFFLE(2, 0, 3, 0));
+            const __m128 sy = _mm_shuffle_ps(_mm_shuffle_ps(s0, s1, _MM_SHUFFLE(0, 0, 1, 1)),
+                                             _mm_shuffle_ps(s1, s2, _MM_SHUFFLE(2, 2, 3, 3)), _MM_SHUFFLE(2, 0, 2, 0));
+            const __m128 sz = _mm_shuffle_ps(_mm_shuffle_ps(s0, s1, _MM_SHUFFLE(1, 1, 2, 2)),
+                                             _mm_shuffle_ps(s2, s2, _MM_SHUFFLE(3, 3, 0, 0)), _MM_SHUFFLE(2, 0, 2, 0));
+            const __m128 len = _mm_sqrt_ps(_mm_add_ps(_mm_add_ps(sx, sy), sz));
+            const __m128 moving = _mm_cmpgt_ps(_mm_loadu_ps(w + first), zero);
+            const __m128 rch = _mm_and_ps(moving, _mm_add_ps(_mm_mul_ps(len, r4), g4));
+            _mm_storeu_ps(reach + first, rch);
+            const __m128 rr = _mm_add_ps(_mm_loadu_ps(radii.data() + first), rch);
+            const __m128 e0 = _mm_shuffle_ps(rr, rr, _MM_SHUFFLE(1, 0, 0, 0));
+            const __m128 e1 = _mm_shuffle_ps(rr, rr, _MM_SHUFFLE(2, 2, 1, 1));
+            const __m128 e2 = _mm_shuffle_ps(rr, rr, _MM_SHUFFLE(3, 3, 3, 2));
+            lo0 = _mm_min_ps(lo0, _mm_sub_ps(x0, e0)), hi0 = _mm_max_ps(hi0, _mm_add_ps(x0, e0));
+            lo1 = _mm_min_ps(lo1, _mm_sub_ps(x1, e1)), hi1 = _mm_max_ps(hi1, _mm_add_ps(x1, e1));
+            lo2 = _mm_min_ps(lo2, _mm_sub_ps(x2, e2)), hi2 = _mm_max_ps(hi2, _mm_add_ps(x2, e2));
+        }
+        // Lane j of register q holds coordinate (4q + j) mod 3.
+        alignas(16) float l[12], h[12];
+        _mm_store_ps(l, lo0), _mm_store_ps(l + 4, lo1), _mm_store_ps(l + 8, lo2);
+        _mm_store_ps(h, hi0), _mm_store_ps(h + 4, hi1), _mm_store_ps(h + 8, hi2);
+        for (int k = 0; k < 12; k += 3) {
+            lo = vmin(lo, Vec3{l[k], l[k + 1], l[k + 2]});
+            hi = vmax(hi, Vec3{h[k], h[k + 1], h[k + 2]});
+        }
+    }
+#endif
+    for (std::size_t i = first; i < n; ++i)
         reach[i] = w[i] > 0.f ? length(x[i] - xPrev[i]) * ratio + g : 0.f;
 
     // Bounds of every collider and of the whole ragdoll, grown by the reach of their particles.
     const auto swept = [&](ColliderKind kind, std::uint32_t index, Vec3& clo, Vec3& chi) {
+        if (kind == ColliderKind::Particle) { // colliderBounds' sphere, inline: a cloth has thousands
+            const Vec3 rad{radii[index], radii[index], radii[index]}, e{reach[index], reach[index], reach[index]};
+            clo = (x[index] - rad) - e;
+            chi = (x[index] + rad) + e;
+            return;
+        }
         colliderBounds(r, kind, index, clo, chi);
         float e = 0.f;
-        if (kind == ColliderKind::Particle) {
-            e = s.reach[index];
-        } else if (kind == ColliderKind::Capsule) {
+        if (kind == ColliderKind::Capsule) {
             const CapsuleData& c = rig.capsules()[index];
             e = std::max(s.reach[c.a], s.reach[c.b]);
         } else {
@@ -387,8 +442,7 @@ void Solver::beginStep(Ragdoll& r, const StaticWorld& world, Vec3 gravity, float
         clo -= Vec3{e, e, e};
         chi += Vec3{e, e, e};
     };
-    Vec3 lo{INFINITY, INFINITY, INFINITY}, hi{-INFINITY, -INFINITY, -INFINITY};
-    for (std::size_t i = 0; i < n; ++i) {
+    for (std::size_t i = first; i < n; ++i) {
         const float rr = radii[i] + reach[i];
         const Vec3 e{rr, rr, rr};
         lo = vmin(lo, x[i] - e);

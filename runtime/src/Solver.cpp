@@ -16,6 +16,9 @@
 
 namespace marionette::runtime {
 
+// integrate() and sanitize() read the positions as 3n consecutive floats.
+static_assert(sizeof(Vec3) == 3 * sizeof(float) && alignof(Vec3) == alignof(float));
+
 Ragdoll* Solver::create(std::shared_ptr<const Rig> rig, const Transform& placement, float dt,
                         std::uint32_t contactCapacity)
 {
@@ -42,7 +45,34 @@ void Solver::integrate(Ragdoll& r, Vec3 gravity, float h)
     Vec3* x = s.x;
     Vec3* xp = s.xPrev;
     const float* w = s.w.data();
-    for (std::size_t i = 0; i < n; ++i) {
+    std::size_t i = 0;
+#if MARIONETTE_STICKS_SSE
+    // Four particles (twelve floats, three registers) at a time, each float as the loop below computes it, in
+    // the same order (no fused multiply-add): the same bits.
+    {
+        float* const X = &x[0].x;
+        float* const XP = &xp[0].x;
+        const __m128 k = _mm_set1_ps(keep), zero = _mm_setzero_ps(), one = _mm_set1_ps(1.f);
+        const __m128 a0 = _mm_setr_ps(a.x, a.y, a.z, a.x), a1 = _mm_setr_ps(a.y, a.z, a.x, a.y),
+                     a2 = _mm_setr_ps(a.z, a.x, a.y, a.z);
+        for (; i + 4 <= n; i += 4) {
+            const __m128 m = _mm_and_ps(_mm_cmpgt_ps(_mm_loadu_ps(w + i), zero), one); // 1 or 0 per particle
+            const __m128 m0 = _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 0, 0));
+            const __m128 m1 = _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 2, 1, 1));
+            const __m128 m2 = _mm_shuffle_ps(m, m, _MM_SHUFFLE(3, 3, 3, 2));
+            float* const p = X + 3 * i;
+            float* const q = XP + 3 * i;
+            const __m128 x0 = _mm_loadu_ps(p), x1 = _mm_loadu_ps(p + 4), x2 = _mm_loadu_ps(p + 8);
+            auto next = [k](__m128 xv, __m128 prev, __m128 av, __m128 mv) {
+                return _mm_add_ps(xv, _mm_mul_ps(_mm_add_ps(_mm_mul_ps(_mm_sub_ps(xv, prev), k), av), mv));
+            };
+            _mm_storeu_ps(q, next(x0, _mm_loadu_ps(q), a0, m0));
+            _mm_storeu_ps(q + 4, next(x1, _mm_loadu_ps(q + 4), a1, m1));
+            _mm_storeu_ps(q + 8, next(x2, _mm_loadu_ps(q + 8), a2, m2));
+        }
+    }
+#endif
+    for (; i < n; ++i) {
         const float m = w[i] > 0.f ? 1.f : 0.f;
         const Vec3 xi = x[i];
         xp[i] = xi + ((xi - xp[i]) * keep + a) * m; // x' = x + k'(x − x*) + a·h², written over x*
@@ -503,11 +533,24 @@ void Solver::sanitize(Ragdoll& r)
     // particle is not, and only then does the one that puts them back run.
     auto sane = [](Vec3 p) { return (std::fabs(p.x) < 1e7f) & (std::fabs(p.y) < 1e7f) & (std::fabs(p.z) < 1e7f); };
     bool all = true;
-    for (std::size_t i = 0; i < n; ++i)
+    std::size_t i = 0;
+#if MARIONETTE_STICKS_SSE
+    {
+        // The 3n coordinates four at a time.
+        const float* const X = &s.x[0].x;
+        const __m128 magnitude = _mm_castsi128_ps(_mm_set1_epi32(0x7fffffff)), bound = _mm_set1_ps(1e7f);
+        __m128 ok = _mm_castsi128_ps(_mm_set1_epi32(-1));
+        for (; i + 4 <= n; i += 4)
+            for (int q = 0; q < 3; ++q)
+                ok = _mm_and_ps(ok, _mm_cmplt_ps(_mm_and_ps(_mm_loadu_ps(X + 3 * i + 4 * q), magnitude), bound));
+        all = _mm_movemask_ps(ok) == 0xf;
+    }
+#endif
+    for (; i < n; ++i)
         all &= sane(s.x[i]);
     if (all)
         return;
-    for (std::size_t i = 0; i < n; ++i) {
+    for (i = 0; i < n; ++i) {
         if (sane(s.x[i]))
             continue;
         // Fall back to where the particle was at the start of the step, at rest.

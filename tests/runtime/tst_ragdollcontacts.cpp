@@ -29,6 +29,8 @@ private slots:
     void broadphase_farApartHasNoPairs_data();
     void broadphase_farApartHasNoPairs();
     void broadphase_overlappingPairCounted();
+    void broadphase_boundsReachAsFarAsAParticleMoves_data();
+    void broadphase_boundsReachAsFarAsAParticleMoves();
 };
 
 // --------------------------------------------------------------------------------- ragdoll vs ragdoll
@@ -174,6 +176,46 @@ void TestRagdollContacts::broadphase_overlappingPairCounted()
     QVERIFY2(st.ragdollPairs == 1, qPrintable(QStringLiteral("%1 broadphase pairs for two overlapping ragdolls and a far one").arg(st.ragdollPairs)));
     QVERIFY2(st.ragdollContacts > 0, "overlapping ragdolls produced no contacts");
     QVERIFY2(st.islands == 2, qPrintable(QStringLiteral("%1 islands: expected the touching pair plus the far one").arg(st.islands)));
+}
+
+// A ragdoll's bounds this step reach as far as its fastest particle may travel in it, so a body closing in
+// fast is paired with another before it gets there. Two rows of eleven points (no radius, so no collider
+// bounds stand in for theirs; no gravity) lie side by side 0.85 m apart; at rest their bounds (a 5 cm margin
+// each side) leave 0.75 m between them. One point of the first row moves (0.5, 0.5, 0.5) m a step: its
+// bounds grow by √0.75 = 0.866 m on every side, and the rows pair (without one of the three components they
+// would grow by 0.707 m, and would not). The point is each of the four in one of the groups of four the
+// bounds are found in, or 9, one of the last three, taken one at a time.
+void TestRagdollContacts::broadphase_boundsReachAsFarAsAParticleMoves_data()
+{
+    QTest::addColumn<int>("fast");
+    QTest::newRow("at rest") << -1;
+    for (const int p : {4, 5, 6, 7, 9})
+        QTest::addRow("particle %d moving", p) << p;
+}
+
+void TestRagdollContacts::broadphase_boundsReachAsFarAsAParticleMoves()
+{
+    QFETCH(int, fast);
+    constexpr int kCount = 11;
+    rig::RigDescription d;
+    for (int i = 0; i < kCount; ++i)
+        d.particles.push_back(particle({0.1f * float(i), 0.f, 0.f}, 1.f));
+    BUILD_RIG(row, d);
+    WorldSettings ws;
+    ws.gravity = {};
+    World world(ws);
+    SPAWN_RAGDOLL(a, world, row, (Transform{Quat{}, {0.f, 1.f, 0.f}}));
+    SPAWN_RAGDOLL(b, world, row, (Transform{Quat{}, {0.f, 1.f, 0.85f}}));
+    Ragdoll* body = world.ragdoll(a);
+    QVERIFY(body);
+    std::vector<Vec3> x(body->positions().begin(), body->positions().end()), previous = x;
+    if (fast >= 0)
+        previous[std::size_t(fast)] -= Vec3{0.5f, 0.5f, 0.5f}; // a step's motion
+    QVERIFY(body->setPose(x, previous));
+    world.step();
+    const std::uint32_t expected = fast >= 0 ? 1u : 0u;
+    QVERIFY2(world.stats().ragdollPairs == expected,
+             qPrintable(QStringLiteral("%1 broadphase pairs, expected %2").arg(world.stats().ragdollPairs).arg(expected)));
 }
 
 QTEST_APPLESS_MAIN(TestRagdollContacts)

@@ -36,6 +36,9 @@ class TestVerlet : public QObject {
 private slots:
     void integration_matchesJakobsenHandExample_data();
     void integration_matchesJakobsenHandExample();
+    void integration_everyParticleOfALargerBody();
+    void integration_particleBeyondTheWorldStopsWhereItWas_data();
+    void integration_particleBeyondTheWorldStopsWhereItWas();
     void integration_dampingScalesVelocity_data();
     void integration_dampingScalesVelocity();
     void integration_dampingIndependentOfSubsteps_data();
@@ -77,6 +80,74 @@ void TestVerlet::integration_matchesJakobsenHandExample()
     sim.run(steps);
     EXPECT_VEC(sim.x(0), expected, 1e-4f);
     EXPECT_VEC(sim.xPrev(0), expectedPrevious, 1e-4f);
+}
+
+// The same rule for every particle of a body of eleven (the integrator takes particles four at a time, then
+// one at a time), each with its own velocity, two of them kinematic (mass 0) at different places of a group
+// of four. With a = (30, −20, 100) and Δt = 0.1, aΔt² = (0.3, −0.2, 1): particle i from x = (1 + i, 2i, −i),
+// x* = (i, 0.5i, 0.25i) goes to x' = 2x − x* + aΔt² = (2.3 + i, 3.5i − 0.2, 1 − 2.25i) with x* ← x; a
+// kinematic one stays at x, whatever its x*, and is at rest after (x* = x).
+void TestVerlet::integration_everyParticleOfALargerBody()
+{
+    constexpr std::uint32_t kCount = 11;
+    auto kinematic = [](std::uint32_t i) { return i == 2 || i == 9; };
+    rig::RigDescription d;
+    for (std::uint32_t i = 0; i < kCount; ++i)
+        d.particles.push_back(particle({float(i), 0.f, 0.f}, kinematic(i) ? 0.f : 1.f));
+    d.settings = quietSettings();
+    SPAWN_SIM(sim, d, worldSettings({30.f, -20.f, 100.f}, 0.1f));
+    std::vector<Vec3> x, xs;
+    for (std::uint32_t i = 0; i < kCount; ++i) {
+        const float f = float(i);
+        x.push_back({1.f + f, 2.f * f, -f});
+        xs.push_back({f, 0.5f * f, 0.25f * f});
+    }
+    QVERIFY(sim.body->setPose(x, xs));
+    sim.run(1);
+    for (std::uint32_t i = 0; i < kCount; ++i) {
+        const float f = float(i);
+        const Vec3 expected = kinematic(i) ? x[i] : Vec3{2.3f + f, 3.5f * f - 0.2f, 1.f - 2.25f * f};
+        EXPECT_VEC(sim.x(i), expected, 1e-4f);
+        EXPECT_VEC(sim.xPrev(i), x[i], 1e-6f);
+    }
+}
+
+// A particle that a step would carry beyond 10⁷ m on an axis (the runtime's bound for a sane position) is put
+// back where it was at the step's start, at rest; the others move on. The far particle starts at
+// y = 3·10⁷ m moving up by 10⁶ m a step: particle 5 (the runtime checks particles four at a time) or 9 (one
+// of the last three, checked one at a time). The rest move as in the test above, with aΔt² = (0.3, −0.2, 1).
+void TestVerlet::integration_particleBeyondTheWorldStopsWhereItWas_data()
+{
+    QTest::addColumn<int>("far");
+    QTest::newRow("in a group of four") << 5;
+    QTest::newRow("among the last") << 9;
+}
+
+void TestVerlet::integration_particleBeyondTheWorldStopsWhereItWas()
+{
+    QFETCH(int, far);
+    constexpr std::uint32_t kCount = 11;
+    rig::RigDescription d;
+    for (std::uint32_t i = 0; i < kCount; ++i)
+        d.particles.push_back(particle({float(i), 0.f, 0.f}, 1.f));
+    d.settings = quietSettings();
+    SPAWN_SIM(sim, d, worldSettings({30.f, -20.f, 100.f}, 0.1f));
+    std::vector<Vec3> x, xs;
+    for (std::uint32_t i = 0; i < kCount; ++i) {
+        const float f = float(i);
+        const bool away = int(i) == far;
+        x.push_back(away ? Vec3{f, 3e7f, 0.f} : Vec3{1.f + f, 2.f * f, -f});
+        xs.push_back(away ? Vec3{f, 2.9e7f, 0.f} : Vec3{f, 0.5f * f, 0.25f * f});
+    }
+    QVERIFY(sim.body->setPose(x, xs));
+    sim.run(1);
+    for (std::uint32_t i = 0; i < kCount; ++i) {
+        const float f = float(i);
+        const bool away = int(i) == far;
+        const Vec3 expected = away ? x[i] : Vec3{2.3f + f, 3.5f * f - 0.2f, 1.f - 2.25f * f};
+        EXPECT_VEC(sim.x(i), expected, away ? 0.f : 1e-4f);
+        EXPECT_VEC(sim.xPrev(i), x[i], 0.f);
+    }
 }
 
 // Damping as a rate per second: x' = x + e^(−c·h)(x − x*) + a·h², with x = (1,0,0), x* = (0.5,0.2,−0.1),
