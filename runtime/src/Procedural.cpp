@@ -2,6 +2,9 @@
 
 #include "marionette/runtime/Rig.h"
 
+#include <algorithm>
+#include <cmath>
+#include <random>
 #include <string>
 
 namespace marionette::runtime {
@@ -270,6 +273,33 @@ rig::RigDescription makeCrate(Vec3 h, float mass)
     box.halfExtents = h;
     d.shapes.push_back(box);
     return d;
+}
+
+std::vector<Transform> pilePlacements(const Rig& rig, std::size_t count)
+{
+    const std::size_t cells = (count + 9) / 10;
+    const std::size_t side = std::max<std::size_t>(1, std::size_t(std::ceil(std::sqrt(double(cells)))));
+    const float spacing = std::max(3.f, 2.5f * rig.boundingRadius());
+    Vec3 lo{INFINITY, INFINITY, INFINITY}, hi{-INFINITY, -INFINITY, -INFINITY};
+    for (std::size_t i = 0; i < rig.particleCount(); ++i) {
+        const Vec3 r{rig.radii()[i], rig.radii()[i], rig.radii()[i]};
+        lo = vmin(lo, rig.bindPositions()[i] - r);
+        hi = vmax(hi, rig.bindPositions()[i] + r);
+    }
+    const Vec3 middle = (lo + hi) * 0.5f;
+    const float layer = std::max(0.5f, 1.2f * (hi.z - lo.z)); // lying down, the body's depth becomes its height
+    const Transform lieDown{Quat::fromAxisAngle({1.f, 0.f, 0.f}, 0.5f * kPi), {}};
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> yaw(0.f, 2.f * kPi);
+    std::vector<Transform> placements;
+    placements.reserve(count);
+    for (std::size_t i = 0; i < count; ++i) {
+        const std::size_t cell = i / 10, level = i % 10;
+        const Quat turn = Quat::fromAxisAngle({0.f, 1.f, 0.f}, yaw(rng));
+        const Vec3 at{spacing * float(cell % side), 1.f + layer * float(level), spacing * float(cell / side)};
+        placements.push_back(Transform{turn, at} * lieDown * Transform{Quat{}, -middle});
+    }
+    return placements;
 }
 
 } // namespace marionette::runtime

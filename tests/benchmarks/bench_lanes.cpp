@@ -363,25 +363,10 @@ void BM_LaneOccupancy(benchmark::State& state)
         ws.sleep = false;
         World world(ws);
         world.addPlane({0.f, 1.f, 0.f}, 0.f);
-        // The piles of `marionette bench --no-sleep` (editor/core/preview/src/Bench.cpp).
-        Vec3 lo{INFINITY, INFINITY, INFINITY}, hi{-INFINITY, -INFINITY, -INFINITY};
-        for (std::size_t i = 0; i < rig->particleCount(); ++i) {
-            const Vec3 r{rig->radii()[i], rig->radii()[i], rig->radii()[i]};
-            lo = vmin(lo, rig->bindPositions()[i] - r);
-            hi = vmax(hi, rig->bindPositions()[i] + r);
-        }
-        const Vec3 middle = (lo + hi) * 0.5f;
-        const float layer = std::max(0.5f, 1.2f * (hi.z - lo.z));
-        const float spacing = std::max(3.f, 2.5f * rig->boundingRadius());
-        const Transform lieDown{Quat::fromAxisAngle({1.f, 0.f, 0.f}, 0.5f * kPi), {}};
-        std::mt19937 rng(7);
-        std::uniform_real_distribution<float> yaw(0.f, 2.f * kPi);
+        // The piles of `marionette bench --no-sleep`.
         std::vector<RagdollHandle> handles;
-        for (int i = 0; i < kRagdolls; ++i) {
-            const int cell = i / 10, level = i % 10;
-            const Quat turn = Quat::fromAxisAngle({0.f, 1.f, 0.f}, yaw(rng));
-            const Vec3 at{spacing * float(cell % 4), 1.f + layer * float(level), spacing * float(cell / 4)};
-            handles.push_back(world.spawn(rig, Transform{turn, at} * lieDown * Transform{Quat{}, -middle}, {}, &error));
+        for (const Transform& placement : pilePlacements(*rig, kRagdolls)) {
+            handles.push_back(world.spawn(rig, placement, {}, &error));
             if (handles.back() == kInvalidRagdoll) {
                 state.SkipWithError(("spawn failed: " + error).c_str());
                 return;

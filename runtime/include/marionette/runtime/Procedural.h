@@ -1,9 +1,14 @@
 // Marionette runtime — rigs built in code: a humanoid shaped like the pipeline's auto-rig, a cloth sheet
 // and a crate (a rigid prop as a particle tetrahedron with an embedded box). Used by samples, tests and
-// benchmarks, and handy for games that want a ragdoll without authoring one.
+// benchmarks, and handy for games that want a ragdoll without authoring one. Also the placements of the
+// benchmarks' piles scene.
 #pragma once
 
+#include "marionette/Math.h"
 #include "marionette/rig/RigDescription.h"
+
+#include <cstddef>
+#include <vector>
 
 namespace marionette::runtime {
 
@@ -69,5 +74,13 @@ rig::RigDescription makeCloth(int columns, int rows, float spacing, bool pinTopR
 /// A crate: four particles at alternate corners of the box (a regular tetrahedron), six rigid sticks, and
 /// a collision box embedded in the tetrahedron. Centred at the origin.
 rig::RigDescription makeCrate(Vec3 halfExtents, float mass);
+
+class Rig;
+
+/// Where `marionette bench` puts `count` bodies of `rig` in its piles scene (docs/cli.md): each lying down
+/// (its up axis turned to horizontal about X, centred on its bind pose's middle) and randomly yawed (a fixed
+/// seed), in piles of ten on a square grid, the lowest centre 1 m up and each next one a body's depth (at least
+/// 0.5 m) higher.
+std::vector<Transform> pilePlacements(const Rig& rig, std::size_t count);
 
 } // namespace marionette::runtime
