@@ -26,6 +26,17 @@ void segmentOf(Ragdoll& r, const ColliderRef& c, Vec3& a, Vec3& b, float& radius
     }
 }
 
+/// How far a sphere or capsule collider's particles may travel this step (RagdollState::reach).
+float travelOf(Ragdoll& r, const ColliderRef& c)
+{
+    const RagdollState& st = Solver::state(r);
+    if (c.kind == 1) {
+        const CapsuleData& cap = r.rig().capsules()[c.index];
+        return std::max(st.reach[cap.a], st.reach[cap.b]);
+    }
+    return st.reach[c.index];
+}
+
 } // namespace
 
 bool nearEnough(Ragdoll& ra, const ColliderRef& ca, Ragdoll& rb, const ColliderRef& cb)
@@ -36,7 +47,7 @@ bool nearEnough(Ragdoll& ra, const ColliderRef& ca, Ragdoll& rb, const ColliderR
     segmentOf(rb, cb, b0, b1, rB);
     float s = 0.f, t = 0.f;
     geo::closestSegmentSegment(a0, a1, b0, b1, s, t);
-    const float reach = rA + rB + kContactMargin;
+    const float reach = rA + rB + kContactMargin + travelOf(ra, ca) + travelOf(rb, cb);
     return lengthSquared(lerp(a0, a1, s) - lerp(b0, b1, t)) <= reach * reach;
 }
 

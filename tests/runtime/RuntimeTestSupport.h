@@ -192,6 +192,21 @@ inline float distanceToSegment(Vec3 p, Vec3 a, Vec3 b)
     return length(p - lerp(a, b, t));
 }
 
+/// Distance between segments a0a1 and b0b1. The distance from a point moving along a0a1 to b0b1 is convex
+/// in its position, so a ternary search finds the closest pair to float precision.
+inline float distanceBetweenSegments(Vec3 a0, Vec3 a1, Vec3 b0, Vec3 b1)
+{
+    float lo = 0.f, hi = 1.f;
+    for (int k = 0; k < 80; ++k) {
+        const float m1 = lo + (hi - lo) / 3.f, m2 = hi - (hi - lo) / 3.f;
+        if (distanceToSegment(lerp(a0, a1, m1), b0, b1) < distanceToSegment(lerp(a0, a1, m2), b0, b1))
+            hi = m2;
+        else
+            lo = m1;
+    }
+    return distanceToSegment(lerp(a0, a1, 0.5f * (lo + hi)), b0, b1);
+}
+
 // ------------------------------------------------------------------------------------------ placements
 
 /// Placement of a humanoid lying face up (head toward −Z, nose up) with its bind-pose spine at height
