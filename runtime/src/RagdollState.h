@@ -38,10 +38,10 @@ struct StaticContact {
     bool heldKnown = false;
 };
 
-/// The fastest (m/s) a static contact's push makes a particle or capsule leave a surface it was already
-/// inside before the substep (spawned or let go there, dragged in by a pin); one already leaving faster is
-/// not pushed further. Deeper penetration comes out over several substeps instead of becoming velocity at
-/// once. Contacts of
+/// The fastest (m/s) a contact's push makes a particle or capsule leave a surface it was already inside
+/// before the substep (spawned or let go there, dragged in by a pin), or two ragdolls' contact points part
+/// (spawned inside each other); one already leaving faster is not pushed further. Deeper penetration comes
+/// out over several substeps instead of becoming velocity at once. Contacts of
 /// bodies landing, resting and sliding over edges stay below it (the sample characters' drops are the same
 /// to the bit with or without it; at 3 m/s one of them is not: sliding over a ledge's edge a capsule's
 /// closest point jumps a few millimetres inside).

@@ -20,6 +20,10 @@ struct PairContact {
     std::uint32_t island;
     float depth;               ///< projection accumulated over the step (static friction uses it)
     SegmentParams closest;     ///< closest points of sphere/capsule pairs, found in the step's first iteration
+    /// The part of the penetration left for later substeps (heldPenetration), found at the substep's first
+    /// contact: what was inside the other body before the substep comes out at kMaxDepenetrationSpeed at most.
+    float held;
+    bool heldKnown;
 };
 
 struct World::Impl {
@@ -458,6 +462,8 @@ void World::Impl::solveIsland(std::uint32_t island)
     const FlushDenormals mode(flush);
     const float dt = settings.timeStep;
     const float h = dt / float(substeps);
+    // What was inside another ragdoll before a substep leaves it no faster than this (RagdollState.h).
+    const float slack = kMaxDepenetrationSpeed * h;
     for (std::uint32_t sub = 0; sub < substeps; ++sub) {
         for (std::uint32_t k = mb; k < me; ++k) {
             Ragdoll& r = *live[islandMembers[k]];
@@ -469,6 +475,7 @@ void World::Impl::solveIsland(std::uint32_t island)
         for (std::uint32_t c = cb; c < ce; ++c) {
             pairSorted[c].depth = 0.f;
             pairSorted[c].closest.known = false;
+            pairSorted[c].heldKnown = false;
         }
         // Ragdoll-ragdoll contacts come first in each iteration so each ragdoll's own pass, which ends with
         // the static contacts, has the last word: a pile cannot press its bottom body into the floor. A hard
@@ -497,11 +504,27 @@ void World::Impl::solveIsland(std::uint32_t island)
                 const float wsum = sa.weight() + sb.weight();
                 if (!(wsum > 1e-12f))
                     continue;
-                const float lambda = depth / wsum;
-                sa.move(nrm, lambda);
-                sb.move(-nrm, lambda);
-                pc.depth += depth;
-                contactFriction(ra, sa, rb, sb, nrm, depth, pc.depth);
+                if (!pc.heldKnown) { // how fast the two points already move apart along the normal
+                    auto previous = [](const ContactSide& side, const Vec3* xPrev) {
+                        Vec3 p;
+                        for (std::uint32_t q = 0; q < side.count; ++q)
+                            p += xPrev[side.idx[q]] * side.c[q];
+                        return p;
+                    };
+                    const Vec3 moved = (sa.point() - previous(sa, Solver::state(ra).xPrev)) -
+                                       (sb.point() - previous(sb, Solver::state(rb).xPrev));
+                    pc.held = heldPenetration(depth, dot(moved, nrm), slack);
+                    pc.heldKnown = true;
+                }
+                depth -= pc.held;
+                if (depth > 0.f) {
+                    const float lambda = depth / wsum;
+                    sa.move(nrm, lambda);
+                    sb.move(-nrm, lambda);
+                    pc.depth += depth;
+                }
+                if (pc.depth > 0.f)
+                    contactFriction(ra, sa, rb, sb, nrm, std::max(depth, 0.f), pc.depth);
             }
             // From the last regular iteration on, whether to go on depends only on the stretch checked above
             // (a converged body is not stretched): the convergence test would not change it.
@@ -637,7 +660,7 @@ void World::Impl::narrowphase(std::uint32_t range, std::uint32_t begin, std::uin
                     continue;
                 pairTouching[p] = 1;
                 if (rs.count < capacity)
-                    rs.contacts[rs.count++] = {a, b, ka, kb, 0, 0.f, {}};
+                    rs.contacts[rs.count++] = {a, b, ka, kb, 0, 0.f, {}, 0.f, false};
                 else
                     ++rs.dropped;
             }

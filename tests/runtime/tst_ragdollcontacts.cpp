@@ -28,6 +28,8 @@ private slots:
     void crateOnRagdoll_restsOnBody();
     void fastFall_doesNotSinkIntoBody_data();
     void fastFall_doesNotSinkIntoBody();
+    void spawnedInsideEachOther_partWithoutBeingThrown_data();
+    void spawnedInsideEachOther_partWithoutBeingThrown();
     void broadphase_farApartHasNoPairs_data();
     void broadphase_farApartHasNoPairs();
     void broadphase_overlappingPairCounted();
@@ -177,6 +179,53 @@ void TestRagdollContacts::fastFall_doesNotSinkIntoBody()
     QVERIFY2(at >= 0, "the falling body never touched the lying one");
     QVERIFY2(deepest <= 0.015f, qPrintable(QStringLiteral("a capsule %1 mm inside the other body at step %2")
                                                .arg(double(deepest) * 1e3, 0, 'f', 1).arg(at)));
+}
+
+// Two humanoids spawned lying on the floor inside each other, side by side 5, 10 or 20 cm apart (as a game
+// may spawn the ragdolls of two characters standing close): what was inside the other body before a
+// substep comes out at a bounded speed (kMaxDepenetrationSpeed per contact), so no particle is thrown.
+// Over the first 20 steps none moves faster than 20 m/s (with every push at full depth: 48 to 77 m/s),
+// and after 3 s the bodies are apart: no capsule of one more than 15 mm into the other.
+void TestRagdollContacts::spawnedInsideEachOther_partWithoutBeingThrown_data()
+{
+    QTest::addColumn<float>("gap");
+    QTest::newRow("5 cm") << 0.05f;
+    QTest::newRow("10 cm") << 0.1f;
+    QTest::newRow("20 cm") << 0.2f;
+}
+
+void TestRagdollContacts::spawnedInsideEachOther_partWithoutBeingThrown()
+{
+    QFETCH(float, gap);
+    BUILD_RIG(humanoid, makeHumanoid());
+    World world;
+    QVERIFY(world.addPlane({0.f, 1.f, 0.f}, 0.f) >= 0);
+    const Transform lie{Quat::fromAxisAngle({1.f, 0.f, 0.f}, 0.5f * kPi), {}};
+    SPAWN_RAGDOLL(a, world, humanoid, (Transform{Quat{}, {0.f, 0.15f, 0.9f}} * lie));
+    SPAWN_RAGDOLL(b, world, humanoid, (Transform{Quat{}, {gap, 0.15f, 0.9f}} * lie));
+    const RagdollHandle bodies[2] = {a, b};
+    std::vector<Vec3> last[2];
+    for (int k = 0; k < 2; ++k)
+        last[k].assign(world.ragdoll(bodies[k])->positions().begin(), world.ragdoll(bodies[k])->positions().end());
+    float fastest = 0.f;
+    for (int step = 0; step < 180; ++step) {
+        world.step();
+        for (int k = 0; k < 2 && step < 20; ++k) {
+            const auto x = world.ragdoll(bodies[k])->positions();
+            for (std::size_t i = 0; i < x.size(); ++i) {
+                fastest = std::max(fastest, length(x[i] - last[k][i]) * 60.f);
+                last[k][i] = x[i];
+            }
+        }
+    }
+    QVERIFY2(fastest <= 20.f, qPrintable(QStringLiteral("a particle moved at %1 m/s").arg(double(fastest), 0, 'f', 1)));
+    const auto xa = world.ragdoll(a)->positions(), xb = world.ragdoll(b)->positions();
+    QVERIFY(worldSuites::allFinite(*world.ragdoll(a)) && worldSuites::allFinite(*world.ragdoll(b)));
+    float deepest = 0.f;
+    for (const CapsuleData& ca : humanoid->capsules())
+        for (const CapsuleData& cb : humanoid->capsules())
+            deepest = std::max(deepest, ca.radius + cb.radius - distanceBetweenSegments(xa[ca.a], xa[ca.b], xb[cb.a], xb[cb.b]));
+    QVERIFY2(deepest <= 0.015f, qPrintable(QStringLiteral("still %1 mm inside each other after 3 s").arg(double(deepest) * 1e3, 0, 'f', 1)));
 }
 
 // ----------------------------------------------------------------------------------------------- broadphase
