@@ -2,16 +2,13 @@
 // barycentric rule, boxes embedded in triangles or tetrahedra, against static planes, spheres, capsules,
 // boxes and triangle meshes; self-collision between capsules; friction by penetration depth.
 #include "RagdollState.h"
+#include "ParticleSse.h"
 #include "RagdollContacts.h"
 #include "geometry/Geometry.h"
 #include "geometry/TriangleMeshBvh.h"
 
 #include <algorithm>
 #include <cmath>
-
-#if defined(__SSE2__)
-#include <emmintrin.h>
-#endif
 
 namespace marionette::runtime {
 
@@ -374,7 +371,7 @@ void Solver::beginStep(Ragdoll& r, const StaticWorld& world, Vec3 gravity, float
     // The bounds of the whole ragdoll start from its particles' spheres grown by their reach.
     Vec3 lo{INFINITY, INFINITY, INFINITY}, hi{-INFINITY, -INFINITY, -INFINITY};
     std::size_t first = 0; // particles before this one are done
-#if defined(__SSE2__)
+#if MARIONETTE_PARTICLE_SSE
     // Four particles at a time, each number as the loop below computes it, in the same order: the same bits.
     // Their coordinates are three registers of x y z x | y z x y | z x y z, transposed for the lengths.
     {
@@ -401,9 +398,8 @@ void Solver::beginStep(Ragdoll& r, const StaticWorld& world, Vec3 gravity, float
             const __m128 rch = _mm_and_ps(moving, _mm_add_ps(_mm_mul_ps(len, r4), g4));
             _mm_storeu_ps(reach + first, rch);
             const __m128 rr = _mm_add_ps(_mm_loadu_ps(radii.data() + first), rch);
-            const __m128 e0 = _mm_shuffle_ps(rr, rr, _MM_SHUFFLE(1, 0, 0, 0));
-            const __m128 e1 = _mm_shuffle_ps(rr, rr, _MM_SHUFFLE(2, 2, 1, 1));
-            const __m128 e2 = _mm_shuffle_ps(rr, rr, _MM_SHUFFLE(3, 3, 3, 2));
+            __m128 e0, e1, e2;
+            sse::spreadOverCoordinates(rr, e0, e1, e2);
             lo0 = _mm_min_ps(lo0, _mm_sub_ps(x0, e0)), hi0 = _mm_max_ps(hi0, _mm_add_ps(x0, e0));
             lo1 = _mm_min_ps(lo1, _mm_sub_ps(x1, e1)), hi1 = _mm_max_ps(hi1, _mm_add_ps(x1, e1));
             lo2 = _mm_min_ps(lo2, _mm_sub_ps(x2, e2)), hi2 = _mm_max_ps(hi2, _mm_add_ps(x2, e2));

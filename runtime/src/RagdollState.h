@@ -66,11 +66,13 @@ struct ContactSide {
     float c[4] = {0, 0, 0, 0};
     std::uint32_t count = 0;
 
-    Vec3 point() const
+    Vec3 point() const { return pointIn(x); }
+    /// The same point over other positions of the ragdoll (its previous ones, say).
+    Vec3 pointIn(const Vec3* positions) const
     {
         Vec3 p;
         for (std::uint32_t k = 0; k < count; ++k)
-            p += x[idx[k]] * c[k];
+            p += positions[idx[k]] * c[k];
         return p;
     }
     /// Σ w c² (the side's generalised inverse mass for this point).

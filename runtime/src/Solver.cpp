@@ -1,6 +1,7 @@
 // The constraint solver: Verlet integration, sticks, angle constraints, pins, step bookkeeping.
 // Triangle angular constraints live in AngularSolver.cpp, collisions in Collision.cpp.
 #include "InstructionSet.h"
+#include "ParticleSse.h"
 #include "RagdollState.h"
 #include "StickLanes.h"
 #include "marionette/runtime/World.h"
@@ -15,9 +16,6 @@
 #endif
 
 namespace marionette::runtime {
-
-// integrate() and sanitize() read the positions as 3n consecutive floats.
-static_assert(sizeof(Vec3) == 3 * sizeof(float) && alignof(Vec3) == alignof(float));
 
 Ragdoll* Solver::create(std::shared_ptr<const Rig> rig, const Transform& placement, float dt,
                         std::uint32_t contactCapacity)
@@ -46,7 +44,7 @@ void Solver::integrate(Ragdoll& r, Vec3 gravity, float h)
     Vec3* xp = s.xPrev;
     const float* w = s.w.data();
     std::size_t i = 0;
-#if MARIONETTE_STICKS_SSE
+#if MARIONETTE_PARTICLE_SSE
     // Four particles (twelve floats, three registers) at a time, each float as the loop below computes it, in
     // the same order (no fused multiply-add): the same bits.
     {
@@ -57,9 +55,8 @@ void Solver::integrate(Ragdoll& r, Vec3 gravity, float h)
                      a2 = _mm_setr_ps(a.z, a.x, a.y, a.z);
         for (; i + 4 <= n; i += 4) {
             const __m128 m = _mm_and_ps(_mm_cmpgt_ps(_mm_loadu_ps(w + i), zero), one); // 1 or 0 per particle
-            const __m128 m0 = _mm_shuffle_ps(m, m, _MM_SHUFFLE(1, 0, 0, 0));
-            const __m128 m1 = _mm_shuffle_ps(m, m, _MM_SHUFFLE(2, 2, 1, 1));
-            const __m128 m2 = _mm_shuffle_ps(m, m, _MM_SHUFFLE(3, 3, 3, 2));
+            __m128 m0, m1, m2;
+            sse::spreadOverCoordinates(m, m0, m1, m2);
             float* const p = X + 3 * i;
             float* const q = XP + 3 * i;
             const __m128 x0 = _mm_loadu_ps(p), x1 = _mm_loadu_ps(p + 4), x2 = _mm_loadu_ps(p + 8);
@@ -534,7 +531,7 @@ void Solver::sanitize(Ragdoll& r)
     auto sane = [](Vec3 p) { return (std::fabs(p.x) < 1e7f) & (std::fabs(p.y) < 1e7f) & (std::fabs(p.z) < 1e7f); };
     bool all = true;
     std::size_t i = 0;
-#if MARIONETTE_STICKS_SSE
+#if MARIONETTE_PARTICLE_SSE
     {
         // The 3n coordinates four at a time.
         const float* const X = &s.x[0].x;

@@ -505,14 +505,8 @@ void World::Impl::solveIsland(std::uint32_t island)
                 if (!(wsum > 1e-12f))
                     continue;
                 if (!pc.heldKnown) { // how fast the two points already move apart along the normal
-                    auto previous = [](const ContactSide& side, const Vec3* xPrev) {
-                        Vec3 p;
-                        for (std::uint32_t q = 0; q < side.count; ++q)
-                            p += xPrev[side.idx[q]] * side.c[q];
-                        return p;
-                    };
-                    const Vec3 moved = (sa.point() - previous(sa, Solver::state(ra).xPrev)) -
-                                       (sb.point() - previous(sb, Solver::state(rb).xPrev));
+                    const Vec3 moved = (sa.point() - sa.pointIn(Solver::state(ra).xPrev)) -
+                                       (sb.point() - sb.pointIn(Solver::state(rb).xPrev));
                     pc.held = heldPenetration(depth, dot(moved, nrm), slack);
                     pc.heldKnown = true;
                 }

@@ -48,22 +48,12 @@ using D4 = double __attribute__((vector_size(32)));
 
 /// One number, or one per lane: the operations the kernel needs beyond + − × ÷.
 template <class V>
-struct Lanes;
-template <>
-struct Lanes<float> {
-    using Scalar = float;
+struct Lanes { // one body: float or double
+    using Scalar = V;
     static constexpr int kWidth = 1;
-    static float sqrt(float v) { return std::sqrt(v); }
-    static float abs(float v) { return std::fabs(v); }
-    static float select(bool c, float a, float b) { return c ? a : b; }
-};
-template <>
-struct Lanes<double> {
-    using Scalar = double;
-    static constexpr int kWidth = 1;
-    static double sqrt(double v) { return std::sqrt(v); }
-    static double abs(double v) { return std::fabs(v); }
-    static double select(bool c, double a, double b) { return c ? a : b; }
+    static V sqrt(V v) { return std::sqrt(v); }
+    static V abs(V v) { return std::fabs(v); }
+    static V select(bool c, V a, V b) { return c ? a : b; }
 };
 template <>
 struct Lanes<F8> {

@@ -12,6 +12,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <vector>
 
 #include "RuntimeTestSupport.h"
@@ -137,6 +138,22 @@ void TestRagdollContacts::crateOnRagdoll_restsOnBody()
              qPrintable(QStringLiteral("crate centre at %1 m: it lies on the floor, not on the body").arg(num(centre.y))));
 }
 
+namespace {
+
+/// How deep (metres) the deepest capsule of a body at positions xa is inside any capsule of another body of
+/// the same rig at xb (0 or less when none touch).
+float deepestOverlap(const Rig& rig, std::span<const Vec3> xa, std::span<const Vec3> xb)
+{
+    float deepest = 0.f;
+    for (const CapsuleData& ca : rig.capsules())
+        for (const CapsuleData& cb : rig.capsules())
+            deepest = std::max(deepest,
+                               ca.radius + cb.radius - distanceBetweenSegments(xa[ca.a], xa[ca.b], xb[cb.a], xb[cb.b]));
+    return deepest;
+}
+
+} // namespace
+
 // A humanoid dropped lying, turned 30° about the vertical, onto another lying on the floor: its contacts
 // must exist from the first substep it can reach the other in, not only once inside it. At 2 m it arrives
 // at 6.3 m/s, 10 cm a step, more than the 3 cm contact margin; at 5 m at 9.9 m/s. The deepest overlap of any
@@ -160,21 +177,15 @@ void TestRagdollContacts::fastFall_doesNotSinkIntoBody()
     SPAWN_RAGDOLL(below, world, humanoid, (Transform{Quat{}, {0.f, 0.15f, 0.9f}} * lie));
     SPAWN_RAGDOLL(above, world, humanoid,
                   (Transform{Quat::fromAxisAngle({0.f, 1.f, 0.f}, 0.5f), {0.f, height, 0.9f}} * lie));
-    const auto capsules = humanoid->capsules();
     float deepest = 0.f;
     int at = -1;
     for (int step = 0; step < 180; ++step) {
         world.step();
-        const auto xa = world.ragdoll(below)->positions(), xb = world.ragdoll(above)->positions();
-        for (const CapsuleData& ca : capsules)
-            for (const CapsuleData& cb : capsules) {
-                const float overlap =
-                    ca.radius + cb.radius - distanceBetweenSegments(xa[ca.a], xa[ca.b], xb[cb.a], xb[cb.b]);
-                if (overlap > deepest) {
-                    deepest = overlap;
-                    at = step;
-                }
-            }
+        const float overlap = deepestOverlap(*humanoid, world.ragdoll(below)->positions(), world.ragdoll(above)->positions());
+        if (overlap > deepest) {
+            deepest = overlap;
+            at = step;
+        }
     }
     QVERIFY2(at >= 0, "the falling body never touched the lying one");
     QVERIFY2(deepest <= 0.015f, qPrintable(QStringLiteral("a capsule %1 mm inside the other body at step %2")
@@ -219,12 +230,8 @@ void TestRagdollContacts::spawnedInsideEachOther_partWithoutBeingThrown()
         }
     }
     QVERIFY2(fastest <= 20.f, qPrintable(QStringLiteral("a particle moved at %1 m/s").arg(double(fastest), 0, 'f', 1)));
-    const auto xa = world.ragdoll(a)->positions(), xb = world.ragdoll(b)->positions();
     QVERIFY(worldSuites::allFinite(*world.ragdoll(a)) && worldSuites::allFinite(*world.ragdoll(b)));
-    float deepest = 0.f;
-    for (const CapsuleData& ca : humanoid->capsules())
-        for (const CapsuleData& cb : humanoid->capsules())
-            deepest = std::max(deepest, ca.radius + cb.radius - distanceBetweenSegments(xa[ca.a], xa[ca.b], xb[cb.a], xb[cb.b]));
+    const float deepest = deepestOverlap(*humanoid, world.ragdoll(a)->positions(), world.ragdoll(b)->positions());
     QVERIFY2(deepest <= 0.015f, qPrintable(QStringLiteral("still %1 mm inside each other after 3 s").arg(double(deepest) * 1e3, 0, 'f', 1)));
 }
 
